@@ -1,0 +1,30 @@
+# The commands a user types. Everything sets itself up in .venv/ on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## demo: check the bundled submissions and run every assignment's league; prints where the reports are
+demo: $(STAMP)
+	$(BIN)/python -m grader.demo
+
+## test: the whole test suite
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## bench: sandbox, harness and league figures, printed as a table
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) reports/*/ .grader/ .pytest_cache

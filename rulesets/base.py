@@ -1,0 +1,273 @@
+"""The engine API every game implements, so the grader drives all games the same way.
+
+Modelled on OpenSpiel's Game/State split: a `Game` holds the parameters that affect play and
+makes states; a `State` is one position with its legal moves. Moves are plain hashable Python
+values (tuples, strings) in a canonical form chosen by each game; `State.parse_move` turns what a
+player sent over the wire into that form (leniently) and `State.move_to_json` back.
+
+A ruleset package (``rulesets/<name>/``) exposes one `Ruleset` value named ``RULESET``.
+Nothing here imports the grader or the sandbox.
+"""
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Hashable, Iterable
+
+Move = Hashable
+JSON = Any
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse. ``str(exc)`` is one sentence a student understands."""
+
+
+class BadParams(ValueError):
+    """Game parameters from config that make no sense; ``str(exc)`` says which and why."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, from the rules' point of view.
+
+    points: league points per seat (1 win, 0.5 draw, 0 loss; (0, 0) when both lose).
+    scores: the game's own score per seat (region sizes, beans, amounts), for reports.
+    reason: a short code ("goal", "board_decided", "ply_cap", "no_moves", ...).
+    detail: one sentence for people ("Player 1 reached row 8.").
+    """
+
+    points: tuple[float, float]
+    scores: tuple[float, float]
+    reason: str
+    detail: str
+
+    @property
+    def winner(self) -> int | None:
+        a, b = self.points
+        return 0 if a > b else 1 if b > a else None
+
+
+class State(ABC):
+    """One position. Mutable: `play` changes it in place; use `copy` to branch."""
+
+    game: "Game"
+    ply: int = 0
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """Seat (0 or 1) whose turn it is; None once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move, in the game's canonical order."""
+
+    @abstractmethod
+    def play(self, move: Move) -> None:
+        """Apply a canonical move; raise IllegalMove(reason) and leave the state untouched if illegal."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @abstractmethod
+    def parse_move(self, data: JSON) -> Move:
+        """Wire data from a player → canonical move. Raise IllegalMove if it is not a move at all."""
+
+    @abstractmethod
+    def move_to_json(self, move: Move) -> JSON:
+        """Canonical move → plain JSON (what the store and replays keep)."""
+
+    def move_text(self, move: Move) -> str:
+        """A move in the course's own notation, for people."""
+        return str(self.move_to_json(move))
+
+    @abstractmethod
+    def copy(self) -> "State":
+        ...
+
+    @abstractmethod
+    def to_json(self) -> dict:
+        """Everything needed to rebuild this position with `Game.state_from_json`."""
+
+    @abstractmethod
+    def render_text(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
+        """A small text picture. `marks` names move groups to highlight, e.g. {"missing": [...], "extra": [...]}."""
+
+    @abstractmethod
+    def render_svg(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
+        """A self-contained <svg> element of the board (no external resources)."""
+
+    def random_move(self, rng: random.Random) -> Move:
+        """The move the "substitute a random move" policy plays for a failing player."""
+        return rng.choice(self.legal_moves())
+
+
+class Game(ABC):
+    """Parameters that affect play, and a factory of states."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+
+    def __init__(self, **params: Any) -> None:
+        self.params = self.check_params(params)
+
+    @classmethod
+    @abstractmethod
+    def check_params(cls, params: dict) -> dict:
+        """Fill defaults and validate; return the canonical params dict or raise BadParams."""
+
+    @abstractmethod
+    def new_state(self, seed: int) -> State:
+        """The start position; any randomness (board size, barriers) comes from `seed` only."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict) -> State:
+        ...
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What the match does when a player fails. Each field is "forfeit", "random" or "disqualify".
+
+    on_late:    answered after the soft time limit but before the hard kill.
+    on_illegal: answered in time with an illegal or unparsable move.
+    on_error:   the player's code raised an exception (the process is still alive).
+    A player whose process died (killed, memory, crashed, exited) always loses the game.
+    """
+
+    on_late: str = "forfeit"
+    on_illegal: str = "forfeit"
+    on_error: str = "forfeit"
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """The course's own limits and policies; config may override any of them."""
+
+    first_move_s: float = 30.0
+    move_s: float = 2.0
+    kill_after_s: float = 1.0      # hard kill this long after the soft limit
+    kill_factor: float = 1.0       # ... or at soft * kill_factor + kill_after_s
+    memory_mb: int = 500
+    max_submission_mb: float = 10.0
+    policy: Policy = field(default_factory=Policy)
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """One correctness stage's result for the validation report."""
+
+    name: str
+    passed: bool
+    points: float
+    max_points: float
+    message: str                       # one paragraph: what was checked, what failed
+    picture: str | None = None         # render_text of the failing position, with marks
+    svg: str | None = None             # render_svg of the same, for the HTML report
+    details: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything the grader needs to know about one game."""
+
+    name: str
+    title: str
+    version: str
+    game: type[Game]
+    shim: str                          # module imported inside the sandbox (see docs/ARCHITECTURE.md)
+    entry: str                         # the submission's entry file, e.g. "player.py"
+    defaults: Defaults
+    players: dict[str, Path]           # built-in players: name -> folder with the entry file
+    probes: Callable[..., list] | None = None   # see rulesets/<name>/probes.py
+    description: str = ""
+
+
+@dataclass
+class Mismatch:
+    """Why one probe case failed: a sentence, and moves to mark on the picture."""
+
+    message: str
+    marks: dict[str, list] = field(default_factory=dict)   # e.g. {"missing": [...], "extra": [...]}
+
+
+@dataclass
+class ProbeCase:
+    """One position a probe asks the submission about.
+
+    The validator sends RPC `method` with JSON `args` to the submission's shim and hands the
+    reply to `check`, which returns None when the answer is right. With `fresh=True` the case
+    runs in a new player process after the `setup` RPCs (for players that keep their own board
+    and must be brought to the position by replaying moves).
+    """
+
+    label: str
+    state: State
+    method: str
+    args: dict
+    check: Callable[[JSON], Mismatch | None]
+    fresh: bool = False
+    setup: list[tuple[str, dict]] = field(default_factory=list)
+
+
+@dataclass
+class Probe:
+    """A correctness stage: many cases, points for getting them right.
+
+    scoring "all": full points only if every case is right (BRUTE's generator checks);
+    scoring "share": points in proportion to the cases that are right (UTA's search checks).
+    required: the submission fails validation (and stays out of the league) if this stage fails.
+    """
+
+    name: str
+    title: str
+    points: float
+    cases: Callable[["Game"], list[ProbeCase]]
+    required: bool = True
+    scoring: str = "all"
+    informational: bool = False   # reported, never counted
+
+
+def check_arity(owner: Any, name: str, nargs: int) -> str | None:
+    """A plain sentence if `owner.name` is missing or does not take `nargs` positional arguments.
+
+    `owner` is a class (name "__init__" checks the constructor) or a module (a function).
+    Arguments are counted without `self`, the way the assignment texts count them.
+    """
+    import inspect
+
+    fn = getattr(owner, name, None)
+    label = "the constructor" if name == "__init__" else f"{name}()"
+    if fn is None:
+        return f"{label} is missing."
+    if not callable(fn):
+        return f"{name} is not a function."
+    drop_self = False
+    if isinstance(owner, type):
+        if name == "__init__":
+            fn = owner
+        else:
+            drop_self = isinstance(inspect.getattr_static(owner, name, None), type(lambda: 0))
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    if drop_self and params:
+        params = params[1:]
+    if any(p.kind == p.VAR_POSITIONAL for p in params):
+        return None
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    if not (len(required) <= nargs <= len(positional)):
+        want = "no arguments" if nargs == 0 else f"{nargs} argument{'s' if nargs != 1 else ''}"
+        got = ", ".join(p.name for p in positional) or "none"
+        return f"{label} must take {want} besides self, but takes ({got})."
+    return None

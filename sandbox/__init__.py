@@ -1,0 +1,19 @@
+"""Running untrusted player code: one restricted process, one call at a time.
+
+Knows nothing about games: a *shim* module (named by the caller) turns calls into the
+student's API inside the process. See docs/ARCHITECTURE.md.
+"""
+from .limits import Limits
+from .verdict import CallResult, ProcessReport, Verdict
+
+__all__ = ["Limits", "CallResult", "ProcessReport", "Verdict", "PlayerProcess", "InProcessPlayer"]
+
+
+def __getattr__(name):  # lazy, so `import sandbox` stays cheap in the child
+    if name == "PlayerProcess":
+        from .process import PlayerProcess
+        return PlayerProcess
+    if name == "InProcessPlayer":
+        from .inprocess import InProcessPlayer
+        return InProcessPlayer
+    raise AttributeError(name)

@@ -1,0 +1,54 @@
+"""Typed outcomes of calls into a player: data the league acts on, never exceptions."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Verdict(str, enum.Enum):
+    OK = "ok"                    # answered in time
+    LATE = "late"                # answered after the soft limit, before the hard kill
+    KILLED = "killed"            # no answer by the hard limit: the process was killed
+    MEMORY = "memory"            # the memory limit was hit: the process is gone
+    ERROR = "error"              # the player's code raised; the process is alive (traceback kept)
+    CRASHED = "crashed"          # the process died by a signal or a non-zero exit
+    EXITED = "exited"            # the process exited (status 0) without answering
+    PROTOCOL = "protocol"        # bad, oversized or unasked-for message: the process was killed
+
+    @property
+    def answered(self) -> bool:
+        return self in (Verdict.OK, Verdict.LATE)
+
+    @property
+    def fatal(self) -> bool:
+        """The process cannot take further calls."""
+        return self not in (Verdict.OK, Verdict.LATE, Verdict.ERROR)
+
+
+@dataclass
+class CallResult:
+    """One call's outcome. `value` is the JSON reply when answered; `message` one plain sentence."""
+
+    verdict: Verdict
+    value: Any = None
+    message: str = ""
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+    traceback: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict is Verdict.OK
+
+
+@dataclass
+class ProcessReport:
+    """What is known about a player process once it is closed."""
+
+    peak_memory_mb: float | None = None
+    output: str = ""                 # captured stdout+stderr, trimmed to Limits.output_kb
+    output_dropped: int = 0          # bytes counted and dropped beyond the cap
+    exit_status: str = ""            # "exit 0", "signal SIGKILL", ...
+    cpu_s: float = 0.0
+    protections: dict[str, str] = field(default_factory=dict)
