@@ -1,0 +1,123 @@
+"""One assignment, resolved: the ruleset's course defaults with the config's overrides applied.
+
+Everything downstream (validation, matches, the league, reports) takes an `Assignment` and never
+looks at raw config again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import rulesets
+from rulesets.base import Game, Policy, Probe, Ruleset
+from sandbox import Limits
+
+from .config import AssignmentConfig, Config, ConfigError, load_config
+
+
+@dataclass
+class Assignment:
+    name: str
+    ruleset: Ruleset
+    game: Game
+    config: AssignmentConfig
+    base: Path                     # folder that relative paths in the config are relative to
+    policy: Policy
+    first_move_s: float
+    move_s: float
+    kill_after_s: float
+    kill_factor: float
+    memory_mb: int
+    max_submission_mb: float
+
+    @property
+    def title(self) -> str:
+        return self.config.title or self.ruleset.title
+
+    @property
+    def submissions_dir(self) -> Path:
+        return (self.base / self.config.submissions).resolve()
+
+    @property
+    def reports_dir(self) -> Path:
+        return (self.base / (self.config.reports or f"reports/{self.name}")).resolve()
+
+    @property
+    def store_path(self) -> Path:
+        return (self.base / self.config.store).resolve() if self.config.store else self.reports_dir / "results.sqlite"
+
+    def limits(self, cpu: int | None = None) -> Limits:
+        """Sandbox limits for one player process of this assignment."""
+        return Limits(memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
+                      first_call_s=self.first_move_s, kill_after_s=self.kill_after_s,
+                      kill_factor=self.kill_factor, cpu=cpu, output_kb=self.config.limits.output_kb,
+                      readable_until_first_reply=tuple(self.config.options.get("read_once", ())))
+
+    def probes(self) -> list[Probe]:
+        """The ruleset's correctness stages with the config's points and required flags applied."""
+        stages = []
+        for probe in (self.ruleset.probes(self.game) if self.ruleset.probes else []):
+            override = self.config.validation.stages.get(probe.name)
+            if override is not None:
+                if override.points is not None:
+                    probe.points = override.points
+                if override.required is not None:
+                    probe.required = override.required
+            stages.append(probe)
+        return stages
+
+    def play_settings(self) -> dict:
+        """Everything that changes how a game is played: part of every game's cache key."""
+        return {"game": self.game.params, "policy": vars(self.policy), "first_move_s": self.first_move_s,
+                "move_s": self.move_s, "kill_after_s": self.kill_after_s, "kill_factor": self.kill_factor,
+                "memory_mb": self.memory_mb, "options": self.config.options}
+
+    def describe_limits(self) -> dict:
+        return {"first_move_s": self.first_move_s, "move_s": self.move_s,
+                "hard_kill_s": round(self.move_s * self.kill_factor + self.kill_after_s, 3),
+                "memory_mb": self.memory_mb, "max_submission_mb": self.max_submission_mb,
+                "on_late": self.policy.on_late, "on_illegal": self.policy.on_illegal,
+                "on_error": self.policy.on_error}
+
+
+def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:
+    ruleset = rulesets.load(a.ruleset)
+    d = ruleset.defaults
+    lim = a.limits
+    pol = a.policy
+    policy = replace(d.policy, **{k: v for k, v in pol.model_dump().items() if v is not None})
+    return Assignment(
+        name=name, ruleset=ruleset, game=ruleset.game(**a.game), config=a, base=base, policy=policy,
+        first_move_s=lim.first_move_s or d.first_move_s, move_s=lim.move_s or d.move_s,
+        kill_after_s=d.kill_after_s if lim.kill_after_s is None else lim.kill_after_s,
+        kill_factor=lim.kill_factor or d.kill_factor, memory_mb=lim.memory_mb or d.memory_mb,
+        max_submission_mb=lim.max_submission_mb or d.max_submission_mb)
+
+
+def load_assignments(config_path: str | Path) -> dict[str, Assignment]:
+    config, base = load_config(config_path)
+    return {name: resolve(name, a, base) for name, a in config.assignments.items()}
+
+
+def pick(assignments: dict[str, Assignment], name: str | None, config_path: str | Path) -> Assignment:
+    """The named assignment, or the only one; a sentence when the choice is unclear."""
+    if name is None:
+        if len(assignments) == 1:
+            return next(iter(assignments.values()))
+        raise ConfigError(f"{config_path}: has several assignments ({', '.join(assignments)}); "
+                          f"name one with --assignment.")
+    if name not in assignments:
+        raise ConfigError(f"{config_path}: has no assignment {name!r} (it has: {', '.join(assignments)}).")
+    return assignments[name]
+
+
+def default_config_path() -> Path:
+    """config.yaml in the current folder, else the one shipped at the project root."""
+    here = Path("config.yaml")
+    if here.exists():
+        return here
+    return Path(__file__).resolve().parent.parent / "config.yaml"
+
+
+__all__ = ["Assignment", "resolve", "load_assignments", "pick", "ConfigError", "Config", "load_config",
+           "default_config_path"]

@@ -1,0 +1,191 @@
+"""The `grader` command. Each subcommand is a thin layer over one module; errors are one sentence.
+
+Exit status: 0 success (for `check`: every required stage passed), 1 a check failed, 2 usage or
+config errors.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
+
+console = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+class UsageError(Exception):
+    """A mistake on the command line, as one sentence."""
+
+
+def _assignments(args) -> tuple[dict[str, Assignment], Path]:
+    path = Path(args.config) if args.config else default_config_path()
+    return load_assignments(path), path
+
+
+def _entry_candidates(assignments: dict[str, Assignment], path: Path) -> list[Assignment]:
+    """Assignments whose entry file this submission has (for `check` without --assignment)."""
+    import zipfile
+
+    names: set[str] = set()
+    if path.is_file() and path.suffix == ".py":
+        names = {path.name}
+    elif path.is_dir():
+        names = {p.name for p in path.iterdir()} | {p.name for p in path.glob("*/*")}
+    elif path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as z:
+            names = {Path(n).name for n in z.namelist()}
+    return [a for a in assignments.values() if a.ruleset.entry in names]
+
+
+def cmd_check(args) -> int:
+    from .submissions import load
+    from .validation import validate
+
+    assignments, cfg_path = _assignments(args)
+    path = Path(args.path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or folder.")
+    if args.assignment:
+        assignment = pick(assignments, args.assignment, cfg_path)
+    else:
+        fits = _entry_candidates(assignments, path)
+        if len(fits) != 1:
+            names = ", ".join(a.name for a in (fits or assignments.values()))
+            raise UsageError(f"{path} could belong to several assignments ({names}); name one with --assignment.")
+        assignment = fits[0]
+    sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb)
+    report = validate(assignment, sub)
+    if args.json:
+        doc = report.to_json()
+        out = {"passed": report.passed, "points": report.points, "max_points": report.max_points,
+               "assignment": assignment.name,
+               "checks": [{k: c[k] for k in ("name", "passed", "points", "max_points", "message")}
+                          | {"picture": c["picture"]} for c in doc["checks"]],
+               "games": [{k: g[k] for k in ("opponent", "seat", "result", "reason")} for g in report.games],
+               "sandbox": report.sandbox}
+        print(json.dumps(out, indent=2))
+    else:
+        _print_report(assignment, sub, report)
+    return 0 if report.passed else 1
+
+
+def _print_report(assignment: Assignment, sub, report) -> None:
+    console.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
+    for c in report.checks:
+        mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
+        pts = f"{c.points:g}/{c.max_points:g} pt" if c.max_points else ("gate" if not c.informational else "info")
+        console.print(f"  {mark}  {escape(c.title):<40} {pts}")
+    for c in report.checks:
+        if c.passed:
+            continue
+        console.print(f"\n[bold]{escape(c.title)}[/]: {escape(c.message)}")
+        if c.picture:
+            console.print(escape(c.picture))
+    for g in report.games:
+        console.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
+                      f"{g['result']} ({escape(g['reason'])})")
+    verdict = "[green]passed[/]" if report.passed else "[red]did not pass[/]"
+    console.print(f"\nResult: {verdict} — {report.points:g} of {report.max_points:g} points.")
+    missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]
+    if missing:
+        console.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
+
+
+def _entrant(assignment: Assignment, spec: str):
+    """A submission path or `builtin:NAME` / a bare built-in name."""
+    from .submissions import builtin, load
+
+    name = spec.split(":", 1)[1] if spec.startswith("builtin:") else spec
+    if not Path(spec).exists() and name in assignment.ruleset.players:
+        return builtin(assignment.ruleset, name)
+    if not Path(spec).exists():
+        raise UsageError(f"{spec}: no such submission, and {assignment.ruleset.name} has no built-in player "
+                         f"of that name (built-ins: {', '.join(assignment.ruleset.players)}).")
+    sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb)
+    if sub.problem:
+        raise UsageError(f"{spec}: {sub.problem}")
+    return sub
+
+
+def cmd_play(args) -> int:
+    from .match import play_game
+
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    a, b = _entrant(assignment, args.a), _entrant(assignment, args.b)
+    seed = assignment.config.league.seed if args.seed is None else args.seed
+    games = []
+    for i in range(args.games):
+        pair = (a, b) if i % 2 == 0 else (b, a)
+        result = play_game(assignment, *pair, seed=seed + i // 2)
+        games.append({"game": i + 1, "seed": seed + i // 2, "seat0": pair[0].display_name,
+                      "seat1": pair[1].display_name, **result.to_json()})
+        if not args.json:
+            p0, p1 = result.points
+            console.print(f"game {i + 1} (seed {seed + i // 2}): {escape(pair[0].display_name)} {p0:g} – {p1:g} "
+                          f"{escape(pair[1].display_name)}: {escape(result.detail)} [{len(result.moves)} moves]")
+            for seat, rec in enumerate(result.players):
+                for inc in rec.incidents:
+                    console.print(f"    {escape(pair[seat].display_name)}: {inc['kind']}: {escape(inc['message'])}")
+    if args.json:
+        print(json.dumps({"assignment": assignment.name, "games": games}, indent=2))
+    return 0
+
+
+def cmd_doctor(args) -> int:
+    import sandbox
+
+    prot = sandbox.protections()
+    console.print("[bold]Sandbox protections on this machine[/]")
+    for name, state in prot.items():
+        mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
+        console.print(f"  {mark}  {name:<12} {escape(state)}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="grader", description="A sandboxed grader for student game-playing agents.")
+    parser.add_argument("--config", help="config file (default: ./config.yaml, else the bundled one)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("check", help="run the validation stages on one submission, as the server will")
+    p.add_argument("path", help="player file, folder or zip")
+    p.add_argument("--assignment", help="assignment name from the config")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("play", help="play a match between two submissions or built-ins")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--assignment")
+    p.add_argument("--games", type=int, default=2)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")
+    p.set_defaults(func=cmd_doctor)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (ConfigError, UsageError) as exc:
+        err.print(f"grader: {escape(str(exc))}")
+        return 2
+    except KeyboardInterrupt:
+        err.print("grader: interrupted.")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

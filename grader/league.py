@@ -1,0 +1,292 @@
+"""The instructor's main job: validate every submission, play the league, write standings and grades.
+
+Every decision lands in the results store as it is made, keyed by content: a validation by the
+submission's hash and the validation settings, a game by (ruleset, settings, both hashes, seed,
+game index). A run that is killed resumes where it stopped, and a re-run after one student
+re-uploads replays only that student's games.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import schedule as sched
+from .assignment import Assignment
+from .executors import Executor, make_executor
+from .match import GameResult
+from .standings import Standings, compute_standings
+from .store import GameRecord, Store, SubmissionRecord, game_key
+from .submissions import Submission, builtin, discover
+from .validation import ValidationReport, validate
+
+MAX_INFRA_RETRIES = 2
+
+
+@dataclass
+class LeagueRun:
+    """What one `grader run` did, for the terminal and for results.json."""
+
+    assignment: Assignment
+    submissions: list[Submission]
+    validations: dict[str, dict]
+    entrants: list[Submission]
+    specs: list[sched.GameSpec]
+    keys: dict[str, sched.GameSpec]
+    standings: Standings | None = None
+    reused: int = 0
+    played: int = 0
+    infra_failed: int = 0
+    changed: list[str] = field(default_factory=list)
+    disqualified: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def summary_line(self) -> str:
+        changed = f": {len(self.changed)} submission(s) new or changed" if self.changed else ""
+        infra = f", {self.infra_failed} could not be played by the grader (retried next run)" if self.infra_failed else ""
+        return f"{self.reused} games reused, {self.played} played{changed}{infra}."
+
+
+def validation_key(assignment: Assignment, sub: Submission) -> str:
+    """Validation is redone when the submission, the ruleset or the validation settings change."""
+    doc = {"hash": sub.content_hash, "ruleset": assignment.ruleset.name, "version": assignment.ruleset.version,
+           "validation": assignment.config.validation.model_dump(), "game": assignment.game.params,
+           "limits": assignment.describe_limits(), "options": assignment.config.options}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def validate_all(assignment: Assignment, subs: list[Submission], store: Store, factory=None,
+                 on_progress=None) -> tuple[dict[str, dict], list[str]]:
+    """Validate what changed, reuse the rest; returns (validation docs by id, ids validated now)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sandbox import PlayerProcess
+
+    known = {r.id: r for r in store.submissions(assignment.name)}
+    docs: dict[str, dict] = {}
+    todo: list[Submission] = []
+    for sub in subs:
+        rec = known.get(sub.id)
+        key = validation_key(assignment, sub)
+        if rec and rec.validation_json and json.loads(rec.validation_json).get("key") == key:
+            docs[sub.id] = json.loads(rec.validation_json)
+        else:
+            todo.append(sub)
+
+    def run(sub: Submission) -> tuple[Submission, ValidationReport]:
+        return sub, validate(assignment, sub, factory=factory or PlayerProcess)
+
+    workers = max(1, min(len(todo), os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for sub, report in pool.map(run, todo):
+            doc = report.to_json() | {"key": validation_key(assignment, sub)}
+            docs[sub.id] = doc
+            status = "valid" if report.passed else "failed"
+            detail = "" if report.passed else f"failed validation: {report.failed_stage or 'interface'}"
+            store.upsert_submission(SubmissionRecord(
+                assignment=assignment.name, id=sub.id, name=sub.display_name, path=str(sub.source),
+                content_hash=sub.content_hash, status=status, status_detail=detail,
+                validation_json=json.dumps(doc), validated_at=time.time()))
+            if on_progress:
+                on_progress(sub, report)
+    return docs, [s.id for s in todo]
+
+
+def _schedule(assignment: Assignment, ids: list[str], builtins: list[str]) -> list[sched.GameSpec]:
+    lg = assignment.config.league
+    seed = lg.seed
+    gpp = lg.games_per_pair
+    if lg.format == "gauntlet":
+        specs = sched.gauntlet(ids, [f"builtin:{b}" for b in lg.gauntlet], gpp, seed)
+    elif lg.format == "random_subset":
+        specs = sched.random_opponents(ids + builtins, lg.opponents, gpp, seed)
+    else:
+        specs = sched.round_robin(ids + builtins, gpp, seed)
+    must_beat = assignment.config.grading.must_beat
+    if must_beat and lg.format != "gauntlet":
+        specs += sched.gauntlet(ids, [f"builtin:{must_beat}"], gpp, seed)
+    return _dedupe(specs)
+
+
+def _dedupe(specs: list[sched.GameSpec]) -> list[sched.GameSpec]:
+    seen, out = set(), []
+    for s in specs:
+        k = (s.seat0, s.seat1, s.seed, s.game_index)
+        if k not in seen:
+            seen.add(k)
+            out.append(s)
+    return out
+
+
+def run_league(assignment: Assignment, fresh: bool = False, executor: Executor | None = None,
+               factory=None, progress: bool = True, console=None) -> LeagueRun:
+    """Validate, play every game not already in the store, compute standings. Resumable."""
+    t0 = time.perf_counter()
+    assignment.reports_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(assignment.store_path)
+    try:
+        if fresh:
+            store.clear(assignment.name)
+        run_id = store.start_run(assignment.name, assignment.play_settings(), assignment.config.league.seed)
+        subs = discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb)
+        _say(console, f"{len(subs)} submission(s) in {assignment.submissions_dir}")
+        for sub in subs:
+            if sub.problem:
+                _say(console, f"  {sub.id}: {sub.problem}")
+        validations, changed = validate_all(assignment, subs, store, factory=factory,
+                                            on_progress=lambda s, r: _say(console, _validation_line(s, r)))
+        records = {r.id: r for r in store.submissions(assignment.name)}
+        disq = {i: r.status_detail for i, r in records.items() if r.status == "disqualified"
+                and r.content_hash == next((s.content_hash for s in subs if s.id == i), None)}
+        valid = [s for s in subs if validations.get(s.id, {}).get("passed") and s.id not in disq]
+        lg = assignment.config.league
+        builtin_names = sorted(set(lg.builtins) | (set(lg.gauntlet) if lg.format == "gauntlet" else set())
+                               | ({assignment.config.grading.must_beat} - {None}))
+        builtins = {f"builtin:{b}": builtin(assignment.ruleset, b) for b in builtin_names}
+        league_builtins = [f"builtin:{b}" for b in lg.builtins]
+        entrants = {s.id: s for s in valid} | builtins
+        specs = _schedule(assignment, [s.id for s in valid], league_builtins)
+
+        run = LeagueRun(assignment, subs, validations, list(entrants.values()), specs, {}, changed=changed,
+                        disqualified=dict(disq))
+        _play(assignment, store, run, specs, entrants, executor, factory, run_id, progress, console)
+        if lg.format == "random_subset":
+            interim = _standings(assignment, store, run, entrants)
+            playoff_ids = [r.id for r in interim.rows if not r.id.startswith("builtin:")]
+            playoff = sched.playoff(playoff_ids, lg.top_fraction, lg.games_per_pair, lg.seed,
+                                    points={r.id: r.points for r in interim.rows})
+            playoff = [s for s in playoff if (s.seat0, s.seat1, s.seed, s.game_index) not in
+                       {(x.seat0, x.seat1, x.seed, x.game_index) for x in specs}]
+            run.specs = specs + playoff
+            _play(assignment, store, run, playoff, entrants, executor, factory, run_id, progress, console)
+        run.standings = _standings(assignment, store, run, entrants)
+        run.seconds = time.perf_counter() - t0
+        store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
+                                  "changed": run.changed, "standings": run.standings.to_json(),
+                                  "seconds": round(run.seconds, 2)})
+        return run
+    finally:
+        store.close()
+
+
+def _say(console, text: str) -> None:
+    if console is not None:
+        from rich.markup import escape
+        console.print(escape(text))
+
+
+def _validation_line(sub: Submission, report: ValidationReport) -> str:
+    state = "valid" if report.passed else f"FAILED at {report.failed_stage}"
+    return f"  validated {sub.display_name}: {state}, {report.points:g}/{report.max_points:g} points"
+
+
+def _key(assignment: Assignment, spec: sched.GameSpec, entrants: dict[str, Submission]) -> str:
+    return game_key(assignment.ruleset.name, assignment.ruleset.version, assignment.play_settings(),
+                    entrants[spec.seat0].content_hash, entrants[spec.seat1].content_hash, spec.seed,
+                    spec.game_index)
+
+
+def _play(assignment, store: Store, run: LeagueRun, specs, entrants, executor, factory, run_id, progress,
+          console) -> None:
+    finished = store.finished_keys(assignment.name)
+    todo = []
+    for spec in specs:
+        key = _key(assignment, spec, entrants)
+        run.keys[key] = spec
+        if key in finished:
+            run.reused += 1
+        else:
+            todo.append((key, spec))
+    if not todo:
+        return
+    own = executor is None
+    executor = executor or make_executor(assignment)
+    try:
+        attempts: dict[str, int] = {}
+        pending = list(todo)
+        with _progress(progress, console, len(todo)) as advance:
+            while pending:
+                retry = []
+                jobs = [(key, spec, entrants[spec.seat0], entrants[spec.seat1]) for key, spec in pending
+                        if spec.seat0 not in run.disqualified and spec.seat1 not in run.disqualified]
+                for key, spec, result in executor.play(assignment, jobs, factory=factory,
+                                                       skip=lambda s: s.seat0 in run.disqualified
+                                                       or s.seat1 in run.disqualified):
+                    if result.infra_error:
+                        attempts[key] = attempts.get(key, 0) + 1
+                        if attempts[key] <= MAX_INFRA_RETRIES:
+                            retry.append((key, spec))
+                            continue
+                        run.infra_failed += 1
+                    else:
+                        run.played += 1
+                    _save(assignment, store, run_id, key, spec, entrants, result)
+                    for seat, reason in result.disqualified.items():
+                        sid = (spec.seat0, spec.seat1)[seat]
+                        if not sid.startswith("builtin:") and sid not in run.disqualified:
+                            run.disqualified[sid] = reason
+                            store.set_status(assignment.name, sid, "disqualified", reason)
+                            _say(console, f"  disqualified {entrants[sid].display_name}: {reason}")
+                    advance()
+                pending = retry
+    finally:
+        if own:
+            executor.close()
+
+
+def _save(assignment, store: Store, run_id: int, key: str, spec, entrants, result: GameResult) -> None:
+    players = [vars(p) for p in result.players]
+    store.save_game(GameRecord(
+        key=key, assignment=assignment.name, run_id=run_id, pairing=spec.pairing, seat0=spec.seat0,
+        seat1=spec.seat1, seat0_hash=entrants[spec.seat0].content_hash,
+        seat1_hash=entrants[spec.seat1].content_hash, seed=spec.seed, game_index=spec.game_index,
+        round=spec.round, points0=result.points[0], points1=result.points[1], reason=result.reason,
+        detail=result.detail, moves_json=json.dumps({"moves": result.moves, "texts": result.move_texts,
+                                                     "scores": list(result.scores)}),
+        times_json=json.dumps(result.times), players_json=json.dumps(players),
+        status="infra" if result.infra_error else "done", finished_at=time.time()))
+    for rec in result.players:
+        for inc in rec.incidents:
+            if inc["kind"] != "substituted":
+                store.add_incident(assignment.name, rec.id, key, inc["kind"], inc["message"])
+
+
+def _standings(assignment: Assignment, store: Store, run: LeagueRun, entrants) -> Standings:
+    """Standings over this schedule's finished games, without disqualified players' games."""
+    games = store.games(assignment.name, keys=set(run.keys))
+    results = [(g.seat0, g.seat1, g.points0, g.points1) for g in games if g.status == "done"
+               and g.seat0 not in run.disqualified and g.seat1 not in run.disqualified]
+    participants = [i for i in entrants if i not in run.disqualified]
+    return compute_standings(results, participants, run.disqualified)
+
+
+class _progress:
+    """A rich progress bar (games done, games per second, time left), or nothing."""
+
+    def __init__(self, enabled: bool, console, total: int):
+        self.enabled, self.console, self.total = enabled and console is not None, console, total
+
+    def __enter__(self):
+        if not self.enabled:
+            return lambda: None
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+
+        class Rate(TextColumn):
+            def render(self, task):
+                speed = task.finished_speed or task.speed
+                from rich.text import Text
+                return Text(f"{speed:.1f} games/s" if speed else "… games/s")
+
+        self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), Rate(""),
+                            TimeRemainingColumn(), console=self.console, transient=False)
+        self.bar.__enter__()
+        task = self.bar.add_task("games", total=self.total)
+        return lambda: self.bar.advance(task)
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self.bar.__exit__(*exc)
+        return False

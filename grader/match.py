@@ -1,0 +1,244 @@
+"""One game: the ruleset engine holds the only real state; two sandboxed players are asked in turn.
+
+Each player answers `move` calls through its ruleset's shim; every answer is parsed and checked by
+the engine before it changes anything. When a player fails, the assignment's `Policy` says what
+happens: forfeit the game, play a random move for it (McGill), or disqualify it (BRUTE). A player
+whose process is gone always loses the game. Failures of the grader itself (a player process that
+could not even be spawned) are reported as `infra_error` so the league retries them instead of
+scoring them against a student.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from rulesets.base import IllegalMove
+from sandbox import CallResult, PlayerProcess, Verdict
+
+from .assignment import Assignment
+from .submissions import Submission
+
+SEAT_NAMES = ("first player", "second player")
+
+FATAL_REASONS = {
+    Verdict.KILLED: "killed",
+    Verdict.MEMORY: "memory",
+    Verdict.CRASHED: "crash",
+    Verdict.EXITED: "exited",
+    Verdict.PROTOCOL: "protocol",
+}
+
+
+@dataclass
+class PlayerRecord:
+    """What one player did in one game: for the store, the reports and the student."""
+
+    id: str
+    incidents: list[dict] = field(default_factory=list)
+    moves: int = 0
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+    slowest_move_s: float = 0.0
+    peak_memory_mb: float | None = None
+    output: str = ""
+    output_dropped: int = 0
+    exit_status: str = ""
+
+
+@dataclass
+class GameResult:
+    points: tuple[float, float]
+    scores: tuple[float, float]
+    reason: str
+    detail: str
+    moves: list[Any] = field(default_factory=list)
+    move_texts: list[str] = field(default_factory=list)
+    times: list[tuple[float, float]] = field(default_factory=list)
+    players: list[PlayerRecord] = field(default_factory=list)
+    disqualified: dict[int, str] = field(default_factory=dict)
+    infra_error: str | None = None
+
+    def to_json(self) -> dict:
+        return {"points": list(self.points), "scores": list(self.scores), "reason": self.reason,
+                "detail": self.detail, "moves": self.moves, "move_texts": self.move_texts,
+                "times": [list(t) for t in self.times], "players": [vars(p) for p in self.players],
+                "disqualified": {str(k): v for k, v in self.disqualified.items()},
+                "infra_error": self.infra_error}
+
+
+PlayerFactory = Callable[..., Any]
+
+
+class _Seat:
+    """One player's process and its bookkeeping during a game."""
+
+    def __init__(self, seat: int, sub: Submission, assignment: Assignment, factory: PlayerFactory, cpu):
+        self.seat = seat
+        self.sub = sub
+        self.record = PlayerRecord(id=sub.id)
+        self.pending: list[dict] = []       # moves this player has not been told about yet
+        self.first = True
+        self.proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged),
+                            limits=assignment.limits(cpu), options=assignment.config.options,
+                            name=sub.display_name)
+
+    def label(self) -> str:
+        return f"{SEAT_NAMES[self.seat]} ({self.sub.display_name})"
+
+    def incident(self, kind: str, message: str, ply: int | None = None) -> None:
+        self.record.incidents.append({"kind": kind, "message": message, "ply": ply})
+
+    def account(self, res: CallResult) -> None:
+        self.record.wall_s += res.wall_s
+        self.record.cpu_s += res.cpu_s
+        self.record.slowest_move_s = max(self.record.slowest_move_s, res.wall_s)
+
+    def close(self) -> None:
+        try:
+            report = self.proc.close()
+        except Exception as exc:  # noqa: BLE001 - the report is best effort
+            self.incident("grader", f"closing the player failed: {exc}")
+            return
+        self.record.peak_memory_mb = report.peak_memory_mb
+        self.record.output = report.output
+        self.record.output_dropped = report.output_dropped
+        self.record.exit_status = report.exit_status
+
+
+def _failure_sentence(who: str, res: CallResult) -> str:
+    msg = res.message or res.verdict.value
+    return f"The {who}: {msg}"
+
+
+def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed: int,
+              factory: PlayerFactory = PlayerProcess, cpu: int | None = None,
+              max_plies: int = 100000) -> GameResult:
+    """Play one game between two staged submissions; never raises for anything a player does."""
+    game = _Game(assignment, seed, max_plies)
+    try:
+        for i, sub in enumerate((seat0, seat1)):
+            try:
+                game.seats.append(_Seat(i, sub, assignment, factory, cpu))
+            except Exception as exc:  # noqa: BLE001 - spawning failed: the grader's fault
+                return GameResult((0, 0), (0, 0), "infra", f"could not start a player process: {exc}",
+                                  infra_error=str(exc))
+        result = game.start() or game.run()
+    except Exception as exc:  # noqa: BLE001 - a bug or a machine problem on our side
+        import traceback
+        result = GameResult((0, 0), (0, 0), "infra", f"the grader failed: {exc}",
+                            infra_error=traceback.format_exc(limit=8))
+    finally:
+        for s in game.seats:
+            s.close()
+    result.moves, result.move_texts, result.times = game.moves, game.texts, game.times
+    result.players = [s.record for s in game.seats]
+    result.disqualified = game.disqualified
+    return result
+
+
+class _Game:
+    """The loop of one game; `play_game` owns the processes' lifetime around it."""
+
+    def __init__(self, assignment: Assignment, seed: int, max_plies: int):
+        self.a = assignment
+        self.state = assignment.game.new_state(seed)
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.max_plies = max_plies
+        self.seats: list[_Seat] = []
+        self.moves: list[Any] = []
+        self.texts: list[str] = []
+        self.times: list[tuple[float, float]] = []
+        self.disqualified: dict[int, str] = {}
+
+    @staticmethod
+    def lose(seat: int, reason: str, detail: str) -> GameResult:
+        return GameResult((0.0, 1.0) if seat == 0 else (1.0, 0.0), (0.0, 0.0), reason, detail)
+
+    def start(self) -> GameResult | None:
+        """Start and set up both players; a player that cannot load loses (both: both lose)."""
+        failed = []
+        for s in self.seats:
+            res = s.proc.start()
+            s.account(res)
+            if res.ok:
+                res = s.proc.call("setup", {"seat": s.seat, "state": self.state.to_json(),
+                                            "name": s.sub.display_name, "options": self.a.config.options},
+                                  soft=self.a.first_move_s)
+                s.account(res)
+            if not res.verdict.answered:
+                s.incident(res.verdict.value, res.message or "failed to start")
+                failed.append((s, res))
+        if len(failed) == 2:
+            return GameResult((0.0, 0.0), (0.0, 0.0), "start_failed", "Neither player could start. " + " ".join(
+                _failure_sentence(s.label(), r) for s, r in failed))
+        if failed:
+            s, r = failed[0]
+            return self.lose(s.seat, "start_failed", _failure_sentence(s.label(), r))
+        return None
+
+    def run(self) -> GameResult:
+        state = self.state
+        while not state.is_over:
+            if state.ply >= self.max_plies:
+                return GameResult((0.5, 0.5), (0.0, 0.0), "grader_cap",
+                                  f"The grader stopped the game after {self.max_plies} plies.")
+            outcome = self.turn()
+            if outcome is not None:
+                return outcome
+        out = state.outcome
+        return GameResult(tuple(out.points), tuple(out.scores), out.reason, out.detail)
+
+    def turn(self) -> GameResult | None:
+        """Ask the player to move, apply the policy on failure; a GameResult if the game ends here."""
+        state = self.state
+        seat = state.to_move
+        s = self.seats[seat]
+        soft = self.a.first_move_s if s.first else self.a.move_s
+        res = s.proc.call("move", {"state": state.to_json(), "last": s.pending}, soft=soft)
+        s.first = False
+        s.account(res)
+        s.record.moves += 1
+        ply = state.ply
+        where = f"(move {ply + 1})"
+
+        if res.verdict.fatal:
+            s.incident(res.verdict.value, res.message, ply)
+            return self.lose(seat, FATAL_REASONS.get(res.verdict, res.verdict.value),
+                             f"{_failure_sentence(s.label(), res)} {where}")
+        failure = None                                   # (policy key, reason code, sentence)
+        move = None
+        if res.verdict is Verdict.ERROR:
+            failure = ("on_error", "error", f"raised an exception: {res.message}")
+        elif res.verdict is Verdict.LATE:
+            failure = ("on_late", "timeout", f"answered after {res.wall_s:.2f} s; the limit is {soft:g} s")
+        else:
+            try:
+                move = state.parse_move(res.value)
+                state.copy().play(move)
+            except IllegalMove as exc:
+                move, failure = None, ("on_illegal", "illegal", f"made an illegal move: {exc}")
+
+        if failure is not None:
+            key, reason, sentence = failure
+            s.incident(reason, sentence, ply)
+            action = getattr(self.a.policy, key)
+            if action != "random":
+                detail = f"The {s.label()} {sentence} {where}."
+                if action == "disqualify":
+                    self.disqualified[seat] = detail
+                return self.lose(seat, reason, detail)
+            move = state.random_move(self.rng)
+            s.incident("substituted", f"a random move was played instead: {state.move_text(move)}", ply)
+
+        state.play(move)
+        wire = state.move_to_json(move)
+        self.moves.append(wire)
+        self.texts.append(state.move_text(move))
+        self.times.append((round(res.wall_s, 4), round(res.cpu_s, 4)))
+        told = {"seat": seat, "move": wire}
+        other = self.seats[1 - seat]
+        other.pending = other.pending + [told]
+        s.pending = [told] if failure is not None else []
+        return None

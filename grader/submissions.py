@@ -1,0 +1,171 @@
+"""Finding submissions and staging each one as a read-only copy keyed by its content hash.
+
+A submission is a folder, a single entry file (`player.py`) or a zip with the files at its root
+(or one folder down). The sandbox only ever sees the staged copy: the student's original folder,
+other students' folders and the project stay out of its reach.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rulesets.base import Ruleset
+
+from .archive import ArchiveRefused, copy_tree_safely, safe_extract
+
+METADATA = ".submission.json"
+IGNORED = {"__pycache__", METADATA, ".DS_Store", "__MACOSX"}
+
+
+@dataclass
+class Submission:
+    id: str
+    source: Path
+    staged: Path | None = None
+    content_hash: str = ""
+    name: str = ""
+    problem: str | None = None          # why it cannot be run at all (one sentence)
+    builtin: bool = False
+    metadata: dict = field(default_factory=dict)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.id
+
+
+def stage_root() -> Path:
+    """Where staged copies live: per user, shared between runs (copies are keyed by content)."""
+    root = Path(os.environ.get("GRADER_STAGE_DIR") or Path(tempfile.gettempdir()) / f"grader-staged-{os.getuid()}")
+    root.mkdir(parents=True, exist_ok=True)
+    os.chmod(root, 0o755)
+    return root
+
+
+def content_hash(folder: Path) -> str:
+    """sha256 over the sorted relative paths and bytes of every file (metadata and caches excluded)."""
+    h = hashlib.sha256()
+    for path in sorted(_files(folder)):
+        rel = path.relative_to(folder).as_posix()
+        h.update(rel.encode() + b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _files(folder: Path):
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if d not in IGNORED]
+        for f in filenames:
+            if f not in IGNORED and not f.endswith(".pyc"):
+                yield Path(dirpath) / f
+
+
+def _size_mb(folder: Path) -> float:
+    return sum(p.stat().st_size for p in _files(folder)) / 1e6
+
+
+def _find_root(folder: Path, entry: str) -> Path | None:
+    """The folder holding the entry file: the top, or the only sub-folder that has it."""
+    if (folder / entry).is_file():
+        return folder
+    candidates = [d for d in folder.iterdir() if d.is_dir() and d.name not in IGNORED and (d / entry).is_file()]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _make_readonly(folder: Path) -> None:
+    for dirpath, dirnames, filenames in os.walk(folder):
+        os.chmod(dirpath, 0o555)
+        for f in filenames:
+            os.chmod(Path(dirpath) / f, 0o444)
+
+
+def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False) -> Submission:
+    """Stage one submission. Problems (too big, hostile zip, no entry file) go in `.problem`, never raise."""
+    path = Path(path)
+    sub = Submission(id=sub_id or (path.stem if path.is_file() else path.name), source=path, builtin=builtin)
+    work = Path(tempfile.mkdtemp(prefix="incoming-", dir=stage_root()))
+    try:
+        tree = work / "tree"
+        if path.is_dir():
+            copy_tree_safely(path, tree)
+        elif path.suffix.lower() == ".zip":
+            safe_extract(path, tree)
+        elif path.suffix == ".py":
+            tree.mkdir()
+            shutil.copyfile(path, tree / entry)
+        else:
+            sub.problem = f"{path.name} is neither a folder, a .py file nor a .zip archive."
+            return sub
+        meta_file = (tree / METADATA)
+        if meta_file.is_file():
+            try:
+                sub.metadata = json.loads(meta_file.read_text(encoding="utf-8"))
+                sub.name = str(sub.metadata.get("name") or "")
+            except (ValueError, UnicodeDecodeError):
+                pass
+        root = _find_root(tree, entry)
+        if root is None:
+            sub.problem = f"the submission has no {entry} (at its top level or one folder down)."
+            return sub
+        size = _size_mb(root)
+        if size > max_mb:
+            sub.problem = f"the submission is {size:.1f} MB; at most {max_mb:g} MB is accepted."
+            return sub
+        sub.content_hash = content_hash(root)
+        staged = stage_root() / sub.content_hash[:24]
+        if not staged.exists():
+            shutil.copytree(root, work / "final", ignore=shutil.ignore_patterns(*IGNORED, "*.pyc"))
+            _make_readonly(work / "final")
+            try:
+                os.rename(work / "final", staged)
+            except OSError:
+                if not staged.exists():
+                    raise
+        sub.staged = staged
+        return sub
+    except ArchiveRefused as exc:
+        sub.problem = str(exc)
+        return sub
+    except OSError as exc:
+        sub.problem = f"the submission could not be read ({exc.strerror or exc})."
+        return sub
+    finally:
+        _remove(work)
+
+
+def _remove(folder: Path) -> None:
+    def onerror(func, p, exc):
+        try:
+            os.chmod(os.path.dirname(p), stat.S_IRWXU)
+            os.chmod(p, stat.S_IRWXU)
+            func(p)
+        except OSError:
+            pass
+    shutil.rmtree(folder, onerror=onerror)
+
+
+def discover(folder: Path, entry: str, max_mb: float) -> list[Submission]:
+    """Every submission in a folder: sub-folders, zips and .py files, in name order."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    subs = []
+    for child in sorted(folder.iterdir()):
+        if child.name.startswith((".", "_")):
+            continue
+        if child.is_dir() or child.suffix.lower() in (".zip", ".py"):
+            subs.append(load(child, entry, max_mb))
+    return subs
+
+
+def builtin(ruleset: Ruleset, name: str) -> Submission:
+    """A built-in player, staged like any submission and named `builtin:<name>`."""
+    sub = load(ruleset.players[name], ruleset.entry, 1000.0, sub_id=f"builtin:{name}", builtin=True)
+    sub.name = f"{name} (built-in)"
+    return sub

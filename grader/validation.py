@@ -1,0 +1,240 @@
+"""Validating one submission: the stages a student sees before the league (BRUTE's SemBasic).
+
+1. interface (a gate, 0 points): the entry file loads in time and has the course's API;
+2. the ruleset's correctness probes (points per config), each over many positions;
+3. smoke games against a built-in player with seats swapped (a gate, 0 points), so a player that
+   passes the probes but crashes or times out when actually playing hears it now.
+
+Every call goes through the sandbox with the assignment's limits; whatever the player does ends
+as a failed check with one sentence, never as an exception here.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rulesets.base import Probe, ProbeCase
+from sandbox import PlayerProcess, Verdict
+
+from .assignment import Assignment
+from .match import PlayerFactory, play_game
+from .submissions import Submission, builtin
+
+MAX_RESTARTS = 3
+PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
+
+
+@dataclass
+class Check:
+    name: str
+    title: str
+    passed: bool
+    points: float
+    max_points: float
+    message: str
+    required: bool = True
+    informational: bool = False
+    picture: str | None = None
+    svg: str | None = None
+    cases: int = 0
+    failed_cases: int = 0
+
+
+@dataclass
+class ValidationReport:
+    submission: str
+    passed: bool = False
+    points: float = 0.0
+    max_points: float = 0.0
+    checks: list[Check] = field(default_factory=list)
+    games: list[dict] = field(default_factory=list)
+    sandbox: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"submission": self.submission, "passed": self.passed, "points": self.points,
+                "max_points": self.max_points, "checks": [asdict(c) for c in self.checks],
+                "games": self.games, "sandbox": self.sandbox}
+
+    @property
+    def failed_stage(self) -> str | None:
+        for c in self.checks:
+            if c.required and not c.informational and not c.passed:
+                return c.name
+        return None
+
+
+def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory = PlayerProcess,
+             smoke: bool = True) -> ValidationReport:
+    """Run every stage on one staged submission."""
+    import sandbox
+
+    report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if factory is PlayerProcess else {})
+    probes = assignment.probes()
+    report.max_points = sum(p.points for p in probes if not p.informational)
+    if sub.problem or sub.staged is None:
+        report.checks.append(Check("interface", "Interface", False, 0, 0, sub.problem or "not staged"))
+        return _finish(report)
+
+    interface = _interface(assignment, sub, factory)
+    report.checks.append(interface)
+    if not interface.passed:
+        return _finish(report)
+    for probe in probes:
+        report.checks.append(_probe(assignment, sub, probe, factory))
+    if smoke and assignment.config.validation.smoke_games > 0:
+        check, games = _smoke(assignment, sub, factory)
+        report.checks.append(check)
+        report.games = games
+    return _finish(report)
+
+
+def _finish(report: ValidationReport) -> ValidationReport:
+    counted = [c for c in report.checks if not c.informational]
+    report.points = round(sum(c.points for c in counted), 6)
+    report.passed = all(c.passed for c in counted if c.required) and bool(counted)
+    return report
+
+
+def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory):
+    proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged), limits=assignment.limits(),
+                   options=assignment.config.options, name=sub.display_name)
+    return proc, proc.start()
+
+
+def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> Check:
+    entry = assignment.ruleset.entry
+    proc, res = _start(assignment, sub, factory)
+    try:
+        if not res.ok:
+            why = _load_failure(entry, res, assignment.first_move_s)
+            return Check("interface", "Interface", False, 0, 0, why)
+        res = proc.call("interface", {})
+        if not res.ok:
+            return Check("interface", "Interface", False, 0, 0, f"Checking the interface failed: {res.message}")
+        problems = res.value or []
+        if problems:
+            return Check("interface", "Interface", False, 0, 0, " ".join(str(p) for p in problems))
+        return Check("interface", "Interface", True, 0, 0, f"{entry} loads and has every required method.")
+    finally:
+        proc.close()
+
+
+def _load_failure(entry: str, res, limit: float) -> str:
+    if res.verdict in (Verdict.KILLED, Verdict.LATE):
+        return f"{entry} did not finish loading within {limit:g} s."
+    if res.verdict is Verdict.ERROR:
+        return f"{entry} could not be loaded: {res.message}"
+    return f"{entry} could not be loaded: {res.message or res.verdict.value}"
+
+
+def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory) -> Check:
+    cases: list[ProbeCase] = probe.cases(assignment.game)
+    proc = None
+    restarts = 0
+    failed: list[tuple[ProbeCase, str, dict]] = []
+    fatal_note = ""
+    try:
+        for case in cases:
+            if case.fresh and proc is not None:
+                proc.close()
+                proc = None
+            if proc is None or not proc.alive:
+                if proc is not None:
+                    proc.close()
+                    restarts += 1
+                    if restarts > MAX_RESTARTS:
+                        fatal_note = " The player process kept dying, so the remaining positions were not tried."
+                        failed.extend((c, "not tried", {}) for c in cases[cases.index(case):])
+                        break
+                proc, res = _start(assignment, sub, factory)
+                if not res.ok:
+                    failed.append((case, f"the player did not start: {res.message}", {}))
+                    continue
+            error = None
+            for method, args in case.setup:
+                res = proc.call(method, args)
+                if not res.verdict.answered:
+                    error = f"{method} failed: {res.message}"
+                    break
+            if error is None:
+                res = proc.call(case.method, case.args)
+                if res.verdict is Verdict.OK:
+                    mismatch = case.check(res.value)
+                    if mismatch is not None:
+                        failed.append((case, mismatch.message, mismatch.marks))
+                    continue
+                error = _call_failure(case.method, res, assignment.move_s)
+            failed.append((case, error, {}))
+            if case.fresh:
+                proc.close()
+                proc = None
+    finally:
+        if proc is not None:
+            proc.close()
+
+    total = len(cases)
+    good = total - len(failed)
+    if probe.scoring == "share":
+        points = round(probe.points * good / total, 4) if total else 0.0
+        passed = good == total
+    else:
+        passed = not failed
+        points = probe.points if passed else 0.0
+    if probe.informational:
+        points = 0.0
+    if not failed:
+        return Check(probe.name, probe.title, True, points, probe.points, f"All {total} positions answered correctly.",
+                     required=probe.required, informational=probe.informational, cases=total)
+    case, message, marks = failed[0]
+    summary = (f"{len(failed)} of {total} positions answered wrongly. First: {case.label}: {message}"
+               f"{fatal_note}")
+    picture = svg = None
+    try:
+        picture = case.state.render_text(marks or None)
+        svg = case.state.render_svg(marks or None)
+    except Exception:  # noqa: BLE001 - a picture is a bonus, never a reason to fail the report
+        pass
+    return Check(probe.name, probe.title, passed, points, probe.points, summary, required=probe.required,
+                 informational=probe.informational, picture=picture, svg=svg, cases=total,
+                 failed_cases=len(failed))
+
+
+def _call_failure(method: str, res, limit: float) -> str:
+    if res.verdict is Verdict.LATE:
+        return f"{method}() took {res.wall_s:.2f} s; the limit is {limit:g} s."
+    if res.verdict is Verdict.KILLED:
+        return f"{method}() did not answer and was stopped ({res.message})."
+    if res.verdict is Verdict.ERROR:
+        return f"{method}() raised an exception: {res.message}"
+    return f"{method}(): {res.message or res.verdict.value}"
+
+
+def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> tuple[Check, list[dict]]:
+    """Short games against a built-in; the submission must finish them without a fault of its own."""
+    opponent_name = assignment.config.validation.smoke_opponent
+    opponent = builtin(assignment.ruleset, opponent_name)
+    n = assignment.config.validation.smoke_games
+    games, faults = [], []
+    for i in range(n):
+        seat = i % 2
+        pair = (sub, opponent) if seat == 0 else (opponent, sub)
+        seed = assignment.config.league.seed + 1000 + i // 2
+        result = play_game(assignment, *pair, seed=seed, factory=factory)
+        mine = result.players[seat] if len(result.players) > seat else None
+        points = result.points[seat]
+        outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"
+        games.append({"opponent": opponent.display_name, "seat": seat, "result": outcome,
+                      "reason": result.reason, "detail": result.detail, "seed": seed})
+        if result.infra_error:
+            faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
+            continue
+        bad = [inc for inc in (mine.incidents if mine else []) if inc["kind"] != "substituted"]
+        if bad:
+            inc = bad[0]
+            ply = f" on move {inc['ply'] + 1}" if inc.get("ply") is not None else ""
+            faults.append(f"in game {i + 1} (as the {('first', 'second')[seat]} player){ply}: {inc['message']}")
+    title = f"Smoke games against {opponent.display_name}"
+    if faults:
+        return Check("smoke", title, False, 0, 0, "The player failed while playing " + faults[0]
+                     + (f" ({len(faults) - 1} more game(s) had faults.)" if len(faults) > 1 else "")), games
+    return Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault."), games
