@@ -138,6 +138,72 @@ def cmd_play(args) -> int:
     return 0
 
 
+def cmd_run(args) -> int:
+    from .league import run_league
+    from .outputs import compute_grades, results_document, write_outputs
+    from .store import Store
+
+    assignments, cfg_path = _assignments(args)
+    names = [args.assignment] if args.assignment else list(assignments)
+    for name in names:
+        assignment = pick(assignments, name, cfg_path)
+        console.rule(f"[bold]{escape(assignment.title)}[/]")
+        run = run_league(assignment, fresh=args.fresh, progress=not args.quiet, console=console)
+        grades = compute_grades(assignment, run)
+        with Store(assignment.store_path) as store:
+            doc = results_document(assignment, run, grades, store)
+        paths = write_outputs(assignment, doc, site=not args.no_report)
+        _print_standings(doc)
+        console.print(escape(run.summary_line()))
+        for label, path in paths.items():
+            console.print(f"  {label}: {escape(str(path))}")
+    return 0
+
+
+def _print_standings(doc: dict) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"Standings — {doc['assignment']['title']}", title_justify="left")
+    for col in ("rank", "submission", "points", "W-D-L", "rating", "grade", "status"):
+        table.add_column(col)
+    for s in doc["submissions"]:
+        wdl = f"{s['wins']}-{s['draws']}-{s['losses']}" if s["games"] is not None else ""
+        rating = (f"{s['rating']:.0f} ({s['rating_low']:.0f}–{s['rating_high']:.0f})"
+                  if s.get("rating") is not None and s.get("rating_low") is not None else "")
+        grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
+        status = s["status"] + (f": {s['status_detail']}" if s["status"] in ("failed", "disqualified") else "")
+        table.add_row(str(s["rank"] or ""), escape(s["display_name"]),
+                      "" if s["points"] is None else f"{s['points']:g}", wdl, rating, grade, escape(status))
+    console.print(table)
+
+
+def cmd_standings(args) -> int:
+    from .store import Store
+
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    results = assignment.reports_dir / "results.json"
+    if not results.exists():
+        raise UsageError(f"no results yet for {assignment.name}: run 'grader run {assignment.name}' first.")
+    _print_standings(json.loads(results.read_text(encoding="utf-8")))
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .outputs import replay_frames
+    from .report import render_site
+
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    results = assignment.reports_dir / "results.json"
+    if not results.exists():
+        raise UsageError(f"no results yet for {assignment.name}: run 'grader run {assignment.name}' first.")
+    doc = json.loads(results.read_text(encoding="utf-8"))
+    render_site(doc, assignment.reports_dir, frames=replay_frames(assignment))
+    console.print(f"site: {escape(str(assignment.reports_dir / 'index.html'))}")
+    return 0
+
+
 def cmd_doctor(args) -> int:
     import sandbox
 
@@ -168,6 +234,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("run", help="validate every submission, play the league, write standings, grades and the site")
+    p.add_argument("assignment", nargs="?", help="assignment name (default: every assignment in the config)")
+    p.add_argument("--fresh", action="store_true", help="forget stored results and start over")
+    p.add_argument("--incremental", action="store_true",
+                   help="replay only games whose inputs changed (the default; kept for scripts)")
+    p.add_argument("--no-report", action="store_true", help="skip the HTML site")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("standings", help="print the current standings of an assignment")
+    p.add_argument("assignment", nargs="?")
+    p.set_defaults(func=cmd_standings)
+
+    p = sub.add_parser("report", help="render the HTML site from the stored results")
+    p.add_argument("assignment", nargs="?")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")
     p.set_defaults(func=cmd_doctor)

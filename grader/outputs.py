@@ -1,0 +1,169 @@
+"""What a league run leaves behind: results.json (the one document reports are made from),
+grades.csv, and the static HTML site.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import json
+from pathlib import Path
+
+from . import __version__
+from .assignment import Assignment
+from .store import Store
+
+
+def pseudonym(sub_id: str, salt: str) -> str:
+    """A stable, unguessable stand-in name for public boards."""
+    digest = hashlib.sha256(f"{salt}:{sub_id}".encode()).hexdigest()
+    adjectives = ["Amber", "Brisk", "Calm", "Daring", "Eager", "Fuzzy", "Gentle", "Hasty", "Icy", "Jolly",
+                  "Keen", "Lucky", "Mellow", "Nimble", "Odd", "Proud", "Quiet", "Rapid", "Shy", "Tidy"]
+    animals = ["Otter", "Lynx", "Heron", "Badger", "Falcon", "Gecko", "Ibis", "Koala", "Lemur", "Marten",
+               "Newt", "Ocelot", "Puffin", "Quokka", "Raven", "Stoat", "Tapir", "Urial", "Vole", "Wombat"]
+    n = int(digest[:8], 16)
+    return f"{adjectives[n % 20]} {animals[(n // 20) % 20]} {digest[8:11]}"
+
+
+def _player_stats(games: list) -> dict[str, dict]:
+    """Per submission: slowest move, peak memory and a sample of captured output over its games."""
+    stats: dict[str, dict] = {}
+    for g in games:
+        players = json.loads(g.players_json or "[]")
+        for seat, sid in enumerate((g.seat0, g.seat1)):
+            if seat >= len(players):
+                continue
+            p = players[seat]
+            s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": ""})
+            s["slowest_move_s"] = max(s["slowest_move_s"], p.get("slowest_move_s") or 0.0)
+            if p.get("peak_memory_mb") is not None:
+                s["peak_memory_mb"] = max(s["peak_memory_mb"] or 0.0, p["peak_memory_mb"])
+            if p.get("output") and len(s["output"]) < 8000:
+                s["output"] += f"--- game {g.key[:10]} ---\n{p['output'][:4000]}\n"
+    return stats
+
+
+def game_id(key: str) -> str:
+    return key[:16]
+
+
+def results_document(assignment: Assignment, run, grades: dict, store: Store, anonymise: bool | None = None) -> dict:
+    """The whole outcome of a run as plain data (the schema is in grader/report.py)."""
+    anonymise = assignment.config.anonymise if anonymise is None else anonymise
+    lg = assignment.config.league
+    games = [g for g in store.games(assignment.name, keys=set(run.keys)) if g.status == "done"]
+    stats = _player_stats(games)
+    rows = {r.id: r for r in run.standings.rows} if run.standings else {}
+    names = {s.id: s.display_name for s in [*run.submissions, *run.entrants]}
+
+    def shown(sid: str) -> str:
+        if anonymise and not sid.startswith("builtin:"):
+            return pseudonym(sid, f"{assignment.name}:{lg.seed}")
+        return names.get(sid, sid)
+
+    subs = []
+    for sid in [s.id for s in run.submissions] + [e.id for e in run.entrants if e.builtin]:
+        v = run.validations.get(sid)
+        row = rows.get(sid)
+        if sid in run.disqualified:
+            status, detail = "disqualified", run.disqualified[sid]
+        elif sid.startswith("builtin:"):
+            status, detail = "built-in", "a reference player"
+        elif v is None:
+            sub = next((s for s in run.submissions if s.id == sid), None)
+            status, detail = "failed", (sub.problem if sub else "") or "not validated"
+        elif not v.get("passed"):
+            stage = next((c["name"] for c in v["checks"] if c["required"] and not c["passed"]
+                          and not c.get("informational")), "interface")
+            status, detail = "failed", f"failed validation at the {stage} stage"
+        else:
+            status, detail = "valid", ""
+        g = grades.get(sid)
+        subs.append({
+            "id": sid, "display_name": shown(sid), "status": status, "status_detail": detail,
+            "validation": v and {k: v[k] for k in ("passed", "points", "max_points", "checks")},
+            "rank": row.rank if row else None, "points": row.points if row else None,
+            "wins": row.wins if row else None, "draws": row.draws if row else None,
+            "losses": row.losses if row else None, "games": row.games if row else None,
+            "rating": row.rating if row else None, "rating_low": row.rating_low if row else None,
+            "rating_high": row.rating_high if row else None,
+            "grade": g.value if g else None, "grade_max": g.max if g else None,
+            "grade_reason": g.reason if g else None,
+            **stats.get(sid, {"slowest_move_s": None, "peak_memory_mb": None, "output": ""}),
+        })
+    subs.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0, s["display_name"]))
+
+    cross: dict[str, dict] = {}
+    game_docs = []
+    for g in games:
+        moves = json.loads(g.moves_json or "{}")
+        players = json.loads(g.players_json or "[]")
+        a, b = g.seat0, g.seat1
+        for x, y, px in ((a, b, g.points0), (b, a, g.points1)):
+            cell = cross.setdefault(x, {}).setdefault(y, {"points": 0.0, "games": 0, "game_ids": []})
+            cell["points"] += px
+            cell["games"] += 1
+            cell["game_ids"].append(game_id(g.key))
+        game_docs.append({
+            "id": game_id(g.key), "seat0": a, "seat1": b, "seat0_name": shown(a), "seat1_name": shown(b),
+            "seed": g.seed, "game_index": g.game_index, "round": g.round, "points": [g.points0, g.points1],
+            "reason": g.reason, "detail": g.detail, "moves": moves.get("moves", []),
+            "move_texts": moves.get("texts", []), "scores": moves.get("scores"),
+            "times": json.loads(g.times_json or "[]"),
+            "incidents": [inc | {"seat": seat} for seat, p in enumerate(players) for inc in p.get("incidents", [])],
+            "reproduce": f"grader play {_spec(a)} {_spec(b)} --assignment {assignment.name} --seed {g.seed} --games 1",
+        })
+    return {
+        "assignment": {
+            "name": assignment.name, "title": assignment.title, "ruleset": assignment.ruleset.name,
+            "ruleset_title": assignment.ruleset.title, "ruleset_version": assignment.ruleset.version,
+            "game": assignment.game.params, "limits": assignment.describe_limits(),
+            "league": {"format": lg.format, "games_per_pair": lg.games_per_pair, "seed": lg.seed},
+            "grading": assignment.config.grading.model_dump(),
+            "generated_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "grader_version": __version__, "anonymised": anonymise,
+            "summary": run.summary_line(),
+        },
+        "submissions": subs, "crosstable": cross, "games": game_docs,
+    }
+
+
+def _spec(sid: str) -> str:
+    return sid if sid.startswith("builtin:") else f"submissions/.../{sid}"
+
+
+def write_grades_csv(path: Path, doc: dict) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["submission", "name", "status", "rank", "points", "grade", "max_grade", "reason"])
+        for s in doc["submissions"]:
+            if s["status"] == "built-in":
+                continue
+            w.writerow([s["id"], s["display_name"], s["status"], s["rank"] or "", s["points"] if s["points"] is not None else "",
+                        s["grade"] if s["grade"] is not None else "", s["grade_max"] or "",
+                        s.get("grade_reason") or s["status_detail"]])
+
+
+def replay_frames(assignment: Assignment):
+    """frames(game) → the board SVG after each ply, replayed by the ruleset's own engine."""
+    def frames(game: dict) -> list[str]:
+        state = assignment.game.new_state(game["seed"])
+        out = [state.render_svg()]
+        for wire in game.get("moves", []):
+            state.play(state.parse_move(wire))
+            out.append(state.render_svg())
+        return out
+    return frames
+
+
+def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[str, Path]:
+    out = assignment.reports_dir
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"results": out / "results.json", "grades": out / "grades.csv"}
+    paths["results"].write_text(json.dumps(doc, indent=1, default=str), encoding="utf-8")
+    write_grades_csv(paths["grades"], doc)
+    if site:
+        from .report import render_site
+        render_site(doc, out, frames=replay_frames(assignment))
+        paths["site"] = out / "index.html"
+    return paths
