@@ -1,0 +1,31 @@
+"""Colosseum Survival! (McGill COMP 424, Winter 2022) as a grader ruleset. See README.md here."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesets.base import Defaults, Policy, Ruleset
+
+from .engine import ColosseumGame, ColosseumState
+from .probes import probes
+
+PLAYERS_DIR = Path(__file__).resolve().parent / "players"
+
+RULESET = Ruleset(
+    name="colosseum",
+    title="Colosseum Survival! (McGill COMP 424, Winter 2022)",
+    version=ColosseumGame.version,
+    game=ColosseumGame,
+    shim="rulesets.colosseum.shim",
+    entry="student_agent.py",
+    # the PDF: 30 s for the first move, 2 s after; late, invalid or crashing → random walk, not a
+    # loss; a gross overrun (here 10x the limit) or more than 500 MB → loss
+    defaults=Defaults(first_move_s=30.0, move_s=2.0, kill_factor=10.0, kill_after_s=0.0,
+                      memory_mb=500,
+                      policy=Policy(on_late="random", on_illegal="random", on_error="random")),
+    players={"random": PLAYERS_DIR / "random", "baseline": PLAYERS_DIR / "baseline"},
+    probes=probes,
+    description="Two players walk up to K=(M+1)//2 steps on an M x M board and wall one side of "
+                "their cell each turn; when the walls separate them, the larger region wins.",
+)
+
+__all__ = ["RULESET", "ColosseumGame", "ColosseumState"]
