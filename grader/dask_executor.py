@@ -1,0 +1,131 @@
+"""Games on a Dask cluster: a scheduler address, a LocalCluster, or a dask-jobqueue cluster.
+
+Each task plays a batch of games of one pairing. Submissions travel to workers by content hash
+(a tar of the staged copy, scattered once) and are staged again there, read-only. Results come
+back to the manager, which stays the only writer of the store. A lost worker or a failed task is
+the grader's failure: its games come back as `infra_error` results and the league retries them.
+
+Needs the optional extra: `pip install .[dask]`.
+"""
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+from .executors import Executor
+from .match import GameResult, play_game
+from .submissions import Submission, stage_root
+
+JOBQUEUE = {"slurm": "SLURMCluster", "pbs": "PBSCluster", "htcondor": "HTCondorCluster",
+            "sge": "SGECluster", "lsf": "LSFCluster", "moab": "MoabCluster", "oar": "OARCluster"}
+
+
+def bundle(folder: Path) -> bytes:
+    """The staged submission as an in-memory tar (regular files only)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                tar.add(path, arcname=path.relative_to(folder).as_posix(), recursive=False)
+    return buf.getvalue()
+
+
+def materialize(content_hash: str, data: bytes) -> Path:
+    """Stage a shipped submission on this worker (once per hash), read-only."""
+    target = stage_root() / content_hash[:24]
+    if target.exists():
+        return target
+    tmp = Path(os.path.join(stage_root(), f".incoming-{content_hash[:24]}-{os.getpid()}"))
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        tar.extractall(tmp, filter="data")
+    for dirpath, _, files in os.walk(tmp):
+        os.chmod(dirpath, 0o555)
+        for f in files:
+            os.chmod(os.path.join(dirpath, f), 0o444)
+    try:
+        os.rename(tmp, target)
+    except OSError:
+        if not target.exists():
+            raise
+    return target
+
+
+def _play_batch(assignment, jobs: list, payloads: dict, factory) -> list:
+    """Runs on a worker: play every game of one pairing, in order."""
+    from sandbox import PlayerProcess
+
+    staged = {h: materialize(h, data) for h, data in payloads.items()}
+    out = []
+    for key, spec, s0, s1 in jobs:
+        s0 = replace(s0, staged=staged[s0.content_hash])
+        s1 = replace(s1, staged=staged[s1.content_hash])
+        result = play_game(assignment, s0, s1, spec.seed, factory=factory or PlayerProcess)
+        out.append((key, spec, result))
+    return out
+
+
+class DaskExecutor(Executor):
+    """Config: league.executor: dask, league.dask: {address: "tcp://…"} | {cluster: local, workers: 2}
+    | {cluster: slurm, workers: 10, jobqueue: {cores: 1, memory: "2GB", …}}."""
+
+    def __init__(self, assignment=None, address: str | None = None, cluster: str = "local", workers: int = 2,
+                 jobqueue: dict | None = None, batch: int = 8):
+        from distributed import Client, LocalCluster
+
+        self.cluster = None
+        self.batch = batch
+        if address:
+            self.client = Client(address)
+        elif cluster == "local":
+            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+        elif cluster in JOBQUEUE:
+            import dask_jobqueue
+
+            self.cluster = getattr(dask_jobqueue, JOBQUEUE[cluster])(**(jobqueue or {}))
+            self.cluster.scale(jobs=workers)
+            self.client = Client(self.cluster)
+        else:
+            raise ValueError(f"unknown Dask cluster {cluster!r}: use an address, 'local' or one of "
+                             f"{', '.join(JOBQUEUE)}")
+
+    def play(self, assignment, jobs, factory=None, skip=None):
+        from distributed import as_completed
+
+        payloads: dict[str, object] = {}
+        groups: dict[str, list] = defaultdict(list)
+        for key, spec, s0, s1 in jobs:
+            if skip and skip(spec):
+                continue
+            for sub in (s0, s1):
+                if sub.content_hash not in payloads:
+                    payloads[sub.content_hash] = self.client.scatter(bundle(sub.staged), broadcast=False)
+            groups[spec.pairing].append((key, spec, s0, s1))
+        futures = {}
+        for items in groups.values():
+            for i in range(0, len(items), self.batch):
+                chunk = items[i:i + self.batch]
+                needed = {s.content_hash: payloads[s.content_hash] for _, _, a, b in chunk for s in (a, b)}
+                fut = self.client.submit(_play_batch, assignment, chunk, needed, factory, pure=False)
+                futures[fut] = chunk
+        for fut in as_completed(list(futures)):
+            chunk = futures.pop(fut)
+            try:
+                results = fut.result()
+            except Exception as exc:  # noqa: BLE001 - lost worker, killed task: ours, not the player's
+                results = [(key, spec, GameResult((0, 0), (0, 0), "infra", f"a Dask task failed: {exc}",
+                                                  infra_error=repr(exc))) for key, spec, _, _ in chunk]
+            for key, spec, result in results:
+                if skip and skip(spec) and not result.infra_error:
+                    continue
+                yield key, spec, result
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

@@ -1,0 +1,112 @@
+"""`grader check` on the bundled BRUTE examples: each broken one fails exactly its stage.
+
+These run the real command in a subprocess, through the real sandbox, as a student would.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "submissions" / "quoridor"
+
+
+def check(path: Path, *extra: str) -> tuple[int, dict]:
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
+                           str(path), "--assignment", "quoridor", "--json", *extra],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.stdout.strip(), proc.stderr
+    doc = json.loads(proc.stdout)
+    return proc.returncode, doc
+
+
+def stages(doc: dict) -> dict[str, dict]:
+    return {c["name"]: c for c in doc["checks"]}
+
+
+def test_good_submission_passes_everything():
+    code, doc = check(EXAMPLES / "alice")
+    assert code == 0, doc
+    assert doc["passed"] is True
+    assert (doc["points"], doc["max_points"]) == (2, 2)
+    assert [c["name"] for c in doc["checks"]] == ["interface", "expand_player", "expand_obstacles", "smoke"]
+    assert all(c["passed"] for c in doc["checks"])
+    assert len(doc["games"]) == 2 and {g["seat"] for g in doc["games"]} == {0, 1}
+    assert set(doc) >= {"passed", "points", "max_points", "checks", "games", "sandbox"}
+
+
+def test_wrong_arity_fails_the_interface_only():
+    code, doc = check(EXAMPLES / "wrong_arity")
+    assert code == 1
+    s = stages(doc)
+    assert list(s) == ["interface"]
+    assert not s["interface"]["passed"]
+    assert "constructor" in s["interface"]["message"]
+    assert doc["points"] == 0
+
+
+def test_pawn_onto_opponent_fails_expand_player():
+    code, doc = check(EXAMPLES / "steps_onto_opponent")
+    assert code == 1
+    s = stages(doc)
+    assert s["interface"]["passed"]
+    assert not s["expand_player"]["passed"] and s["expand_player"]["points"] == 0
+    assert s["expand_obstacles"]["passed"] and s["expand_obstacles"]["points"] == 1
+    assert "extra" in s["expand_player"]["message"]
+    assert s["expand_player"]["picture"]
+    assert doc["points"] == 1
+
+
+def test_walls_that_cross_fail_expand_obstacles():
+    code, doc = check(EXAMPLES / "no_crossing")
+    assert code == 1
+    s = stages(doc)
+    assert s["expand_player"]["passed"]
+    assert not s["expand_obstacles"]["passed"]
+    assert "missing" in s["expand_obstacles"]["message"]
+    assert doc["points"] == 1
+
+
+def test_crash_in_make_move_is_caught_by_the_smoke_games():
+    code, doc = check(EXAMPLES / "crashes_in_make_move")
+    assert code == 1
+    s = stages(doc)
+    assert s["expand_player"]["passed"] and s["expand_obstacles"]["passed"]
+    assert doc["points"] == 2
+    assert not s["smoke"]["passed"]
+    assert "exception" in s["smoke"]["message"]
+    assert any(g["reason"] == "error" for g in doc["games"])
+
+
+def test_single_file_and_zip_are_accepted(tmp_path):
+    import zipfile
+
+    code, doc = check(EXAMPLES / "alice" / "player.py")
+    assert code == 0 and doc["passed"]
+    archive = tmp_path / "upload.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.write(EXAMPLES / "alice" / "player.py", "player.py")
+    code, doc = check(archive)
+    assert code == 0 and doc["passed"]
+
+
+def test_human_output_names_each_stage():
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
+                           str(EXAMPLES / "no_crossing"), "--assignment", "quoridor"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == 1
+    out = proc.stdout
+    for title in ("Interface", "expand_player", "expand_obstacles"):
+        assert title.lower() in out.lower()
+    assert "FAIL" in out and "PASS" in out
+    assert "missing" in out
+
+
+def test_usage_errors_exit_2(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
+                           str(tmp_path / "nothing.py")], capture_output=True, text=True)
+    assert proc.returncode == 2 and "no such file" in proc.stderr
