@@ -88,7 +88,7 @@ class _Tally:
         self.files = 0
         self.bytes = 0
         self.files_at: set[tuple[str, ...]] = set()
-        self.folders_at: set[tuple[str, ...]] = set()
+        self.folders_at: dict[tuple[str, ...], tuple[str, ...]] = {}   # folded key -> spelling
 
     def refuse(self, problem: str) -> ArchiveRefused:
         return ArchiveRefused(self.label, problem)
@@ -98,14 +98,14 @@ class _Tally:
         key = tuple(unicodedata.normalize("NFC", p).casefold() for p in parts)
         if len(parts) > self.caps.max_path_depth:
             raise self.refuse(f"{shown} lies more than {self.caps.max_path_depth} folders deep")
-        for i in range(1, len(key)):
+        for i in range(1, len(key) + (1 if is_dir else 0)):
             if key[:i] in self.files_at:
                 raise self.refuse(f"{'/'.join(parts[:i])} is both a file and a folder")
-            self.folders_at.add(key[:i])
+            spelled = self.folders_at.setdefault(key[:i], parts[:i])
+            if spelled != parts[:i]:
+                raise self.refuse(f"it holds both {'/'.join(spelled)} and {'/'.join(parts[:i])} "
+                                  "(names differing only in upper/lower case count as the same)")
         if is_dir:
-            if key in self.files_at:
-                raise self.refuse(f"{shown} is both a file and a folder")
-            self.folders_at.add(key)
             return
         if key in self.files_at:
             raise self.refuse(f"it holds {shown} twice (names differing only in upper/lower case count as the same)")
