@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulesets.base import IllegalMove
-from sandbox import CallResult, PlayerProcess, Verdict
+from sandbox import CallResult, Verdict
 
 from .assignment import Assignment
 from .submissions import Submission
@@ -113,9 +113,11 @@ def _failure_sentence(who: str, res: CallResult) -> str:
 
 
 def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed: int,
-              factory: PlayerFactory = PlayerProcess, cpu: int | None = None,
+              factory: PlayerFactory | None = None, cpu: int | None = None,
               max_plies: int = 100000) -> GameResult:
     """Play one game between two staged submissions; never raises for anything a player does."""
+    if factory is None:
+        from sandbox import PlayerProcess as factory
     game = _Game(assignment, seed, max_plies)
     try:
         for i, sub in enumerate((seat0, seat1)):

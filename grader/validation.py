@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rulesets.base import Probe, ProbeCase
-from sandbox import PlayerProcess, Verdict
+from sandbox import Verdict
 
 from .assignment import Assignment
 from .match import PlayerFactory, play_game
@@ -63,12 +63,15 @@ class ValidationReport:
         return None
 
 
-def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory = PlayerProcess,
+def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | None = None,
              smoke: bool = True) -> ValidationReport:
     """Run every stage on one staged submission."""
     import sandbox
 
-    report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if factory is PlayerProcess else {})
+    if factory is None:
+        factory = sandbox.PlayerProcess
+    report = ValidationReport(submission=sub.id,
+                              sandbox=sandbox.protections() if factory is sandbox.PlayerProcess else {})
     probes = assignment.probes()
     report.max_points = sum(p.points for p in probes if not p.informational)
     if sub.problem or sub.staged is None:
