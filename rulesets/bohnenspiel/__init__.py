@@ -1,0 +1,28 @@
+"""Das Bohnenspiel (McGill COMP 424, Winter 2017): the final release's rules and student API."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesets.base import Defaults, Policy, Ruleset
+
+from .engine import BohnenspielGame, BohnenspielState
+from .probes import probes
+
+PLAYERS = Path(__file__).resolve().parent / "players"
+
+RULESET = Ruleset(
+    name="bohnenspiel",
+    title="Das Bohnenspiel (McGill COMP 424, 2017)",
+    version=BohnenspielGame.version,
+    game=BohnenspielGame,
+    shim="rulesets.bohnenspiel.shim",
+    entry="student_player.py",
+    defaults=Defaults(first_move_s=30, move_s=0.7, kill_after_s=1.0, memory_mb=500, max_submission_mb=10,
+                      policy=Policy(on_late="random", on_illegal="forfeit", on_error="forfeit")),
+    players={"random": PLAYERS / "random", "greedy": PLAYERS / "greedy"},
+    probes=probes,
+    description="Mancala on 2×6 pits: capture 2, 4 or 6 backwards, two skips per player, "
+                "200-turn cap; StudentPlayer(BohnenspielPlayer).choose_move(board_state).",
+)
+
+__all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

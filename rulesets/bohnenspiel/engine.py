@@ -1,0 +1,281 @@
+"""Das Bohnenspiel engine: the final McGill COMP 424 (2017) rules as the grader's referee.
+
+Board: `pits[p][i]` is player p's pit i (0..5 in sowing order), 6 beans each at the start.
+Canonical moves are ("pit", i) and ("skip",). The rules, and where they follow the Java code
+(`BohnenspielBoardState.java`) or the rules file's recommendations, are in this package's README.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
+
+PITS = 6
+START_BEANS = 6
+SKIPS = 2
+CAPTURED = (2, 4, 6)
+DEFAULT_MAX_TURNS = 200
+
+SKIP: Move = ("skip",)
+
+
+def pit_move(i: int) -> Move:
+    return ("pit", i)
+
+
+def move_label(move: Move) -> str:
+    """Course-like text of a canonical move: "pit 3" or "skip"."""
+    return "skip" if move == SKIP else f"pit {move[1]}"
+
+
+_TRANSPORT = re.compile(r"^\s*(pit|skip|nothing)\b\s*(-?\d+)?\s*(-?\d+)?\s*$", re.IGNORECASE)
+
+
+def parse_wire(data: JSON) -> tuple[Move, int | None]:
+    """Wire data → (canonical move, player id named in it or None). Raises IllegalMove if it is no move.
+
+    Accepts the course's transport strings ("PIT <player> <pit>", "SKIP <player>", leniently:
+    any case, spacing, player left out as in "pit 3"), the canonical JSON (["pit", 3], ["skip"])
+    and the student API's move JSON ({"move_type": "PIT", "player_id": 0, "pit": 3}).
+    """
+    if isinstance(data, dict):
+        if "invalid" in data:
+            raise IllegalMove(str(data["invalid"]))
+        kind = data.get("move_type", data.get("type"))
+        player = data.get("player_id", data.get("player"))
+        if not isinstance(kind, str) or (player is not None and not _is_int(player)):
+            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
+        return _build(kind, data.get("pit"), player, data)
+    if isinstance(data, str):
+        m = _TRANSPORT.match(data)
+        if not m:
+            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or "
+                              f"\"SKIP <player>\".")
+        kind, a, b = m.group(1), m.group(2), m.group(3)
+        if kind.lower() == "pit":
+            if a is None:
+                raise IllegalMove(f"{_short(data)} names no pit.")
+            player, pit = (int(a), int(b)) if b is not None else (None, int(a))
+            return _build(kind, pit, player, data)
+        if b is not None:
+            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
+        return _build(kind, None, None if a is None else int(a), data)
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], str):
+        if len(data) == 2 and data[0].lower() == "pit":
+            return _build("pit", data[1], None, data)
+        if len(data) == 1 and data[0].lower() == "skip":
+            return SKIP, None
+    raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or \"SKIP <player>\".")
+
+
+def _build(kind: str, pit: Any, player: int | None, data: JSON) -> tuple[Move, int | None]:
+    """A negative player id is the Java "not set" (-1), so it names no player."""
+    kind = kind.lower()
+    if player is not None and player < 0:
+        player = None
+    if kind == "skip":
+        return SKIP, player
+    if kind == "nothing":
+        raise IllegalMove("NOTHING is never a legal move; play a pit or skip.")
+    if kind != "pit":
+        raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
+    if not _is_int(pit) or not 0 <= pit < PITS:
+        raise IllegalMove(f"{_short(data)} names pit {_short(pit)}; pits are numbered 0 to 5.")
+    return pit_move(pit), player
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _short(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class BohnenspielState(State):
+    """One position. Mutable; `play` applies a move, `copy` branches."""
+
+    def __init__(self, game: "BohnenspielGame", pits=None, scores=(0, 0), credit=(SKIPS, SKIPS),
+                 barred=(0, 0), turn_player: int = 0, turn_number: int = 0, ply: int = 0,
+                 end: dict | None = None):
+        self.game = game
+        self.max_turns: int = game.params["max_turns"]
+        self.pits: list[list[int]] = [list(row) for row in (pits or [[START_BEANS] * PITS] * 2)]
+        self.scores = list(scores)
+        self.credit = list(credit)
+        self.barred = list(barred)           # the Java turnsToSkip: 1 = may not skip this turn
+        self.turn_player = turn_player
+        self.turn_number = turn_number       # grows after each move of player 1, as in Java
+        self.ply = ply
+        self.end = dict(end) if end else None   # {"reason": ..., "left": beans, "to": seat}
+
+    # ---- rules -------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return None if self.end else self.turn_player
+
+    def moves_of(self, player: int) -> list[Move]:
+        """Legal moves of `player` on this board: own non-empty pits ascending, then skip."""
+        moves = [pit_move(i) for i in range(PITS) if self.pits[player][i] > 0]
+        if self.credit[player] > 0 and not self.barred[player]:
+            moves.append(SKIP)
+        return moves
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.end else self.moves_of(self.turn_player)
+
+    def why_illegal(self, move: Move) -> str | None:
+        """A sentence saying why `move` is illegal here, or None if it is legal."""
+        if self.end:
+            return "the game is already over."
+        p = self.turn_player
+        if move == SKIP:
+            if self.credit[p] <= 0:
+                return f"player {p} has used both skips."
+            if self.barred[p]:
+                return f"player {p} may not skip right after the opponent skipped."
+            return None
+        if not (isinstance(move, tuple) and len(move) == 2 and move[0] == "pit" and _is_int(move[1])
+                and 0 <= move[1] < PITS):
+            return f"{_short(move)} is not a Bohnenspiel move."
+        if self.pits[p][move[1]] == 0:
+            return f"pit {move[1]} of player {p} is empty."
+        return None
+
+    def play(self, move: Move) -> None:
+        why = self.why_illegal(move)
+        if why:
+            raise IllegalMove(why[0].upper() + why[1:])
+        p = self.turn_player
+        if move == SKIP:
+            self.credit[p] -= 1
+            self.barred[1 - p] = 1
+        else:
+            self._sow_and_capture(p, move[1])
+            self.barred[p] = 0
+        if p == 1:
+            self.turn_number += 1
+        self.turn_player = 1 - p
+        self.ply += 1
+        self._check_end()
+
+    def _sow_and_capture(self, p: int, start: int) -> None:
+        """One lap of sowing from `start` (the origin is not skipped), then the backward capture chain."""
+        beans, self.pits[p][start] = self.pits[p][start], 0
+        side, i = p, start
+        for _ in range(beans):
+            i += 1
+            if i == PITS:
+                i, side = 0, 1 - side
+            self.pits[side][i] += 1
+        while self.pits[side][i] in CAPTURED:
+            self.scores[p] += self.pits[side][i]
+            self.pits[side][i] = 0
+            i -= 1
+            if i < 0:
+                i, side = PITS - 1, 1 - side
+
+    def _check_end(self) -> None:
+        """The Java updateWinner, with "no legal move" (recommendation 2) as the end test."""
+        nxt = self.turn_player
+        if not self.moves_of(nxt):
+            left = sum(map(sum, self.pits))
+            self.scores[1 - nxt] += left
+            self.pits = [[0] * PITS, [0] * PITS]
+            self.end = {"reason": "no_moves", "left": left, "to": 1 - nxt}
+        elif self.turn_number > self.max_turns:
+            self.end = {"reason": "turn_cap", "left": sum(map(sum, self.pits)), "to": None}
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if not self.end:
+            return None
+        a, b = self.scores
+        points = (1.0, 0.0) if a > b else (0.0, 1.0) if b > a else (0.5, 0.5)
+        result = (f"player {0 if a > b else 1} wins {max(a, b)}–{min(a, b)}" if a != b
+                  else f"a draw at {a}–{b}")
+        left = self.end["left"]
+        if self.end["reason"] == "no_moves":
+            loser = 1 - self.end["to"]
+            detail = (f"Player {loser} had no legal move, so the {left} bean(s) left on the board went to "
+                      f"player {self.end['to']}: {result}.")
+        else:
+            detail = (f"The game reached the {self.max_turns}-turn cap with {left} bean(s) left unscored: "
+                      f"{result}.")
+        return Outcome(points, (float(a), float(b)), self.end["reason"], detail)
+
+    # ---- wire and storage --------------------------------------------------------------------
+    def parse_move(self, data: JSON) -> Move:
+        move, player = parse_wire(data)
+        if player is not None and self.to_move is not None and player != self.to_move:
+            raise IllegalMove(f"The move is for player {player}, but it is player {self.to_move}'s turn.")
+        return move
+
+    def move_to_json(self, move: Move) -> JSON:
+        return list(move)
+
+    def move_text(self, move: Move) -> str:
+        return move_label(move)
+
+    def copy(self) -> "BohnenspielState":
+        return BohnenspielState(self.game, self.pits, self.scores, self.credit, self.barred,
+                                self.turn_player, self.turn_number, self.ply, self.end)
+
+    def to_json(self) -> dict:
+        return {"pits": [list(r) for r in self.pits], "scores": list(self.scores), "credit": list(self.credit),
+                "barred": list(self.barred), "turn_player": self.turn_player, "turn_number": self.turn_number,
+                "ply": self.ply, "max_turns": self.max_turns, "end": dict(self.end) if self.end else None}
+
+    def render_text(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
+        from .render import render_text
+        return render_text(self, marks)
+
+    def render_svg(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
+        from .render import render_svg
+        return render_svg(self, marks)
+
+
+class BohnenspielGame(Game):
+    """Parameters: `max_turns` (the Java MAX_TURN, 200): the game ends once turn_number exceeds it."""
+
+    name = "bohnenspiel"
+    version = "2017-final"
+
+    @classmethod
+    def check_params(cls, params: dict) -> dict:
+        unknown = sorted(set(params) - {"max_turns"})
+        if unknown:
+            raise BadParams(f"Bohnenspiel has no parameter {unknown[0]!r}; the only one is max_turns.")
+        max_turns = params.get("max_turns", DEFAULT_MAX_TURNS)
+        if not _is_int(max_turns) or max_turns < 1:
+            raise BadParams(f"max_turns must be a whole number of at least 1, not {max_turns!r}.")
+        return {"max_turns": max_turns}
+
+    def new_state(self, seed: int = 0) -> BohnenspielState:
+        return BohnenspielState(self)
+
+    def position(self, p0, p1, to_move: int = 0, scores=(0, 0), credit=(SKIPS, SKIPS), barred=(0, 0),
+                 turn_number: int = 0) -> BohnenspielState:
+        """A position set up by hand (worked examples, probes, tests); the end test is not run."""
+        return BohnenspielState(self, [p0, p1], scores, credit, barred, to_move, turn_number)
+
+    def state_from_json(self, data: dict) -> BohnenspielState:
+        """Rebuild a position; ValueError with a sentence if `data` is not one."""
+        try:
+            pits = [[int(x) for x in row] for row in data["pits"]]
+            pair = lambda key: [int(x) for x in data[key]]  # noqa: E731
+            scores, credit, barred = pair("scores"), pair("credit"), pair("barred")
+            turn_player, turn_number = int(data["turn_player"]), int(data["turn_number"])
+            end = data.get("end")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"This is not a Bohnenspiel position (problem with {exc}).") from None
+        if (len(pits) != 2 or any(len(r) != PITS or min(r) < 0 for r in pits) or len(scores) != 2
+                or len(credit) != 2 or len(barred) != 2 or turn_player not in (0, 1)):
+            raise ValueError("This is not a Bohnenspiel position: it needs 2 rows of 6 pits and two of each counter.")
+        state = BohnenspielState(self, pits, scores, credit, barred, turn_player, turn_number,
+                                 int(data.get("ply", 0)), end)
+        if "max_turns" in data:
+            state.max_turns = int(data["max_turns"])
+        return state
