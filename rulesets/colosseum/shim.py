@@ -101,9 +101,9 @@ def _pick_agent(registry: dict[str, type]) -> tuple[type | None, str | None]:
         where = getattr(cls, "__module__", "?")
         return None, (f"no agent is registered in {ENTRY}: {cls.__name__} is registered as "
                       f"{name!r} from {where}, but the grader plays the class that {ENTRY} "
-                      f"registers with @register_agent")
+                      f"registers with @register_agent.")
     return None, (f"no agent is registered in {ENTRY}: decorate your agent class with "
-                  f'@register_agent("student_agent") from store')
+                  f'@register_agent("student_agent") from store.')
 
 
 def _is_int(value: Any) -> bool:
@@ -185,16 +185,21 @@ class ColosseumPlayer:
 
     def rpc_move(self, state: dict, last: list) -> Any:
         """Ask step() about `state` (the whole position; `last` is not needed)."""
-        import numpy as np
-
         if self.agent is None:                 # a probe may ask without a setup call
             self._instantiate()
-        position: ColosseumState = self.game.state_from_json(state)
-        me = position.turn
-        my_pos = tuple(np.array(position.positions[me], dtype=np.int64))
-        adv_pos = tuple(np.array(position.positions[1 - me], dtype=np.int64))
-        result = self.agent.step(position.chess_board(), my_pos, adv_pos, position.max_step)
+        result = self.agent.step(*step_arguments(self.game.state_from_json(state)))
         return to_wire(result)
+
+
+def step_arguments(position: ColosseumState) -> tuple:
+    """(chess_board, my_pos, adv_pos, max_step) for the player to move, as the course's World
+    passed them: a fresh bool array, tuples of NumPy ints, K as a Python int."""
+    import numpy as np
+
+    me = position.turn
+    my_pos = tuple(np.array(position.positions[me], dtype=np.int64))
+    adv_pos = tuple(np.array(position.positions[1 - me], dtype=np.int64))
+    return position.chess_board(), my_pos, adv_pos, position.max_step
 
 
 def open_submission(path: str, options: dict) -> ColosseumPlayer:
