@@ -202,3 +202,25 @@ def test_modules_are_forgotten_between_submissions(write_submission, open_player
     shim._forget_previous_submissions()
     assert "helper" not in sys.modules and "agents.student_agent" not in sys.modules
     assert str(folder) not in sys.path
+
+
+def test_opening_a_submission_reads_no_course_file(write_submission, open_player, monkeypatch):
+    """The sandbox may forbid reading the project after the shim is imported: the course modules
+    are compiled at import time, so opening a submission only reads the submission's own files."""
+    import builtins
+    import io
+
+    course = str(shim.COURSE_DIR)
+    real_open, real_open_code = io.open, io.open_code
+
+    def guarded(opener):
+        def open_(path, *args, **kwargs):
+            assert not str(path).startswith(course), f"read {path} after import"
+            return opener(path, *args, **kwargs)
+        return open_
+
+    monkeypatch.setattr(builtins, "open", guarded(real_open))
+    monkeypatch.setattr(io, "open", guarded(real_open))
+    monkeypatch.setattr(io, "open_code", guarded(real_open_code))
+    handler = open_player(write_submission({"student_agent.py": AGENT}))
+    assert handler.rpc_interface() == []
