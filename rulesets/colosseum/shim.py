@@ -55,7 +55,8 @@ def _forget_previous_submissions() -> None:
 
 
 def install_course_modules(folder: str) -> dict[str, types.ModuleType]:
-    """Fresh course modules in sys.modules; `agents` also searches the submission folder."""
+    """Fresh course modules in sys.modules; `agents.<name>` imports search the submission folder
+    (the course's own `agents.agent` is already in sys.modules)."""
     modules = {}
     for name, code in _COURSE_CODE.items():
         is_package = name == "agents"
@@ -63,7 +64,7 @@ def install_course_modules(folder: str) -> dict[str, types.ModuleType]:
         module = importlib.util.module_from_spec(spec)
         module.__file__ = code.co_filename
         if is_package:
-            module.__path__ = [str(COURSE_DIR / "agents"), folder]
+            module.__path__ = [folder]
             spec.submodule_search_locations = module.__path__
         sys.modules[name] = module
         exec(code, module.__dict__)

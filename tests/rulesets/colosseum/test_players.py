@@ -57,6 +57,24 @@ def test_baseline_takes_a_winning_close(open_player, players, game):
     assert state.outcome is not None and state.outcome.winner == 0
 
 
+def test_baseline_never_walls_itself_into_the_smaller_region(players, open_player, game):
+    from rulesets.colosseum.probes import positions
+    handler = open_player(players["baseline"])
+    checked = 0
+    for _, state in positions(game):
+        def loses(move, state=state):
+            after = state.copy()
+            after.play(move)
+            return after.outcome is not None and after.outcome.winner == 1 - state.turn
+        if all(loses(m) for m in state.legal_moves()):
+            continue
+        handler.rpc_setup(state.turn, state.to_json(), "baseline", {})
+        move = state.parse_move(handler.rpc_move(state.to_json(), []))
+        assert not loses(move), state.render_text({"illegal": [move]})
+        checked += 1
+    assert checked >= 20
+
+
 def test_example_baseline_student_plays_well(examples, players, play_in_process):
     wins = 0
     for seed in range(6):
