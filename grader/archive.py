@@ -129,17 +129,17 @@ class _Tally:
             raise self.refuse(f"{shown} is compressed more than {caps.max_ratio:g} times (a zip bomb)")
 
 
-def _split_name(raw: str, label: str) -> tuple[str, ...]:
-    """The safe path parts of an entry name, or refuse the archive."""
+def _split_name(raw: str, label: str, inside: str = "") -> tuple[str, ...]:
+    """The safe path parts of an entry name, or refuse the archive (`inside` names a nested zip)."""
     if "\x00" in raw:
-        raise ArchiveRefused(label, f"the name {raw!r} contains a NUL byte")
+        raise ArchiveRefused(label, f"the name {raw!r}{inside} contains a NUL byte")
     if "\\" in raw:
-        raise ArchiveRefused(label, f"the name {raw} contains a backslash (only / separates folders in a zip)")
+        raise ArchiveRefused(label, f"the name {raw}{inside} contains a backslash (only / separates folders in a zip)")
     if raw.startswith("/") or _DRIVE.match(raw):
-        raise ArchiveRefused(label, f"the name {raw} is an absolute path")
+        raise ArchiveRefused(label, f"the name {raw}{inside} is an absolute path")
     parts = tuple(p for p in raw.split("/") if p not in ("", "."))
     if ".." in parts:
-        raise ArchiveRefused(label, f"the name {raw} points outside the archive")
+        raise ArchiveRefused(label, f"the name {raw}{inside} points outside the archive")
     return parts
 
 
@@ -207,7 +207,7 @@ def _unpack_zip(archive: Path, into: Path, base: tuple[str, ...], tally: _Tally,
         nested: list[tuple[Path, tuple[str, ...]]] = []
         for info in infos:
             name = _entry_name(info, label)
-            parts = _split_name(name, label)
+            parts = _split_name(name, label, f" inside {'/'.join(base)}.zip" if base else "")
             if not parts or is_junk(name):
                 continue
             shown = "/".join(base + parts)

@@ -1,0 +1,256 @@
+"""Grades and feedback back to the LMS: Moodle worksheet, Canvas gradebook, plain CSV, Gradescope JSON.
+
+Input rows are dicts `{"student_id", "name", "grade", "max_grade", "feedback", "report_url"}`.
+The LMS files are round-tripped through `CsvText`: only the grade (and feedback) cells of
+matched students change; every other byte, the BOM and the line endings stay as downloaded.
+When the LMS's maximum differs from the row's `max_grade`, the grade is scaled to the LMS's
+maximum (`grade / max_grade * lms_max`) and a note says so.
+"""
+from __future__ import annotations
+
+import csv
+import html
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .csvtext import CsvProblem, CsvText
+
+PLAIN_COLUMNS = ("student_id", "name", "grade", "max_grade", "feedback")
+MOODLE_PREFIX = "Participant "
+
+
+@dataclass
+class FillResult:
+    """What filling an LMS file did: who got a grade, who could not be placed."""
+
+    path: Path
+    filled: list[str] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)     # rows with no line in the LMS file
+    locked: list[str] = field(default_factory=list)        # Moodle: "Grade can be changed" is No
+    notes: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        lines = [f"Wrote {self.path.name}: {len(self.filled)} grades filled, {len(self.unmatched)} students "
+                 f"not in the file, {len(self.locked)} locked."]
+        if self.unmatched:
+            lines.append(f"  not in the file: {', '.join(self.unmatched)}")
+        if self.locked:
+            lines.append(f"  grade locked in Moodle: {', '.join(self.locked)}")
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a student finished in the league."""
+
+    rank: int
+    entrants: int
+    score: float | None = None
+
+
+def _number(value: float, decimals: int = 2) -> str:
+    """A grade as the LMS reads it: plain decimal point, no trailing zeros."""
+    text = f"{round(float(value), decimals):.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _float(text: str) -> float | None:
+    try:
+        value = float(text.strip().replace(",", "."))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _scaled(row: Mapping[str, Any], lms_max: float | None, notes: list[str]) -> float:
+    """The row's grade on the LMS's scale."""
+    grade = float(row["grade"])
+    own_max = row.get("max_grade")
+    if lms_max and own_max and abs(float(own_max) - lms_max) > 1e-9:
+        notes.append(f"{row['student_id']}: {_number(grade)} / {_number(own_max)} scaled to "
+                     f"{_number(grade / float(own_max) * lms_max)} / {_number(lms_max)}.")
+        return grade / float(own_max) * lms_max
+    return grade
+
+
+def _default_out(path: Path) -> Path:
+    return path.with_name(f"{path.stem}-graded{path.suffix}")
+
+
+def _moodle_id(value: Any) -> str:
+    text = str(value).strip()
+    return text[len(MOODLE_PREFIX):].strip() if text.startswith(MOODLE_PREFIX) else text
+
+
+def feedback_html(text: str) -> str:
+    """Plain feedback as the HTML Moodle's feedback comments expect (lines kept)."""
+    return html.escape(text).replace("\n", "<br>")
+
+
+def fill_moodle_worksheet(worksheet: Path, rows: Iterable[Mapping[str, Any]], out: Path | None = None) -> FillResult:
+    """Fill `Grade` and `Feedback comments` of a Moodle offline grading worksheet; write it to `out`.
+
+    Students are matched on `Identifier` ("Participant 12345") against the row's student_id
+    ("12345", the id the Moodle import gives). Raises `CsvProblem` if the file is not a worksheet.
+    """
+    sheet = CsvText.read(worksheet)
+    ident, grade_col = sheet.column("Identifier"), sheet.column("Grade")
+    if ident is None or grade_col is None:
+        raise CsvProblem(f"{sheet.name} is not a Moodle grading worksheet (it has no Identifier and Grade columns).")
+    feedback_col = sheet.column("Feedback comments")
+    max_col, lock_col = sheet.column("Maximum Grade"), sheet.column("Grade can be changed")
+    result = FillResult(out or _default_out(Path(worksheet)))
+    if feedback_col is None:
+        result.notes.append("the worksheet has no Feedback comments column; only grades were filled.")
+    where = {}
+    for i, record in enumerate(sheet.records[1:], start=1):
+        values = record.values()
+        if len(values) > ident:
+            where[_moodle_id(values[ident])] = (i, values)
+    for row in rows:
+        sid = _moodle_id(row["student_id"])
+        if sid not in where:
+            result.unmatched.append(sid)
+            continue
+        i, values = where[sid]
+        if lock_col is not None and len(values) > lock_col and values[lock_col].strip().lower() == "no":
+            result.locked.append(sid)
+            continue
+        lms_max = _float(values[max_col]) if max_col is not None and len(values) > max_col else None
+        sheet.set(i, grade_col, f"{_scaled(row, lms_max, result.notes):.2f}")
+        if feedback_col is not None and row.get("feedback") is not None:
+            sheet.set(i, feedback_col, feedback_html(str(row["feedback"])))
+        result.filled.append(sid)
+    sheet.write(result.path)
+    return result
+
+
+def _canvas_column(sheet: CsvText, assignment: str) -> int:
+    """The gradebook column of an assignment given by its title, `Title (id)` or its id."""
+    header = [h.strip() for h in sheet.header]
+    exact = [i for i, h in enumerate(header) if h == assignment]
+    if exact:
+        return exact[0]
+    hits = [i for i, h in enumerate(header)
+            if h.endswith(")") and (h.startswith(f"{assignment} (") or h.endswith(f"({assignment})"))]
+    if len(hits) == 1:
+        return hits[0]
+    if not hits:
+        raise CsvProblem(f"{sheet.name} has no column for assignment {assignment!r}.")
+    raise CsvProblem(f"{sheet.name} has several columns for assignment {assignment!r}: "
+                     f"{', '.join(header[i] for i in hits)}; give the full column title.")
+
+
+def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], assignment: str,
+                          out: Path | None = None) -> FillResult:
+    """Fill one assignment column of a Canvas gradebook export; write it to `out`.
+
+    Students are matched on `ID` (the Canvas user id the Canvas import gives), then `SIS User ID`,
+    then `SIS Login ID`. Canvas cannot import comments from CSV, so feedback is not written here.
+    """
+    sheet = CsvText.read(gradebook)
+    ids = [sheet.column(t) for t in ("ID", "SIS User ID", "SIS Login ID")]
+    student_col = sheet.column("Student")
+    if ids[0] is None or student_col is None:
+        raise CsvProblem(f"{sheet.name} is not a Canvas gradebook export (it has no Student and ID columns).")
+    col = _canvas_column(sheet, assignment)
+    result = FillResult(out or _default_out(Path(gradebook)))
+    points_possible = None
+    where: dict[str, int] = {}
+    for i, record in enumerate(sheet.records[1:], start=1):
+        values = record.values()
+        if len(values) <= max(c for c in ids if c is not None):
+            continue
+        if values[student_col].strip() == "Points Possible":
+            points_possible = _float(values[col]) if len(values) > col else None
+            continue
+        if not values[ids[0]].strip():
+            continue                       # "Manual Posting" and other non-student rows
+        for c in ids:
+            if c is not None and values[c].strip():
+                where.setdefault(values[c].strip(), i)
+    for row in rows:
+        sid = str(row["student_id"]).strip()
+        if sid not in where:
+            result.unmatched.append(sid)
+            continue
+        sheet.set(where[sid], col, _number(_scaled(row, points_possible, result.notes)))
+        result.filled.append(sid)
+    sheet.write(result.path)
+    return result
+
+
+def write_grades_csv(rows: Iterable[Mapping[str, Any]], path: Path) -> Path:
+    """A plain grades file: student_id, name, grade, max_grade, feedback (UTF-8, one row per student)."""
+    path = Path(path)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(PLAIN_COLUMNS)
+        for row in rows:
+            writer.writerow([row.get(c) if row.get(c) is not None else "" for c in PLAIN_COLUMNS])
+    return path
+
+
+def _get(item: Any, key: str, default: Any = None) -> Any:
+    return item.get(key, default) if isinstance(item, Mapping) else getattr(item, key, default)
+
+
+def gradescope_results(row: Mapping[str, Any], stages: Iterable[Any] = ()) -> dict:
+    """Gradescope's autograder `results.json` for one submission.
+
+    `stages` are validation results (`ProbeResult` or dicts with name, points, max_points, message);
+    each becomes a test. The top-level score is the row's grade.
+    """
+    tests = [{"name": _get(s, "name"), "score": float(_get(s, "points", 0.0)),
+              "max_score": float(_get(s, "max_points", 0.0)), "output": _get(s, "message", "") or ""}
+             for s in stages]
+    return {"score": float(row["grade"]), "output": str(row.get("feedback") or ""), "tests": tests}
+
+
+def write_gradescope_results(row: Mapping[str, Any], path: Path, stages: Iterable[Any] = ()) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(gradescope_results(row, stages), indent=2, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def feedback_text(name: str | None = None, *, stages: Iterable[Any] = (), placement: Placement | Mapping | None = None,
+                  grade: float | None = None, max_grade: float | None = None, report_url: str | None = None,
+                  penalties: Iterable[str] = (), title: str | None = None) -> str:
+    """The feedback a student reads in the LMS: validation stages with points, league place, grade, link."""
+    lines = []
+    if title or name:
+        lines.append(" - ".join(x for x in (title, name) if x))
+    stages = list(stages)
+    if stages:
+        lines.append("Validation:")
+        width = max(len(str(_get(s, "name"))) for s in stages)
+        for s in stages:
+            mark = "pass" if _get(s, "passed", False) else "FAIL"
+            line = (f"  [{mark}] {str(_get(s, 'name')):<{width}}  "
+                    f"{_number(_get(s, 'points', 0))} / {_number(_get(s, 'max_points', 0))}")
+            message = str(_get(s, "message", "") or "").strip()
+            if message and not _get(s, "passed", False):
+                line += f"  {message.splitlines()[0]}"
+            lines.append(line)
+    if placement is not None:
+        rank, entrants = _get(placement, "rank"), _get(placement, "entrants")
+        score = _get(placement, "score")
+        lines.append(f"League: {_ordinal(int(rank))} of {entrants}"
+                     + (f" (score {_number(score)})" if score is not None else "") + ".")
+    lines += [f"Penalty: {p}" for p in penalties]
+    if grade is not None:
+        lines.append(f"Grade: {_number(grade)}" + (f" / {_number(max_grade)}" if max_grade is not None else "") + ".")
+    if report_url:
+        lines.append(f"Details: {report_url}")
+    return "\n".join(lines)
