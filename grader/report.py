@@ -1,0 +1,423 @@
+"""The static HTML site of a league: leaderboard, crosstable, one page per submission and per game.
+
+`render_site(doc, out_dir, frames)` turns the results document (results.json, see docs) into a
+folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
+once), one CSS file and two small plain-JS files copied next to the pages.
+
+Everything a submission controls (names, ids, output, exception text, move texts) is escaped; JSON
+put into a page is made safe inside <script>; board pictures are shown as <img> data URIs, so even
+an SVG carrying script could not run. Any field of the document may be missing: the page then says
+"not available" instead of breaking.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import urllib.parse
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import jinja2
+import markupsafe
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+
+Frames = Callable[[dict], list[str]]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+class ReportError(Exception):
+    """The results document cannot be turned into a site, as one sentence."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Small value helpers: tolerant of None and of wrong types, since any field may be missing.
+
+def _text(value) -> str | None:
+    """A displayable string, or None when there is nothing to show."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if value == value else None          # NaN counts as missing
+
+
+def _fmt(value, digits: int = 1) -> str | None:
+    """A number for a table cell: integers without decimals, others with `digits` places."""
+    x = _number(value)
+    if x is None:
+        return None
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.{digits}f}"
+
+
+def _points(value) -> str | None:
+    """League points with halves shown as ½ (1.5 → 1½)."""
+    x = _number(value)
+    if x is None:
+        return None
+    whole, frac = divmod(x, 1)
+    if frac == 0.5:
+        return ("" if whole == 0 else str(int(whole))) + "½"
+    return _fmt(x, 2)
+
+
+def _dict(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value) -> list:
+    return value if isinstance(value, list) else []
+
+
+def slug_hash(raw: str, length: int = 40) -> str:
+    """A URL- and file-safe key for an arbitrary string: a readable slug plus a short hash.
+
+    Different strings get different keys even when their slugs agree ("A b" vs "a-b")."""
+    slug = re.sub(r"[^a-z0-9]+", "-", raw.lower()).strip("-")[:length].strip("-")
+    digest = hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{slug}-{digest}" if slug else digest
+
+
+def script_json(value) -> str:
+    """JSON that can sit inside <script> ... </script> without ending it or changing its meaning."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def svg_data_uri(svg: str) -> str:
+    """An <img src> for a trusted SVG string; scripts inside an image never run."""
+    if "xmlns=" not in svg[:500]:
+        svg = re.sub(r"<svg\b", '<svg xmlns="http://www.w3.org/2000/svg"', svg, count=1)
+    return "data:image/svg+xml;charset=utf-8," + urllib.parse.quote(svg, safe=" =:/;,'\"-_.()")
+
+
+# ---------------------------------------------------------------------------------------------
+# The view model: the document reshaped into exactly what the templates print.
+
+class _Names:
+    """Submission id → (URL key, name shown). In anonymised mode the key comes from the
+    pseudonym only, so neither file names nor links contain the raw id."""
+
+    def __init__(self, submissions: list[dict], anonymised: bool):
+        self.anonymised = anonymised
+        self.key: dict[str, str] = {}
+        self.name: dict[str, str] = {}
+        used: set[str] = set()
+        for n, sub in enumerate(submissions, 1):
+            raw = _text(sub.get("id"))
+            shown = _text(sub.get("display_name")) or (None if anonymised else raw) or f"submission {n}"
+            key = slug_hash(shown if anonymised else (raw or shown))
+            while key in used:
+                key = slug_hash(f"{key}#{n}")
+            used.add(key)
+            if raw is not None and raw not in self.key:
+                self.key[raw] = key
+                self.name[raw] = shown
+            sub["_key"], sub["_name"] = key, shown
+
+    def shown(self, raw) -> str:
+        raw = _text(raw)
+        if raw in self.name:
+            return self.name[raw]
+        return "unknown submission" if self.anonymised or raw is None else raw
+
+
+def _result(points, seat: int | None = None) -> str | None:
+    """'1–0', '½–½', '0–0' for a game; from one seat's side 'win', 'draw', 'loss' when asked."""
+    pts = _list(points)
+    if len(pts) != 2 or any(_number(p) is None for p in pts):
+        return None
+    if seat is not None:
+        mine, theirs = pts[seat], pts[1 - seat]
+        return "win" if mine > theirs else "loss" if mine < theirs else "draw" if mine > 0 else "loss (both)"
+    return f"{_points(pts[0]) or '0'}–{_points(pts[1]) or '0'}"
+
+
+def _status(sub: dict) -> tuple[str, str]:
+    """(status word, one line saying why) for the leaderboard's status column."""
+    status = _text(sub.get("status")) or "unknown"
+    detail = _text(sub.get("status_detail"))
+    if status == "failed" and not detail:
+        failing = [c for c in _list(_dict(sub.get("validation")).get("checks"))
+                   if isinstance(c, dict) and c.get("passed") is False]
+        if failing:
+            detail = f"failed at {_text(failing[0].get('name')) or 'a check'}"
+    return status, detail or ""
+
+
+def _incident_text(incident) -> str:
+    if isinstance(incident, dict):
+        return ", ".join(f"{k}: {_text(v) or '—'}" for k, v in incident.items())
+    return _text(incident) or "—"
+
+
+def _view(doc: dict) -> dict:
+    """Reshape the results document for the templates (every value present, possibly None)."""
+    assignment = _dict(doc.get("assignment"))
+    anonymised = assignment.get("anonymised") is True
+    submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
+    names = _Names(submissions, anonymised)
+    games_raw = [g for g in _list(doc.get("games")) if isinstance(g, dict)]
+
+    games: list[dict] = []
+    game_key: dict[str, str] = {}
+    used: set[str] = set()
+    for n, g in enumerate(games_raw, 1):
+        raw_id = _text(g.get("id"))
+        key = f"g{n:05d}" if anonymised or raw_id is None else slug_hash(raw_id)
+        while key in used:
+            key = slug_hash(f"{key}#{n}")
+        used.add(key)
+        if raw_id is not None:
+            game_key.setdefault(raw_id, key)
+        seats = [_text(g.get("seat0")), _text(g.get("seat1"))]
+        reproduce = _text(g.get("reproduce"))
+        if reproduce and anonymised:
+            reproduce = None                                   # it names submissions by id
+        moves = _list(g.get("moves"))
+        texts = _list(g.get("move_texts"))
+        times = _list(g.get("times"))
+        plies = []
+        for i, move in enumerate(moves):
+            t = _list(times[i]) if i < len(times) else []
+            text = _text(texts[i]) if i < len(texts) else None
+            plies.append({"n": i + 1, "seat": i % 2, "text": text or _text(move) or "?",
+                          "wall": _fmt(t[0], 2) if len(t) > 0 else None,
+                          "cpu": _fmt(t[1], 2) if len(t) > 1 else None})
+        games.append({
+            "raw": g, "key": key, "id": None if anonymised else raw_id, "index": n,
+            "seats": seats,
+            "seat_names": [names.shown(s) for s in seats],
+            "seat_keys": [names.key.get(s) for s in seats],
+            "points": _list(g.get("points")),
+            "result": _result(g.get("points")),
+            "reason": _text(g.get("reason")), "detail": _text(g.get("detail")),
+            "seed": _text(g.get("seed")), "game_index": _text(g.get("game_index")),
+            "plies": plies,
+            "incidents": [_incident_text(i) for i in _list(g.get("incidents"))],
+            "reproduce": reproduce,
+        })
+
+    by_sub: dict[str, list[tuple[dict, int]]] = defaultdict(list)
+    for g in games:
+        for seat, s in enumerate(g["seats"]):
+            if s is not None:
+                by_sub[s].append((g, seat))
+
+    rows = []
+    for sub in submissions:
+        raw = _text(sub.get("id"))
+        status, why = _status(sub)
+        validation = sub.get("validation")
+        checks = []
+        if isinstance(validation, dict):
+            for c in _list(validation.get("checks")):
+                if not isinstance(c, dict):
+                    continue
+                svg = c.get("svg") if isinstance(c.get("svg"), str) and c.get("svg") else None
+                checks.append({"name": _text(c.get("name")) or "unnamed check",
+                               "passed": c.get("passed") if isinstance(c.get("passed"), bool) else None,
+                               "points": _fmt(c.get("points"), 2), "max_points": _fmt(c.get("max_points"), 2),
+                               "message": _text(c.get("message")), "picture": _text(c.get("picture")),
+                               "svg": svg_data_uri(svg) if svg else None})
+        opponents: dict[str, dict] = {}
+        for g, seat in by_sub.get(raw, []):
+            opp = g["seats"][1 - seat]
+            entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": names.key.get(opp),
+                                                     "anchor": "vs-" + (names.key.get(opp) or "unknown"),
+                                                     "games": []})
+            entry["games"].append({"key": g["key"], "index": g["index"], "seat": seat,
+                                   "result": _result(g["points"], seat), "score": g["result"],
+                                   "reason": g["reason"], "detail": g["detail"], "reproduce": g["reproduce"]})
+        wdl = [_fmt(sub.get(k), 0) for k in ("wins", "draws", "losses")]
+        rows.append({
+            "key": sub["_key"], "name": sub["_name"], "id": None if anonymised else raw,
+            "rank": _fmt(sub.get("rank"), 0), "rank_sort": _number(sub.get("rank")),
+            "points": _points(sub.get("points")), "points_sort": _number(sub.get("points")),
+            "wdl": "–".join(w or "?" for w in wdl) if any(wdl) else None,
+            "wins_sort": _number(sub.get("wins")),
+            "games": _fmt(sub.get("games"), 0),
+            "rating": _fmt(sub.get("rating"), 0), "rating_sort": _number(sub.get("rating")),
+            "rating_low": _fmt(sub.get("rating_low"), 0), "rating_high": _fmt(sub.get("rating_high"), 0),
+            "grade": _fmt(sub.get("grade"), 2), "grade_max": _fmt(sub.get("grade_max"), 2),
+            "grade_sort": _number(sub.get("grade")),
+            "status": status, "status_detail": why,
+            "validation": None if not isinstance(validation, dict) else {
+                "passed": validation.get("passed") if isinstance(validation.get("passed"), bool) else None,
+                "points": _fmt(validation.get("points"), 2), "max_points": _fmt(validation.get("max_points"), 2),
+                "checks": checks},
+            "slowest_move": _fmt(sub.get("slowest_move_s"), 3), "peak_memory": _fmt(sub.get("peak_memory_mb"), 1),
+            "output": _text(sub.get("output")),
+            "opponents": sorted(opponents.values(), key=lambda o: o["name"].lower()),
+            "game_count": len(by_sub.get(raw, [])),
+        })
+    rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
+
+    cross = _dict(doc.get("crosstable"))
+    order = [s for s in submissions if _text(s.get("id")) is not None]
+    order.sort(key=lambda s: (_number(s.get("rank")) is None, _number(s.get("rank")) or 0, s["_name"].lower()))
+    crosstable = []
+    for a in order:
+        a_id = _text(a.get("id"))
+        line = _dict(cross.get(a_id))
+        cells = []
+        for b in order:
+            b_id = _text(b.get("id"))
+            cell = _dict(line.get(b_id))
+            cells.append({"self": a_id == b_id, "points": _points(cell.get("points")),
+                          "games": _fmt(cell.get("games"), 0),
+                          "href": f"submissions/{a['_key']}.html#vs-{b['_key']}" if cell else None})
+        crosstable.append({"key": a["_key"], "name": a["_name"], "cells": cells})
+
+    league = _dict(assignment.get("league"))
+    limits = _dict(assignment.get("limits"))
+    header = {
+        "name": _text(assignment.get("name")), "title": _text(assignment.get("title")) or
+        _text(assignment.get("name")) or "League results",
+        "ruleset": _text(assignment.get("ruleset")), "ruleset_version": _text(assignment.get("ruleset_version")),
+        "limits": [(str(k), _text(v) or "—") for k, v in limits.items()],
+        "format": _text(league.get("format")), "games_per_pair": _text(league.get("games_per_pair")),
+        "seed": _text(league.get("seed")), "generated_at": _text(assignment.get("generated_at")),
+        "grader_version": _text(assignment.get("grader_version")), "anonymised": anonymised,
+    }
+    return {"header": header, "rows": rows, "games": games, "crosstable": crosstable,
+            "columns": [c["name"] for c in crosstable], "column_keys": [c["key"] for c in crosstable]}
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering.
+
+_env: jinja2.Environment | None = None
+
+
+def _environment() -> jinja2.Environment:
+    """One Jinja2 environment for the process, so each template is compiled once."""
+    global _env
+    if _env is None:
+        _env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                                  autoescape=True, undefined=jinja2.StrictUndefined,
+                                  trim_blocks=True, lstrip_blocks=True)
+        _env.filters["script_json"] = lambda v: markupsafe.Markup(script_json(v))
+    return _env
+
+
+def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, str | None]:
+    """The replay's board pictures as data URIs, or None and a sentence saying why not."""
+    if frames is None:
+        return None, "Board pictures are not available for this report."
+    try:
+        pictures = list(frames(game["raw"]))
+    except Exception as e:                                    # noqa: BLE001 — one sentence, no traceback
+        return None, f"Board pictures are not available: {type(e).__name__}: {e}"
+    want = len(game["plies"]) + 1
+    if len(pictures) != want or not all(isinstance(p, str) for p in pictures):
+        return None, f"Board pictures are not available: expected {want} pictures, got {len(pictures)}."
+    return [svg_data_uri(p) for p in pictures], None
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def _remove_stale(folder: Path, keep: Iterable[str]) -> None:
+    """Delete pages a previous render left behind (they might carry names this render hides)."""
+    keep = set(keep)
+    for page in folder.glob("*.html"):
+        if page.name not in keep:
+            page.unlink()
+
+
+def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None) -> Path:
+    """Write the whole site for results document `doc` into `out_dir`; returns index.html's path.
+
+    `frames(game)` returns the SVG of the board after each ply of that game (index 0 = start);
+    without it, or if it fails for a game, that replay shows the move list without pictures."""
+    if not isinstance(doc, dict):
+        raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
+    out = Path(out_dir)
+    try:
+        for sub in ("", "submissions", "games", "static"):
+            (out / sub).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
+    view = _view(doc)
+    env = _environment()
+    common = {"header": view["header"]}
+
+    for f in STATIC.iterdir():
+        if f.is_file():
+            shutil.copyfile(f, out / "static" / f.name)
+    _write(out / "index.html", env.get_template("index.html").render(
+        **common, root="", page="index", rows=view["rows"], game_count=len(view["games"])))
+    _write(out / "crosstable.html", env.get_template("crosstable.html").render(
+        **common, root="", page="crosstable", table=view["crosstable"]))
+
+    submission_page = env.get_template("submission.html")
+    for row in view["rows"]:
+        _write(out / "submissions" / f"{row['key']}.html",
+               submission_page.render(**common, root="../", page="submission", sub=row))
+    _remove_stale(out / "submissions", (f"{r['key']}.html" for r in view["rows"]))
+
+    game_page = env.get_template("game.html")
+    for game in view["games"]:
+        pictures, missing = _game_frames(game, frames)
+        data = {"frames": pictures, "plies": len(game["plies"])}
+        _write(out / "games" / f"{game['key']}.html",
+               game_page.render(**common, root="../", page="game", game=game, data=data, missing=missing))
+    _remove_stale(out / "games", (f"{g['key']}.html" for g in view["games"]))
+    return out / "index.html"
+
+
+# ---------------------------------------------------------------------------------------------
+# Screenshots for the README (needs Playwright and a Chromium; used by the browser test).
+
+def screenshots(out_dir: str | Path, dest: str | Path, executable: str = CHROMIUM) -> list[Path]:
+    """PNGs of the leaderboard, the top submission's page and a replay half-way through.
+
+    `out_dir` is a rendered site; returns the written files (leaderboard.png, submission.png,
+    replay.png in `dest`)."""
+    from playwright.sync_api import sync_playwright
+
+    out, dest = Path(out_dir).resolve(), Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    written = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 800})
+            page.goto((out / "index.html").as_uri())
+            page.screenshot(path=str(dest / "leaderboard.png"), full_page=False)
+            written.append(dest / "leaderboard.png")
+            first = page.locator("#leaderboard tbody a").first
+            if first.count():
+                page.goto((out / first.get_attribute("href")).resolve().as_uri())
+                page.screenshot(path=str(dest / "submission.png"), full_page=False)
+                written.append(dest / "submission.png")
+            games = sorted((out / "games").glob("*.html"))
+            if games:
+                page.goto(games[0].as_uri())
+                plies = int(page.locator("#slider").get_attribute("max") or 0)
+                for _ in range(plies // 2):
+                    page.keyboard.press("ArrowRight")
+                page.screenshot(path=str(dest / "replay.png"), full_page=False)
+                written.append(dest / "replay.png")
+        finally:
+            browser.close()
+    return written
