@@ -178,14 +178,9 @@ def _print_standings(doc: dict) -> None:
 
 
 def cmd_standings(args) -> int:
-    from .store import Store
-
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    results = assignment.reports_dir / "results.json"
-    if not results.exists():
-        raise UsageError(f"no results yet for {assignment.name}: run 'grader run {assignment.name}' first.")
-    _print_standings(json.loads(results.read_text(encoding="utf-8")))
+    _print_standings(_results(assignment))
     return 0
 
 
@@ -195,12 +190,67 @@ def cmd_report(args) -> int:
 
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
+    doc = _results(assignment)
+    render_site(doc, assignment.reports_dir, frames=replay_frames(assignment))
+    console.print(f"site: {escape(str(assignment.reports_dir / 'index.html'))}")
+    return 0
+
+
+def cmd_import(args) -> int:
+    from .lms import ImportRefused, import_submissions
+
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    source = Path(args.source)
+    if not source.exists():
+        raise UsageError(f"{source}: no such file or folder.")
+    target = assignment.submissions_dir
+    try:
+        report = import_submissions(source, target.parent, target.name, fmt=args.format,
+                                    entry=assignment.ruleset.entry)
+    except ImportRefused as exc:
+        raise UsageError(str(exc)) from None
+    console.print(escape(str(report)))
+    console.print(f"Next: grader run {assignment.name}")
+    return 0
+
+
+def _results(assignment: Assignment) -> dict:
     results = assignment.reports_dir / "results.json"
     if not results.exists():
         raise UsageError(f"no results yet for {assignment.name}: run 'grader run {assignment.name}' first.")
-    doc = json.loads(results.read_text(encoding="utf-8"))
-    render_site(doc, assignment.reports_dir, frames=replay_frames(assignment))
-    console.print(f"site: {escape(str(assignment.reports_dir / 'index.html'))}")
+    return json.loads(results.read_text(encoding="utf-8"))
+
+
+def cmd_export(args) -> int:
+    from .lms import CsvProblem, fill_canvas_gradebook, fill_moodle_worksheet, write_gradescope_results
+    from .outputs import grade_rows, write_grades_csv
+
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    doc = _results(assignment)
+    rows = grade_rows(doc, assignment.config.report_url)
+    if not (args.moodle or args.canvas or args.gradescope):
+        out = Path(args.out or assignment.reports_dir / "grades.csv")
+        write_grades_csv(out, doc, assignment.config.report_url)
+        console.print(f"Wrote {escape(str(out))}: {len(rows)} students.")
+    try:
+        if args.moodle:
+            console.print(escape(str(fill_moodle_worksheet(Path(args.moodle), rows,
+                                                           Path(args.out) if args.out else None))))
+        if args.canvas:
+            if not args.canvas_assignment:
+                raise UsageError("--canvas needs --canvas-assignment: the gradebook column's title or id.")
+            console.print(escape(str(fill_canvas_gradebook(Path(args.canvas), rows, args.canvas_assignment,
+                                                           Path(args.out) if args.out else None))))
+    except (CsvProblem, OSError) as exc:
+        raise UsageError(str(exc) if isinstance(exc, CsvProblem) else f"cannot read or write a grade file ({exc}).") from None
+    if args.gradescope:
+        checks = {s["id"]: (s.get("validation") or {}).get("checks") or [] for s in doc["submissions"]}
+        for row in rows:
+            write_gradescope_results(row, Path(args.gradescope) / row["student_id"] / "results.json",
+                                     checks.get(row["student_id"], []))
+        console.print(f"Wrote {len(rows)} Gradescope results.json files under {escape(args.gradescope)}.")
     return 0
 
 
@@ -251,6 +301,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="render the HTML site from the stored results")
     p.add_argument("assignment", nargs="?")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("import", help="import a class download from the LMS (Moodle, Canvas, BRUTE, folder)")
+    p.add_argument("source", help="the downloaded zip or its unpacked folder")
+    p.add_argument("--assignment", help="assignment name from the config")
+    p.add_argument("--format", default="auto", choices=["auto", "moodle", "canvas", "brute", "folder"])
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("export", help="grades and feedback for the LMS: plain CSV, Moodle worksheet, Canvas, Gradescope")
+    p.add_argument("assignment", nargs="?")
+    p.add_argument("--moodle", metavar="WORKSHEET", help="fill this Moodle offline grading worksheet")
+    p.add_argument("--canvas", metavar="GRADEBOOK", help="fill this Canvas gradebook export")
+    p.add_argument("--canvas-assignment", help="the Canvas gradebook column (title or id)")
+    p.add_argument("--gradescope", metavar="FOLDER", help="write <FOLDER>/<student>/results.json")
+    p.add_argument("--out", help="where to write (default: next to the input, or reports/<assignment>/grades.csv)")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")
     p.set_defaults(func=cmd_doctor)

@@ -89,6 +89,19 @@ class AssignmentConfig(Strict):
     grading: GradingConfig = Field(default_factory=GradingConfig)
     anonymise: bool = False
     options: dict[str, Any] = Field(default_factory=dict)   # passed to the ruleset's shim
+    penalties: dict[str, Any] = Field(default_factory=dict)  # BRUTE-style; see grader/lms/penalties.py
+    report_url: str | None = None                     # where the site is published; links in LMS feedback
+
+    @field_validator("penalties")
+    @classmethod
+    def _known_penalties(cls, value: dict) -> dict:
+        from .lms.penalties import PenaltyConfigError, check_config
+
+        try:
+            check_config(value)
+        except PenaltyConfigError as exc:
+            raise ValueError(str(exc).rstrip(".")) from None
+        return value
 
     @field_validator("ruleset")
     @classmethod

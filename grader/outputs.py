@@ -3,7 +3,6 @@ grades.csv, and the static HTML site.
 """
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
 import json
@@ -11,6 +10,9 @@ from pathlib import Path
 
 from . import __version__
 from .assignment import Assignment
+from .lms.export import Placement, feedback_text
+from .lms.export import write_grades_csv as write_plain_grades_csv
+from .lms.penalties import apply_penalties
 from .store import Store
 
 
@@ -55,6 +57,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
     stats = _player_stats(games)
     rows = {r.id: r for r in run.standings.rows} if run.standings else {}
     names = {s.id: s.display_name for s in [*run.submissions, *run.entrants]}
+    metadata = {s.id: s.metadata for s in run.submissions}
 
     def shown(sid: str) -> str:
         if anonymise and not sid.startswith("builtin:"):
@@ -79,6 +82,12 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         else:
             status, detail = "valid", ""
         g = grades.get(sid)
+        grade, penalties = (g.value if g else None), []
+        if g is not None and assignment.config.penalties and metadata.get(sid):
+            meta = metadata[sid]
+            applied = apply_penalties(g.value, uploads=meta.get("uploads"), uploaded_at=meta.get("uploaded_at"),
+                                      config=assignment.config.penalties)
+            grade, penalties = applied.points, applied.lines
         subs.append({
             "id": sid, "display_name": shown(sid), "status": status, "status_detail": detail,
             "validation": v and {k: v[k] for k in ("passed", "points", "max_points", "checks")},
@@ -87,8 +96,9 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "losses": row.losses if row else None, "games": row.games if row else None,
             "rating": row.rating if row else None, "rating_low": row.rating_low if row else None,
             "rating_high": row.rating_high if row else None,
-            "grade": g.value if g else None, "grade_max": g.max if g else None,
-            "grade_reason": g.reason if g else None,
+            "grade": grade, "grade_max": g.max if g else None,
+            "grade_reason": g.reason if g else None, "penalties": penalties,
+            "student_name": (metadata.get(sid) or {}).get("name") or names.get(sid, sid),
             **stats.get(sid, {"slowest_move_s": None, "peak_memory_mb": None, "output": ""}),
         })
     subs.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0, s["display_name"]))
@@ -132,16 +142,34 @@ def _spec(sid: str) -> str:
     return sid if sid.startswith("builtin:") else f"submissions/.../{sid}"
 
 
-def write_grades_csv(path: Path, doc: dict) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["submission", "name", "status", "rank", "points", "grade", "max_grade", "reason"])
-        for s in doc["submissions"]:
-            if s["status"] == "built-in":
-                continue
-            w.writerow([s["id"], s["display_name"], s["status"], s["rank"] or "", s["points"] if s["points"] is not None else "",
-                        s["grade"] if s["grade"] is not None else "", s["grade_max"] or "",
-                        s.get("grade_reason") or s["status_detail"]])
+def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
+    """One row per student, as the LMS exports take them: id, real name, grade, and feedback text."""
+    ranked = [s for s in doc["submissions"] if s["rank"] is not None]
+    rows = []
+    for s in doc["submissions"]:
+        if s["status"] == "built-in":
+            continue
+        stages = [c | {"max_points": c.get("max_points", 0)} for c in ((s.get("validation") or {}).get("checks") or [])]
+        placement = (Placement(rank=s["rank"], entrants=len(ranked), score=s["points"])
+                     if s["rank"] is not None else None)
+        url = None
+        if report_url:
+            from .report import slug_hash
+            key = slug_hash(s["display_name"] if doc["assignment"].get("anonymised") else s["id"])
+            url = f"{report_url.rstrip('/')}/submissions/{key}.html"
+        feedback = feedback_text(stages=stages, placement=placement, grade=s["grade"], max_grade=s["grade_max"],
+                                 report_url=url, penalties=s.get("penalties") or [], title=doc["assignment"]["title"])
+        if s["status"] != "valid":
+            feedback += f"\nStatus: {s['status']}" + (f" ({s['status_detail']})." if s["status_detail"] else ".")
+        rows.append({"student_id": s["id"], "name": s.get("student_name") or s["display_name"],
+                     "grade": s["grade"] if s["grade"] is not None else 0.0, "max_grade": s["grade_max"],
+                     "feedback": feedback})
+    return rows
+
+
+def write_grades_csv(path: Path, doc: dict, report_url: str | None = None) -> None:
+    """grades.csv in the plain format every LMS import understands (see grader/lms/export.py)."""
+    write_plain_grades_csv(grade_rows(doc, report_url), path)
 
 
 def replay_frames(assignment: Assignment):
@@ -161,7 +189,7 @@ def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[
     out.mkdir(parents=True, exist_ok=True)
     paths = {"results": out / "results.json", "grades": out / "grades.csv"}
     paths["results"].write_text(json.dumps(doc, indent=1, default=str), encoding="utf-8")
-    write_grades_csv(paths["grades"], doc)
+    write_grades_csv(paths["grades"], doc, assignment.config.report_url)
     if site:
         from .report import render_site
         render_site(doc, out, frames=replay_frames(assignment))
