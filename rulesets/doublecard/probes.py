@@ -1,0 +1,175 @@
+"""Correctness stages of a Double Card submission, played as short scripted games.
+
+A Double Card ``Player`` keeps its own board and can only be told the opponent's moves, so a probe
+cannot hand it a position: each case starts a fresh player and plays against the scripted
+opponent of `scripted.py`. The case's RPCs are one ``setup`` and then one ``probe_step`` per
+turn: the shim plays the scripted opponent's move (if it is the opponent's turn), tells the player
+with ``opponent_move`` and asks ``choose_move``. The last step's reply lists every answer the
+player gave; `check` replays the whole exchange here, in the grader (the scripted opponent is
+deterministic given the policy, the seed and the position), so nothing the player's process
+reports about the board is trusted. Every answer must be legal when it was given; the tactics
+cases also judge the last answer.
+
+Stages:
+- ``legal_moves`` (required, 1 point): games run to several lengths, with the player first or
+  second, up to a few moves past card 24 (the recycling phase, the locked card, resting cards).
+- ``tactics`` (informational): the opponent leaves a win in one (the player should take it) or
+  makes a threat of its own (the player should block it).
+"""
+from __future__ import annotations
+
+from rulesets.base import Mismatch, Probe, ProbeCase
+
+from . import board as B
+from .engine import DoubleCardGame, DoubleCardState
+from .scripted import Exchange, winning_moves
+
+SEED = 472
+# (label, seat of the player under test, turns it answers)
+LEGAL_GAMES = [
+    ("first move on the empty board", 0, 1),
+    ("answering the opening move", 1, 1),
+    ("early game", 0, 4),
+    ("early game", 1, 4),
+    ("middle game", 0, 9),
+    ("middle game", 1, 9),
+    ("the first recycling move (card 24 just placed)", 1, 13),
+    ("the first recycling move of the first player", 0, 13),
+    ("recycling for a few turns", 1, 16),
+    ("recycling for a few turns", 0, 16),
+]
+# (label, seat, quiet turns before the tactical one, the scripted opponent's policy on it)
+TACTICS = [("takes a win in one", seat, quiet, "gift") for seat, quiet in ((0, 2), (1, 3), (0, 5), (1, 6))]
+TACTICS += [("blocks the opponent's win in one", seat, quiet, "threat") for seat, quiet in ((0, 3), (1, 3),
+                                                                                             (0, 5), (1, 6))]
+
+
+class _Recorded:
+    """Stands in for the player when the grader replays an exchange: its recorded answers, in order."""
+
+    def __init__(self, answers: list):
+        self.answers = list(answers)
+        self.exhausted = False
+
+    def opponent_move(self, move_text: str) -> None:
+        pass
+
+    def choose_move(self):
+        if not self.answers:
+            self.exhausted = True
+            return {"invalid": "the player's process reported fewer answers than it was asked for."}
+        return self.answers.pop(0)
+
+
+def replay(game: DoubleCardGame, seat: int, policies: list[str], seed: int, answers: list) -> tuple[Exchange, list]:
+    """The exchange as the shim played it, rebuilt from the answers alone; also the position before
+    each answer (for judging the last one)."""
+    exchange = Exchange(game.new_state(0), seat)
+    recorded = _Recorded(answers)
+    before: list[DoubleCardState] = []
+
+    class Watching:
+        def opponent_move(self, move_text):
+            pass
+
+        def choose_move(self):
+            before.append(exchange.state.copy())
+            return recorded.choose_move()
+
+    for policy in policies:
+        exchange.step(policy, seed, Watching(), lambda answer: answer)
+    return exchange, before
+
+
+def _setup(game: DoubleCardGame, seat: int) -> tuple[str, dict]:
+    return "setup", {"seat": seat, "state": game.new_state(0).to_json(), "name": "probe", "options": {}}
+
+
+def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed: int, judge=None) -> ProbeCase:
+    """A fresh player, `len(policies)` turns against the scripted opponent, every answer legal;
+    `judge(position_before, answer)` may also return a sentence about the last answer."""
+    shown = game.new_state(0)     # the picture: check() rebuilds the reached position in it
+
+    def check(reply) -> Mismatch | None:
+        answers = reply.get("answers") if isinstance(reply, dict) else None
+        if not isinstance(answers, list):
+            return Mismatch(f"the probe step answered {reply!r:.60} instead of the player's moves.")
+        exchange, before = replay(game, seat, policies, seed, answers)
+        _show(shown, exchange.state)
+        if exchange.refusal is not None:
+            bad = answers[len(exchange.answers) - 1]
+            text = bad if isinstance(bad, str) else "a non-move"
+            return Mismatch(f"after the moves {_upto(before[-1])} the player answered {text!r}, which is "
+                            f"illegal: {exchange.refusal}", {"illegal": [bad] if isinstance(bad, str) else []})
+        if judge is not None and len(exchange.answers) == len(policies):
+            sentence = judge(before[-1], exchange.answers[-1])
+            if sentence:
+                _show(shown, before[-1])
+                return Mismatch(f"after the moves {_upto(before[-1])}, {sentence}",
+                                {"chosen": [exchange.answers[-1]]})
+        return None
+
+    where = "first" if seat == 0 else "second"
+    setup = [_setup(game, seat)] + [("probe_step", {"policy": p, "seed": seed}) for p in policies[:-1]]
+    return ProbeCase(label=f"{label} (playing {game.role(seat)}, moving {where}, {len(policies)} turn(s))",
+                     state=shown, method="probe_step", args={"policy": policies[-1], "seed": seed},
+                     check=check, fresh=True, setup=setup)
+
+
+def _upto(state: DoubleCardState) -> str:
+    return ", ".join(state.history) if state.history else "(none: the board was empty)"
+
+
+def _show(target: DoubleCardState, source: DoubleCardState) -> None:
+    """Make the case's picture show `source` (the validator renders case.state after check)."""
+    target.__dict__.update(source.copy().__dict__)
+
+
+def legal_move_cases(game: DoubleCardGame) -> list[ProbeCase]:
+    return [_case(game, label, seat, ["guard"] * turns, SEED + k)
+            for k, (label, seat, turns) in enumerate(LEGAL_GAMES)]
+
+
+def takes_the_win(position: DoubleCardState, answer: str) -> str | None:
+    wins = winning_moves(position, position.to_move)
+    if not wins or B.parse_text(answer) in wins:
+        return None
+    return (f"the player could win at once with {B.move_text(wins[0])} but played {answer!r}.")
+
+
+def blocks_the_threat(position: DoubleCardState, answer: str) -> str | None:
+    me = position.to_move
+    if winning_moves(position, me):
+        return takes_the_win(position, answer)
+    after = position.copy()
+    after.play(answer)
+    if after.is_over or not winning_moves(after, 1 - me):
+        return None
+    threat = winning_moves(after, 1 - me)[0]
+    blocking = [m for m in position.internal_moves() if _blocks(position, m, me)]
+    if not blocking:
+        return None
+    return (f"the opponent threatens to win with {B.move_text(threat)}; {B.move_text(blocking[0])} "
+            f"would have stopped it, but the player played {answer!r}.")
+
+
+def _blocks(position: DoubleCardState, move: tuple, me: int) -> bool:
+    after = position.copy()
+    after._apply(move)
+    if after.is_over:
+        return after.outcome.winner == me
+    return not winning_moves(after, 1 - me)
+
+
+def tactics_cases(game: DoubleCardGame) -> list[ProbeCase]:
+    judges = {"gift": takes_the_win, "threat": blocks_the_threat}
+    return [_case(game, label, seat, ["guard"] * quiet + [policy], SEED + 100 + k, judges[policy])
+            for k, (label, seat, quiet, policy) in enumerate(TACTICS)]
+
+
+def probes(game: DoubleCardGame) -> list[Probe]:
+    return [Probe(name="legal_moves", title="Legal moves in scripted games", points=1.0,
+                  cases=legal_move_cases, required=True, scoring="all"),
+            Probe(name="tactics", title="Wins in one taken, threats blocked", points=0.0,
+                  cases=tactics_cases, required=False, scoring="share", informational=True)]
+

@@ -1,0 +1,150 @@
+"""The probes' scripted opponent and the exchange it plays with a student's player.
+
+A Double Card player keeps its own board and only hears the opponent's moves, so the probes
+cannot hand it a position: they play one. The scripted opponent answers adaptively (a fixed
+list of moves could become illegal after the player's own answers) but deterministically: its
+move depends only on the policy, the case's seed and the position, so the manager replays the
+exchange from the player's answers alone and trusts nothing the player's process reports.
+
+Policies:
+- "guard": a move that neither ends the game nor lets the player win at once (when one exists),
+  chosen by a seeded draw, so games run on into the recycling phase;
+- "gift": the move that leaves the player the most winning moves (tests taking a win);
+- "threat": the move that leaves the opponent itself a winning move next turn, preferably on
+  one cell only, so the player can block it (tests blocking).
+"""
+from __future__ import annotations
+
+import random
+
+from . import board as B
+from .engine import DoubleCardState
+
+POLICIES = ("guard", "gift", "threat")
+GUARD_SAMPLE = 12           # recycling: how many candidate moves the guard checks for safety
+LINES = B.lines()
+
+
+def _rng(seed: int, state: DoubleCardState) -> random.Random:
+    return random.Random(f"{seed}|{'/'.join(state.history)}")
+
+
+def winning_moves(state: DoubleCardState, seat: int) -> list[tuple]:
+    """Moves with which `seat` wins at once; `seat` must be the player to move."""
+    return [m for m in state.internal_moves() if state.winner_if(m) == seat]
+
+
+def can_win_next(state: DoubleCardState, seat: int) -> bool:
+    """Whether `seat` (to move in `state`) has a move that wins at once."""
+    return any(state.winner_if(m) == seat for m in state.internal_moves())
+
+
+def safe_after(state: DoubleCardState, move: tuple) -> bool:
+    """After the mover plays `move`, the opponent cannot win (by this move or its next one)."""
+    mover = state.to_move
+    branch = state.copy()
+    branch._apply(move)
+    out = branch.outcome
+    if out is not None:
+        return out.winner != 1 - mover
+    return not can_win_next(branch, 1 - mover)
+
+
+def potential(state: DoubleCardState, role: str) -> int:
+    """How promising the board is for `role`: windows of 4 holding only one value of its kind."""
+    values = state.colour if role == "colours" else state.dot
+    score = 0
+    for window in LINES:
+        seen = None
+        count = 0
+        for cell in window:
+            v = values[cell]
+            if v is None:
+                continue
+            if seen is None:
+                seen = v
+            elif v != seen:
+                count = -1
+                break
+            count += 1
+        if count > 0:
+            score += 4 ** count
+    return score
+
+
+def _quiet(state: DoubleCardState) -> list[tuple]:
+    moves = state.internal_moves()
+    return [m for m in moves if state.winner_if(m) is None] or list(moves)
+
+
+def opponent_move(state: DoubleCardState, policy: str, seed: int) -> tuple:
+    """The scripted opponent's internal move in `state` (it is the player to move)."""
+    rng = _rng(seed, state)
+    me = state.to_move
+    candidates = _quiet(state)
+    rng.shuffle(candidates)
+    if policy == "gift" and not state.recycling:
+        return max(candidates, key=lambda m: _gift_score(state, m, 1 - me))
+    if policy == "threat" and not state.recycling:
+        return max(candidates, key=lambda m: _threat_score(state, m, me))
+    checked = candidates if not state.recycling else candidates[:GUARD_SAMPLE]
+    for move in checked:
+        branch = state.copy()
+        branch._apply(move)
+        if branch.outcome is None and not can_win_next(branch, 1 - me):
+            return move
+    return candidates[0]
+
+
+def _gift_score(state: DoubleCardState, move: tuple, player: int) -> tuple:
+    branch = state.copy()
+    branch._apply(move)
+    if branch.outcome is not None:
+        return (-1, 0)
+    return (len(winning_moves(branch, player)), potential(branch, state.role(player)))
+
+
+def _threat_score(state: DoubleCardState, move: tuple, me: int) -> tuple:
+    branch = state.copy()
+    branch._apply(move)
+    if branch.outcome is not None:
+        return (-1, 0, 0)
+    if can_win_next(branch, 1 - me):
+        return (-1, 0, 0)           # never hand the player a win: the test is about blocking
+    branch.ply += 1                 # as if it were my turn again: what would win for me?
+    branch._legal = None
+    wins = winning_moves(branch, me)
+    cells = {m[2] for m in wins}
+    return (1 if wins else 0, -len(cells), potential(branch, state.role(me)))
+
+
+class Exchange:
+    """The shim's side of one probe case: the mirror board, the opponent, the answers so far."""
+
+    def __init__(self, start: DoubleCardState, seat: int):
+        self.state = start
+        self.seat = seat
+        self.answers: list = []
+        self.refusal: str | None = None     # why the last answer was refused, if it was
+        self.done = False
+
+    def step(self, policy: str, seed: int, player, to_wire) -> dict:
+        """Tell the player the opponent's move (if it is the opponent's turn), then ask for one answer."""
+        from rulesets.base import IllegalMove
+
+        state = self.state
+        if not self.done and state.to_move == 1 - self.seat:
+            move = opponent_move(state, policy, seed)
+            state._apply(move)
+            player.opponent_move(B.move_text(move))
+        if not self.done and state.to_move == self.seat:
+            answer = to_wire(player.choose_move())
+            self.answers.append(answer)
+            try:
+                state.play(answer)
+            except IllegalMove as exc:
+                self.refusal = str(exc)
+                self.done = True
+        if state.is_over:
+            self.done = True
+        return {"answers": list(self.answers)}

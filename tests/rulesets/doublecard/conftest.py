@@ -1,0 +1,64 @@
+"""Shared set-up for the Double Card tests: the game, example folders, in-process shim handlers."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rulesets.base import IllegalMove
+from rulesets.doublecard import RULESET, shim
+from rulesets.doublecard.engine import DoubleCardGame
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "submissions" / "doublecard"
+
+
+def position(*moves: str, **params) -> "DoubleCardState":  # noqa: F821 - for readers
+    """The state after playing `moves` from the empty board (each must be legal)."""
+    state = DoubleCardGame(**params).new_state(0)
+    for move in moves:
+        state.play(move)
+    return state
+
+
+def open_player(folder: Path, seat: int, game: DoubleCardGame | None = None, seed: int | None = None):
+    """The submission's shim handler, set up for `seat`, without a sandbox; `seed` seeds its `rng`."""
+    game = game or DoubleCardGame()
+    handler = shim.open_submission(str(folder), {})
+    handler.rpc_setup(seat=seat, state=game.new_state(0).to_json(), name=folder.name, options={})
+    if seed is not None and hasattr(handler.player, "rng"):
+        handler.player.rng = random.Random(seed)
+    return handler
+
+
+def play_in_process(game: DoubleCardGame, folders, seeds=(None, None)):
+    """One game through the shims, the way the match drives it; returns the final state.
+
+    An illegal or unparsable answer ends the game there (the course's forfeit); the state is
+    returned unfinished and the refusal is raised as IllegalMove for the caller to inspect."""
+    handlers = [open_player(f, seat, game, seeds[seat]) for seat, f in enumerate(folders)]
+    state = game.new_state(0)
+    last: list[dict] = []
+    while not state.is_over:
+        seat = state.to_move
+        wire = handlers[seat].rpc_move(state=state.to_json(), last=last)
+        move = state.parse_move(wire)
+        state.play(move)
+        last = [{"seat": seat, "move": state.move_to_json(move)}]
+    return state
+
+
+@pytest.fixture
+def game() -> DoubleCardGame:
+    return DoubleCardGame()
+
+
+@pytest.fixture
+def folders() -> dict[str, Path]:
+    """Example submissions and built-in players by name."""
+    found = {p.name: p for p in EXAMPLES.iterdir() if p.is_dir()}
+    found.update({f"builtin:{name}": Path(path) for name, path in RULESET.players.items()})
+    return found
+
+
+__all__ = ["position", "open_player", "play_in_process", "IllegalMove"]
