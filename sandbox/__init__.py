@@ -6,7 +6,8 @@ student's API inside the process. See docs/ARCHITECTURE.md.
 from .limits import Limits
 from .verdict import CallResult, ProcessReport, Verdict
 
-__all__ = ["Limits", "CallResult", "ProcessReport", "Verdict", "PlayerProcess", "InProcessPlayer"]
+__all__ = ["Limits", "CallResult", "ProcessReport", "Verdict", "PlayerProcess", "InProcessPlayer",
+           "protections"]
 
 
 def __getattr__(name):  # lazy, so `import sandbox` stays cheap in the child
@@ -16,4 +17,7 @@ def __getattr__(name):  # lazy, so `import sandbox` stays cheap in the child
     if name == "InProcessPlayer":
         from .inprocess import InProcessPlayer
         return InProcessPlayer
+    if name == "protections":
+        from .host import protections
+        return protections
     raise AttributeError(name)

@@ -1,0 +1,130 @@
+"""Per-player cgroup v1 directories (memory, pids), made by the manager, joined by the child.
+
+The memory cgroup gives the exact memory verdict: the kernel's OOM killer sends an uncatchable
+SIGKILL and raises `oom_kill` in memory.oom_control. Directories are created beneath the
+manager's own cgroup of each controller and removed at close.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+PIDS_MAX = 128             # threads count as pids; fork is denied by seccomp anyway
+_serial = itertools.count()
+
+
+def own_dir(controller: str) -> Path | None:
+    """This process's cgroup v1 directory of `controller`, if mounted."""
+    mount = ROOT / controller
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, ctrls, rel = line.split(":", 2)
+        if controller in ctrls.split(","):
+            path = mount / rel.lstrip("/")
+            return path if path.is_dir() else None
+    return None
+
+
+def unavailable_reason() -> str | None:
+    """Why per-player memory cgroups cannot be used here, or None when they can."""
+    if not hasattr(os, "geteuid"):
+        return "not a POSIX host"
+    if os.geteuid() != 0:
+        return "not root, so no cgroup can be created"
+    base = own_dir("memory")
+    if base is None:
+        return "no cgroup v1 memory controller mounted"
+    if not os.access(base, os.W_OK):
+        return f"{base} is not writable"
+    return None
+
+
+def _write(path: Path, value) -> bool:
+    try:
+        path.write_text(str(value))
+        return True
+    except OSError:
+        return False
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class PlayerCgroup:
+    """One player's memory (and pids, when mounted) cgroup directories."""
+
+    def __init__(self, memory_mb: int, label: str = "player") -> None:
+        name = f"sandbox-{os.getpid()}-{next(_serial)}-{''.join(c for c in label if c.isalnum())[:20]}"
+        self.memory = own_dir("memory") / name
+        self.memory.mkdir()
+        limit = memory_mb * 1024 * 1024
+        if not _write(self.memory / "memory.limit_in_bytes", limit):
+            self.remove()
+            raise OSError(f"cannot set memory.limit_in_bytes in {self.memory}")
+        self.memsw = _write(self.memory / "memory.memsw.limit_in_bytes", limit)
+        _write(self.memory / "memory.swappiness", 0)
+        pids_base = own_dir("pids")
+        self.pids = None
+        if pids_base is not None:
+            try:
+                (pids_base / name).mkdir()
+                self.pids = pids_base / name
+                _write(self.pids / "pids.max", PIDS_MAX)
+            except OSError:
+                self.pids = None
+        self.memory_mb = memory_mb
+        self.oom_kills_at_start = self.oom_kills()
+
+    @property
+    def procs_files(self) -> list[str]:
+        """The cgroup.procs files the child writes its pid into."""
+        return [str(d / "cgroup.procs") for d in (self.memory, self.pids) if d is not None]
+
+    def oom_kills(self) -> int:
+        """OOM kills so far (failcnt when the kernel has no oom_kill counter)."""
+        try:
+            for line in (self.memory / "memory.oom_control").read_text().splitlines():
+                if line.startswith("oom_kill "):
+                    return int(line.split()[1])
+        except OSError:
+            return 0
+        return _read_int(self.memory / "memory.failcnt") or 0
+
+    def hit_limit(self) -> bool:
+        return self.oom_kills() > self.oom_kills_at_start
+
+    def peak_mb(self) -> float | None:
+        peak = _read_int(self.memory / "memory.max_usage_in_bytes")
+        return None if peak is None else peak / (1024 * 1024)
+
+    def describe(self) -> str:
+        swap = "" if self.memsw else " (swap not limited)"
+        pids = f", pids.max {PIDS_MAX}" if self.pids else ""
+        return f"cgroup v1 {self.memory_mb} MB{swap}{pids}"
+
+    def remove(self) -> None:
+        """Remove the directories (their tasks must be gone; stragglers are killed first)."""
+        for d in (self.memory, getattr(self, "pids", None)):
+            if d is None or not d.exists():
+                continue
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except OSError:
+                    for pid in (d / "cgroup.procs").read_text().split():
+                        try:
+                            os.kill(int(pid), 9)
+                        except OSError:
+                            pass
+                    time.sleep(0.01)

@@ -1,0 +1,144 @@
+"""The child's bootstrap: `python -I -m sandbox.child '<config json>'`.
+
+Trusted code running in the player process. In this order: import everything needed (shim,
+its PRELOAD, the seccomp library), join the cgroup, rlimits, CPU pinning, network namespace,
+drop capabilities, NO_NEW_PRIVS, Landlock, seccomp. Only then read messages; the first one
+opens the submission, each later one calls the shim's handler. Each step is optional: a step
+that cannot be applied is recorded as "missing: <why>" and reported to the manager.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import site
+import sys
+
+from sandbox import confine, invoke, landlock, seccomp_filter, wire
+
+SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
+                     "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
+                     "/sys/devices/system/cpu")
+
+
+def package_dir(module) -> str | None:
+    """The directory of a module's top-level package (or of the module file itself)."""
+    top = sys.modules.get(module.__name__.split(".")[0], module)
+    path = getattr(top, "__file__", None)
+    return os.path.dirname(os.path.abspath(path)) if path else None
+
+
+def readable_paths(cfg: dict, modules) -> list[str]:
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
+    packages = {d for d in map(package_dir, modules) if d}
+    return [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS, cfg["submission"],
+            *cfg.get("read_paths", ()), *cfg.get("readable_until_first_reply", ())]
+
+
+class Bootstrap:
+    """Applies the restrictions in order and remembers what each step achieved."""
+
+    def __init__(self, cfg: dict) -> None:
+        self.cfg = cfg
+        self.applied: dict[str, str] = {}
+        self.abi = 0
+
+    def step(self, name: str, fn, *args) -> bool:
+        try:
+            self.applied[name] = fn(*args)
+            return True
+        except Exception as exc:                      # a missing layer is logged, not fatal
+            self.applied[name] = f"missing: {exc}"
+            print(f"sandbox: {name} not applied: {exc}", file=sys.stderr)
+            return False
+
+    def skip(self, name: str, why: str) -> None:
+        self.applied[name] = f"missing: {why}"
+
+    def run(self):
+        cfg = self.cfg
+        shim = importlib.import_module(cfg["shim"])
+        modules = [sys.modules["sandbox"], shim]
+        modules += [importlib.import_module(m) for m in getattr(shim, "PRELOAD", ())]
+        seccomp_ok = self.step("seccomp", lambda: seccomp_filter.load_library() and "loaded")
+        self.abi = landlock.abi_version()
+        os.chdir(cfg["submission"])
+        sys.path.insert(0, cfg["submission"])
+        if cfg.get("cgroup_procs"):
+            self.step("cgroup", confine.join_cgroups, cfg["cgroup_procs"])
+        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"])
+        if cfg.get("cpu") is not None:
+            self.step("cpu", confine.pin_cpu, cfg["cpu"])
+        if cfg.get("netns") and os.geteuid() == 0:
+            self.step("netns", confine.unshare_network)
+        if os.geteuid() == 0:
+            self.step("capabilities", confine.drop_capabilities)
+        nnp = self.step("no_new_privs", confine.no_new_privs)
+        self.read_paths = readable_paths(cfg, modules)
+        if self.abi and nnp:
+            self.step("landlock", self.apply_landlock, self.read_paths)
+        else:
+            self.skip("landlock", "kernel has no Landlock" if not self.abi else "NO_NEW_PRIVS failed")
+        if seccomp_ok and nnp:
+            self.step("seccomp", lambda: f"{seccomp_filter.install()} rules, EPERM; foreign ABIs killed")
+        return shim
+
+    def apply_landlock(self, paths) -> str:
+        skipped = landlock.restrict(paths, self.abi)
+        extra = ", TCP denied" if self.abi >= 4 else ""
+        extra += ", signal and abstract-socket scopes" if self.abi >= 6 else ""
+        return f"ABI {self.abi}: read-only {len(paths) - len(skipped)} paths{extra}"
+
+    def forget_first_turn_paths(self) -> None:
+        """Stack a second ruleset without readable_until_first_reply (this thread and new ones)."""
+        gone = set(self.cfg.get("readable_until_first_reply", ()))
+        if gone and self.abi:
+            landlock.restrict([p for p in self.read_paths if p not in gone], self.abi)
+
+
+def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
+    handler = None
+    open_error = "the submission was not opened"
+    first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
+    while True:
+        msg = wire.read_message(req_fd)
+        if msg is None:
+            os._exit(0)
+        if "open" in msg:
+            try:
+                handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
+                reply = {"ok": None}
+            except Exception as exc:
+                reply = invoke.error_reply(exc)
+                open_error = f"the submission failed to open: {reply['error']['message']}"
+            reply["protections"] = boot.applied
+        elif handler is None:
+            reply = {"error": {"type": "RuntimeError", "message": open_error, "traceback": ""}}
+        else:
+            reply = invoke.call(handler, msg.get("method"), msg.get("args"))
+            if first_turn_pending and msg.get("method") == "move" and "ok" in reply:
+                boot.forget_first_turn_paths()
+                first_turn_pending = False
+        try:
+            data = wire.encode(reply)
+        except (TypeError, ValueError) as exc:
+            data = wire.encode(invoke.error_reply(TypeError(f"the reply is not JSON data: {exc}")))
+        wire.write_all(rep_fd, data)
+
+
+def main() -> None:
+    cfg = json.loads(sys.argv[1])
+    sys.dont_write_bytecode = True
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(line_buffering=True)
+    try:
+        boot = Bootstrap(cfg)
+        shim = boot.run()
+        serve(boot, shim, cfg["request_fd"], cfg["reply_fd"])
+    except MemoryError:
+        os._exit(wire.MEMORY_EXIT)
+
+
+if __name__ == "__main__":
+    main()

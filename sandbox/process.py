@@ -1,0 +1,366 @@
+"""PlayerProcess: one restricted child process, one call at a time, verdicts instead of exceptions.
+
+The manager side never imports student code. It spawns `python -I -m sandbox.child`, speaks
+length-prefixed JSON over two dedicated pipes, freezes the process group between calls
+(SIGSTOP/SIGCONT), enforces soft/hard wall-clock limits, and turns every way a player can
+fail into a `Verdict`. See sandbox/child.py for what the child applies to itself.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import host, wire
+from .capture import OutputCapture
+from .cgroup import PlayerCgroup
+from .limits import Limits
+from .verdict import CallResult, ProcessReport, Verdict
+
+log = logging.getLogger(__name__)
+
+CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "1",
+             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+REQUEST_CAP = 256 * 1024 * 1024      # what the child accepts from the trusted manager
+EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on its own
+_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def describe_status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"signal {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exit {os.WEXITSTATUS(status)}"
+
+
+class PlayerProcess:
+    """A sandboxed player. Nothing the player does raises here: every call returns a CallResult."""
+
+    def __init__(self, shim: str, submission: str | Path, limits: Limits,
+                 options: dict | None = None, name: str = "player") -> None:
+        self.shim = shim
+        self.submission = str(Path(submission).resolve())
+        self.limits = limits
+        self.options = options or {}
+        self.name = name
+        self.proc: subprocess.Popen | None = None
+        self.cgroup: PlayerCgroup | None = None
+        self.output: OutputCapture | None = None
+        self.status: int | None = None          # wait status once reaped
+        self.rusage = None
+        self.death: CallResult | None = None    # the fatal result, repeated to later calls
+        self.frozen = False
+        self.killed_by_manager = False
+        self.protections: dict[str, str] = {}
+        self.report: ProcessReport | None = None
+        self.last_reply: dict = {}
+
+    # ----------------------------------------------------------------- lifecycle
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.status is None and self.death is None
+
+    def __enter__(self) -> "PlayerProcess":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def start(self) -> CallResult:
+        """Spawn the child, let it restrict itself and open the submission (limit: start_s)."""
+        if self.proc is not None:
+            return CallResult(Verdict.PROTOCOL, message="start() was already called.")
+        lim = self.limits
+        reason = host.cgroup_reason()
+        if reason is None:
+            try:
+                self.cgroup = PlayerCgroup(lim.memory_mb, self.name)
+            except OSError as exc:
+                reason = str(exc)
+        self.protections["memory"] = (self.cgroup.describe() if self.cgroup else
+                                      f"RLIMIT_AS {lim.memory_mb} MB ({reason})")
+        self.protections["freeze"] = "SIGSTOP between calls" if lim.freeze else "off"
+        self.protections["output"] = f"stdout+stderr captured, {lim.output_kb} KB kept"
+        req_r, self.req_w = os.pipe()
+        self.rep_r, rep_w = os.pipe()
+        out_r, out_w = os.pipe()
+        cfg = {"shim": self.shim, "submission": self.submission, "request_fd": req_r, "reply_fd": rep_w,
+               "cgroup_procs": self.cgroup.procs_files if self.cgroup else [],
+               "address_space_mb": max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
+               "cpu": lim.cpu, "netns": True, "read_paths": list(lim.read_paths),
+               "readable_until_first_reply": list(lim.readable_until_first_reply)}
+        self.t_spawn = time.perf_counter()
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-m", "sandbox.child", json.dumps(cfg)],
+                stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
+                close_fds=True, start_new_session=True, cwd=self.submission, env=CHILD_ENV)
+        except OSError as exc:
+            for fd in (req_r, rep_w, out_r, out_w, self.req_w, self.rep_r):
+                os.close(fd)
+            self._remove_cgroup()
+            self.death = CallResult(Verdict.CRASHED, message=f"The player process could not be started: {exc}.")
+            return self.death
+        finally:
+            for fd in (req_r, rep_w, out_w):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        os.set_blocking(self.rep_r, False)
+        self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
+        result = self._exchange({"open": self.options}, lim.start_s, t0=self.t_spawn)
+        applied = self.last_reply.get("protections")
+        if isinstance(applied, dict):
+            self.protections.update({str(k): str(v) for k, v in applied.items()})
+        return result
+
+    def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
+        """One RPC: handler.rpc_<method>(**args) in the child, within soft/hard limits."""
+        if self.proc is None:
+            return CallResult(Verdict.PROTOCOL, message="The player was not started.")
+        if not self.alive:
+            return self._repeat_death()
+        return self._exchange({"method": method, "args": args or {}},
+                              self.limits.call_s if soft is None else soft)
+
+    def close(self) -> ProcessReport:
+        """Stop the child (politely: EOF, then SIGKILL), reap it, remove its cgroup. Idempotent."""
+        if self.report is not None:
+            return self.report
+        peak = None
+        if self.proc is not None:
+            if self.status is None:
+                self._close_fd("req_w")
+                self._signal(signal.SIGCONT)
+                if not self._wait_exit(EXIT_GRACE_S):
+                    self._kill()
+            self._close_fd("req_w")
+            self._close_fd("rep_r")
+            self.output.finish()
+            if self.rusage is not None:
+                peak = self.rusage.ru_maxrss / 1024
+            if self.cgroup is not None:
+                peak = max(p for p in (peak, self.cgroup.peak_mb()) if p is not None)
+        self._remove_cgroup()
+        self.report = ProcessReport(
+            peak_memory_mb=None if peak is None else round(peak, 1),
+            output=self.output.text if self.output else "",
+            output_dropped=self.output.dropped if self.output else 0,
+            exit_status=describe_status(self.status) if self.status is not None else "",
+            cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0,
+            protections=dict(self.protections))
+        return self.report
+
+    # ----------------------------------------------------------------- one exchange
+    def _exchange(self, message: dict, soft: float, t0: float | None = None) -> CallResult:
+        hard = self.limits.hard_for(soft)
+        unasked = self._pending_bytes()
+        if unasked:
+            return self._fail(Verdict.PROTOCOL, f"The player wrote {unasked} bytes to the protocol pipe without being asked.")
+        if unasked is None:
+            return self._died_unexpectedly()
+        self._thaw()
+        cpu0 = self._cpu_s()
+        start = time.perf_counter() if t0 is None else t0
+        deadline = start + hard
+        if not self._send(wire.encode(message), deadline):
+            return self._timeout(start, hard)
+        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return self._timeout(start, hard)
+            ready, _, _ = select.select([self.rep_r], [], [], remaining)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.rep_r, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return self._died_unexpectedly()
+            frames.feed(chunk)
+            try:
+                got = frames.pop()
+            except wire.WireError as exc:
+                return self._fail(Verdict.PROTOCOL, f"Bad reply: {exc}.")
+            if got is not None:
+                break
+        wall = time.perf_counter() - start
+        cpu = max(0.0, self._cpu_s() - cpu0)
+        reply = got[0]
+        if frames.data:
+            return self._fail(Verdict.PROTOCOL, "The player sent more than one reply to one call.")
+        if not (isinstance(reply, dict) and ("ok" in reply or isinstance(reply.get("error"), dict))):
+            return self._fail(Verdict.PROTOCOL, "The reply is not an {ok} or {error} message.")
+        self.last_reply = reply
+        self._freeze()
+        if "error" in reply:
+            err = reply["error"]
+            return CallResult(Verdict.ERROR, message=f"{err.get('type', 'Error')}: {err.get('message', '')}"[:1000],
+                              wall_s=wall, cpu_s=cpu, traceback=str(err.get("traceback", "")))
+        value = reply["ok"]
+        if wall > soft:
+            return CallResult(Verdict.LATE, value, f"Answered after {wall:.2f} s; the limit is {soft:g} s.", wall, cpu)
+        return CallResult(Verdict.OK, value, "", wall, cpu)
+
+    def _send(self, data: bytes, deadline: float) -> bool:
+        view = memoryview(data)
+        os.set_blocking(self.req_w, False)
+        try:
+            while view:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    return False
+                _, ready, _ = select.select([], [self.req_w], [], remaining)
+                if ready:
+                    try:
+                        view = view[os.write(self.req_w, view):]
+                    except BlockingIOError:
+                        continue
+                    except BrokenPipeError:
+                        return True      # the child is gone: the read loop sees EOF
+        finally:
+            os.set_blocking(self.req_w, True)
+        return True
+
+    def _pending_bytes(self) -> int | None:
+        """Bytes the child wrote since its last reply (None: the pipe is at EOF)."""
+        ready, _, _ = select.select([self.rep_r], [], [], 0)
+        if not ready:
+            return 0
+        try:
+            chunk = os.read(self.rep_r, 1 << 16)
+        except BlockingIOError:
+            return 0
+        return len(chunk) if chunk else None
+
+    # ----------------------------------------------------------------- failures
+    def _timeout(self, start: float, hard: float) -> CallResult:
+        self._kill()
+        wall = time.perf_counter() - start
+        if self.cgroup is not None and self.cgroup.hit_limit():
+            return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.", wall)
+        return self._dead(Verdict.KILLED, f"No answer within {hard:g} s: the player was killed.", wall)
+
+    def _fail(self, verdict: Verdict, message: str) -> CallResult:
+        self._kill()
+        return self._dead(verdict, message)
+
+    def _died_unexpectedly(self) -> CallResult:
+        """EOF on the reply pipe: the child exited, or it closed the pipe and is still running."""
+        if not self._wait_exit(EXIT_GRACE_S):
+            return self._fail(Verdict.PROTOCOL, "The player closed the protocol pipe.")
+        status = self.status
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            if sig == signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
+                return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
+            if sig == signal.SIGSYS:
+                return self._dead(Verdict.CRASHED, "The player was killed for a forbidden system call (SIGSYS).")
+            return self._dead(Verdict.CRASHED, f"The player process died by {signal.Signals(sig).name}.")
+        code = os.WEXITSTATUS(status)
+        if code == wire.MEMORY_EXIT:
+            return self._dead(Verdict.MEMORY, f"The player ran out of memory (limit {self.limits.memory_mb} MB).")
+        if code == 0:
+            return self._dead(Verdict.EXITED, "The player process exited without answering.")
+        return self._dead(Verdict.CRASHED, f"The player process exited with status {code}.")
+
+    def _dead(self, verdict: Verdict, message: str, wall: float = 0.0) -> CallResult:
+        self.death = CallResult(verdict, message=message, wall_s=wall,
+                                cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0)
+        return self.death
+
+    def _repeat_death(self) -> CallResult:
+        if self.death is None:
+            self._died_unexpectedly()
+        d = self.death
+        return CallResult(d.verdict, message=f"The player process is gone: {d.message}")
+
+    # ----------------------------------------------------------------- process control
+    def _signal(self, sig: int) -> None:
+        try:
+            os.killpg(self.proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def _freeze(self) -> None:
+        if not self.limits.freeze or self.status is not None:
+            return
+        self._signal(signal.SIGSTOP)
+        try:
+            pid, status, rusage = os.wait4(self.proc.pid, os.WUNTRACED)
+        except ChildProcessError:
+            return
+        if os.WIFSTOPPED(status):
+            self.frozen = True
+        else:
+            self._reaped(status, rusage)
+
+    def _thaw(self) -> None:
+        if self.frozen:
+            self._signal(signal.SIGCONT)
+            self.frozen = False
+
+    def _kill(self) -> None:
+        if self.status is not None:
+            return
+        self.killed_by_manager = True
+        self._signal(signal.SIGKILL)
+        while self.status is None:
+            try:
+                pid, status, rusage = os.wait4(self.proc.pid, 0)
+            except ChildProcessError:
+                self.status = 0
+                break
+            if os.WIFEXITED(status) or os.WIFSIGNALED(status):
+                self._reaped(status, rusage)
+
+    def _wait_exit(self, timeout: float) -> bool:
+        """Reap the child if it exits within `timeout`."""
+        end = time.perf_counter() + timeout
+        while self.status is None:
+            try:
+                pid, status, rusage = os.wait4(self.proc.pid, os.WNOHANG)
+            except ChildProcessError:
+                return False
+            if pid and (os.WIFEXITED(status) or os.WIFSIGNALED(status)):
+                self._reaped(status, rusage)
+                break
+            if time.perf_counter() >= end:
+                return False
+            time.sleep(0.005)
+        return True
+
+    def _reaped(self, status: int, rusage) -> None:
+        self.status, self.rusage, self.frozen = status, rusage, False
+        self.proc.returncode = os.waitstatus_to_exitcode(status)   # keeps Popen from waiting again
+
+    def _cpu_s(self) -> float:
+        """User+system CPU of the whole process so far, from /proc (0 when unavailable)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _CLK_TCK
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+    def _close_fd(self, attr: str) -> None:
+        fd = getattr(self, attr, None)
+        if fd is not None:
+            setattr(self, attr, None)
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def _remove_cgroup(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None

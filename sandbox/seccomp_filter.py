@@ -1,0 +1,81 @@
+"""The child's seccomp filter (through pyseccomp): a deny-list on top of Landlock.
+
+Closes what Landlock leaves open (new processes, UDP and Unix sockets, signals to others,
+ptrace, namespaces, chmod/chown of files uid 0 owns, ...). Denied calls fail with EPERM so the
+player sees a plain PermissionError; foreign ABIs (i386 `int 0x80`, x32) kill the process.
+`load_library()` must run before Landlock: afterwards libseccomp cannot be opened.
+"""
+from __future__ import annotations
+
+import errno
+import os
+
+CLONE_THREAD = 0x00010000
+AF_UNIX = 1
+
+# Each denied with EPERM, whatever the arguments.
+DENIED = (
+    "fork", "vfork", "execve", "execveat",
+    "socket", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
+    "pidfd_open", "pidfd_getfd", "pidfd_send_signal", "tkill",
+    "setsid", "setpgid", "sched_setaffinity", "personality",
+    "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree",
+    "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
+    "memfd_create", "memfd_secret", "userfaultfd",
+    "keyctl", "add_key", "request_key", "bpf", "perf_event_open", "fanotify_init",
+    "open_by_handle_at", "name_to_handle_at", "seccomp",
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+    "utime", "utimes", "utimensat", "futimesat",
+    "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+    "shmget", "shmat", "msgget", "msgsnd", "msgrcv", "semget", "semop", "semtimedop", "mq_open",
+    "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot",
+    "swapon", "swapoff", "acct", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+    "syslog", "quotactl", "iopl", "ioperm", "lookup_dcookie", "vhangup",
+)
+
+_pyseccomp = None
+
+
+def load_library():
+    """Import pyseccomp without ctypes.util.find_library's subprocess (slow, and it needs files)."""
+    global _pyseccomp
+    if _pyseccomp is None:
+        import ctypes.util
+        original = ctypes.util.find_library
+        known = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}
+        ctypes.util.find_library = lambda name: known.get(name) or original(name)
+        try:
+            import pyseccomp
+        finally:
+            ctypes.util.find_library = original
+        _pyseccomp = pyseccomp
+    return _pyseccomp
+
+
+def describe() -> str:
+    """What the host offers, for `protections()`; raises if libseccomp is missing."""
+    sc = load_library()
+    return f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 6} calls"
+
+
+def install() -> int:
+    """Load the filter into the calling process (all threads: TSYNC). Returns the rule count."""
+    sc = load_library()
+    eperm, me = sc.ERRNO(errno.EPERM), os.getpid()
+    flt = sc.SyscallFilter(sc.ALLOW)
+    flt.set_attr(sc.Attr.ACT_BADARCH, sc.KILL_PROCESS)
+    flt.set_attr(sc.Attr.CTL_TSYNC, 1)
+    count = 0
+    for name in DENIED:
+        if sc.resolve_syscall(sc.Arch.NATIVE, name) < 0:
+            continue                       # not on this architecture
+        flt.add_rule(eperm, name)
+        count += 1
+    flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")         # glibc falls back to clone
+    flt.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))  # threads only
+    flt.add_rule(eperm, "socketpair", sc.Arg(0, sc.NE, AF_UNIX))
+    for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
+        flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
+    flt.load()
+    return count + 6
