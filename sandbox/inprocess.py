@@ -1,0 +1,103 @@
+"""InProcessPlayer: the PlayerProcess API with the shim running in the calling process.
+
+No protection at all: for benchmarks and fast unit tests of shims only, never for student code
+in a league. Still returns CallResults (OK / LATE / ERROR with traceback) and measures wall and
+CPU time, so code written against PlayerProcess runs unchanged.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from pathlib import Path
+
+from . import invoke
+from .limits import Limits
+from .verdict import CallResult, ProcessReport, Verdict
+
+
+class InProcessPlayer:
+    def __init__(self, shim: str, submission: str | Path, options: dict | None = None,
+                 name: str = "player", limits: Limits | None = None) -> None:
+        self.shim_name = shim
+        self.submission = str(Path(submission).resolve())
+        self.options = options or {}
+        self.name = name
+        self.limits = limits or Limits()
+        self.handler = None
+        self.started = False
+        self.death: CallResult | None = None
+        self.report: ProcessReport | None = None
+        self.cpu_total = 0.0
+
+    @property
+    def alive(self) -> bool:
+        return self.started and self.death is None and self.report is None
+
+    def __enter__(self) -> "InProcessPlayer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def start(self) -> CallResult:
+        """Import the shim and open the submission (its folder goes first on sys.path)."""
+        if self.started:
+            return CallResult(Verdict.PROTOCOL, message="start() was already called.")
+        self.started = True
+
+        def open_():
+            shim = importlib.import_module(self.shim_name)
+            if self.submission not in sys.path:
+                sys.path.insert(0, self.submission)
+            self.handler = shim.open_submission(self.submission, self.options)
+
+        return self._timed(open_, self.limits.start_s, opening=True)
+
+    def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
+        if not self.started or self.handler is None:
+            if self.death is not None:
+                return CallResult(self.death.verdict, message=f"The player is gone: {self.death.message}")
+            return CallResult(Verdict.PROTOCOL, message="The player was not started.")
+        if self.report is not None:
+            return CallResult(Verdict.PROTOCOL, message="The player was closed.")
+        return self._timed(lambda: invoke.call(self.handler, method, args),
+                           self.limits.call_s if soft is None else soft)
+
+    def close(self) -> ProcessReport:
+        if self.report is None:
+            self.report = ProcessReport(exit_status="in-process", cpu_s=round(self.cpu_total, 3),
+                                        protections={"all": "missing: in-process player, no sandbox"})
+        return self.report
+
+    def _timed(self, fn, soft: float, opening: bool = False) -> CallResult:
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            reply = fn()
+            if opening:
+                reply = {"ok": None}
+        except MemoryError:
+            reply = None
+            verdict, message = Verdict.MEMORY, "The player ran out of memory."
+        except SystemExit as exc:
+            reply = None
+            verdict, message = Verdict.EXITED, f"The player called sys.exit({exc.code!r})."
+        except Exception as exc:             # opening failed (the shim's import or the student's)
+            reply = invoke.error_reply(exc)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        self.cpu_total += cpu
+        if reply is None:
+            self.death = CallResult(verdict, message=message, wall_s=wall, cpu_s=cpu)
+            return self.death
+        if "error" in reply:
+            err = reply["error"]
+            if opening:
+                self.death = CallResult(Verdict.ERROR, message=f"{err['type']}: {err['message']}"[:1000],
+                                        wall_s=wall, cpu_s=cpu, traceback=err["traceback"])
+            return CallResult(Verdict.ERROR, message=f"{err['type']}: {err['message']}"[:1000],
+                              wall_s=wall, cpu_s=cpu, traceback=err["traceback"])
+        if wall > soft:
+            return CallResult(Verdict.LATE, reply["ok"], f"Answered after {wall:.2f} s; the limit is {soft:g} s.",
+                              wall, cpu)
+        return CallResult(Verdict.OK, reply["ok"], "", wall, cpu)
+
