@@ -7,8 +7,9 @@ move depends only on the policy, the case's seed and the position, so the manage
 exchange from the player's answers alone and trusts nothing the player's process reports.
 
 Policies:
-- "guard": a move that neither ends the game nor lets the player win at once (when one exists),
-  chosen by a seeded draw, so games run on into the recycling phase;
+- "guard": the quietest of a seeded sample of moves: one that neither ends the game nor lets the
+  player win at once, and leaves it the fewest replies that end the game (even by losing), so
+  games run on into the recycling phase whatever the player answers (nearly always);
 - "gift": the move that leaves the player the most winning moves (tests taking a win);
 - "threat": the move that leaves the opponent itself a winning move next turn, preferably on
   one cell only, so the player can block it (tests blocking).
@@ -21,7 +22,7 @@ from . import board as B
 from .engine import DoubleCardState
 
 POLICIES = ("guard", "gift", "threat")
-GUARD_SAMPLE = 12           # recycling: how many candidate moves the guard checks for safety
+GUARD_SAMPLE = 16           # how many (shuffled) candidate moves the guard compares
 LINES = B.lines()
 
 
@@ -87,13 +88,21 @@ def opponent_move(state: DoubleCardState, policy: str, seed: int) -> tuple:
         return max(candidates, key=lambda m: _gift_score(state, m, 1 - me))
     if policy == "threat" and not state.recycling:
         return max(candidates, key=lambda m: _threat_score(state, m, me))
-    checked = candidates if not state.recycling else candidates[:GUARD_SAMPLE]
-    for move in checked:
-        branch = state.copy()
-        branch._apply(move)
-        if branch.outcome is None and not can_win_next(branch, 1 - me):
-            return move
-    return candidates[0]
+    return min(candidates[:GUARD_SAMPLE], key=lambda m: _guard_score(state, m, me))
+
+
+def _guard_score(state: DoubleCardState, move: tuple, me: int) -> tuple:
+    """Lower is quieter: the player's winning replies, then its replies that end the game at all
+    (a line of my kind made by the player), then how promising the board is for both kinds."""
+    branch = state.copy()
+    branch._apply(move)
+    wins = ends = 0
+    for reply in branch.internal_moves():
+        winner = branch.winner_if(reply)
+        if winner is not None:
+            ends += 1
+            wins += winner != me
+    return wins, ends, potential(branch, "colours") + potential(branch, "dots")
 
 
 def _gift_score(state: DoubleCardState, move: tuple, player: int) -> tuple:
