@@ -6,14 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.base import IllegalMove
 from rulesets.doublecard import RULESET, shim
 from rulesets.doublecard.engine import DoubleCardGame
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "submissions" / "doublecard"
 
 
-def position(*moves: str, **params) -> "DoubleCardState":  # noqa: F821 - for readers
+def _position(*moves: str, **params):
     """The state after playing `moves` from the empty board (each must be legal)."""
     state = DoubleCardGame(**params).new_state(0)
     for move in moves:
@@ -21,7 +20,7 @@ def position(*moves: str, **params) -> "DoubleCardState":  # noqa: F821 - for re
     return state
 
 
-def open_player(folder: Path, seat: int, game: DoubleCardGame | None = None, seed: int | None = None):
+def _open_player(folder: Path, seat: int, game: DoubleCardGame | None = None, seed: int | None = None):
     """The submission's shim handler, set up for `seat`, without a sandbox; `seed` seeds its `rng`."""
     game = game or DoubleCardGame()
     handler = shim.open_submission(str(folder), {})
@@ -31,12 +30,10 @@ def open_player(folder: Path, seat: int, game: DoubleCardGame | None = None, see
     return handler
 
 
-def play_in_process(game: DoubleCardGame, folders, seeds=(None, None)):
+def _play_in_process(game: DoubleCardGame, folders, seeds=(None, None)):
     """One game through the shims, the way the match drives it; returns the final state.
-
-    An illegal or unparsable answer ends the game there (the course's forfeit); the state is
-    returned unfinished and the refusal is raised as IllegalMove for the caller to inspect."""
-    handlers = [open_player(f, seat, game, seeds[seat]) for seat, f in enumerate(folders)]
+    An illegal or unparsable answer raises IllegalMove (the course's forfeit)."""
+    handlers = [_open_player(f, seat, game, seeds[seat]) for seat, f in enumerate(folders)]
     state = game.new_state(0)
     last: list[dict] = []
     while not state.is_over:
@@ -61,4 +58,19 @@ def folders() -> dict[str, Path]:
     return found
 
 
-__all__ = ["position", "open_player", "play_in_process", "IllegalMove"]
+@pytest.fixture
+def position():
+    """position(*moves, **params) -> the state after those moves from the empty board."""
+    return _position
+
+
+@pytest.fixture
+def open_player():
+    """open_player(folder, seat, game=None, seed=None) -> the submission's shim handler, set up."""
+    return _open_player
+
+
+@pytest.fixture
+def play_in_process():
+    """play_in_process(game, (folder0, folder1), seeds) -> the final state of a game through the shims."""
+    return _play_in_process
