@@ -104,7 +104,7 @@ def test_support_and_overhang(position):
     assert refusal(position(), "0 2 A 12") == "A12 with rotation 2 would need A13, outside the board."
     full_column = position(*[f"0 2 C {r}" for r in (1, 3, 5, 7, 9, 11)])
     assert not any(m.split()[2] == "C" for m in full_column.legal_moves())
-    assert refusal(full_column, "0 4 C 12") == "C12 is already taken."
+    assert refusal(full_column, "0 3 C 12") == "C12 is already taken."
 
 
 # ---- recycling -------------------------------------------------------------------------------
