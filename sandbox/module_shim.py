@@ -1,7 +1,8 @@
 """A generic shim for submissions that are a plain module of functions.
 
 options["entry"] names the entry file (default "player.py"); `rpc_call(function, args)` calls
-a module-level function of it with keyword arguments. Used by the sandbox tests and by games
+a module-level function of it with keyword arguments, and any other `rpc_<name>(**args)` calls the
+module-level function `<name>` directly (so a call named "move" reaches `move`). Used by the sandbox tests and by games
 whose student API is a plain module.
 """
 from __future__ import annotations
@@ -16,6 +17,12 @@ PRELOAD: list[str] = []
 class ModuleHandler:
     def __init__(self, module) -> None:
         self.module = module
+
+    def __getattr__(self, name: str):
+        fn = getattr(self.module, name[4:], None) if name.startswith("rpc_") else None
+        if not callable(fn):
+            raise AttributeError(name)
+        return fn
 
     def rpc_interface(self) -> list:
         return []

@@ -1,0 +1,88 @@
+"""Landlock: no writes anywhere, reads only beneath the interpreter, libraries, sandbox and the submission."""
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from sandbox import Verdict
+
+WRITER = """
+def write(path):
+    with open(path, "w") as f:
+        f.write("pwned")
+    return "written"
+"""
+
+READER = """
+def read(path):
+    with open(path) as f:
+        return f.read()
+"""
+
+
+@pytest.mark.parametrize("where", ["/tmp", "/dev/shm", "own folder", "cwd"])
+def test_writing_a_file_fails(player, require, tmp_path, where):
+    require("landlock")
+    p = player(WRITER)
+    name = f"sandbox-escape-{uuid.uuid4().hex}"
+    target = {"/tmp": f"/tmp/{name}", "/dev/shm": f"/dev/shm/{name}",
+              "own folder": str(tmp_path / "sub" / name), "cwd": name}[where]
+    r = p.call("write", {"path": target})
+    on_disk = tmp_path / "sub" / name if where == "cwd" else target
+    assert not os.path.exists(on_disk)
+    assert r.verdict is Verdict.ERROR and r.message.startswith("PermissionError"), r
+    assert p.alive and p.call("write", {"path": "/dev/null"}).verdict is Verdict.ERROR
+
+
+def test_reading_etc_passwd_fails(player, require):
+    require("landlock")
+    p = player(READER)
+    r = p.call("read", {"path": "/etc/passwd"})
+    assert r.verdict is Verdict.ERROR and r.message.startswith("PermissionError"), r
+    assert r.value is None
+
+
+def test_reading_another_submission_fails(player, require, write_submission):
+    require("landlock")
+    other = write_submission("SECRET = 'opponent strategy'\n", name="other", files={"notes.txt": "secret"})
+    p = player(READER + "\nimport os\ndef listing(path):\n    return os.listdir(path)\n")
+    for path in (other / "player.py", other / "notes.txt"):
+        r = p.call("read", {"path": str(path)})
+        assert r.verdict is Verdict.ERROR and r.message.startswith("PermissionError"), r
+    listing = p.call("listing", {"path": str(other)})
+    assert listing.verdict is Verdict.ERROR and listing.message.startswith("PermissionError"), listing
+    assert p.call("listing", {"path": "."}).value == ["player.py"]
+
+
+def test_reading_a_data_file_in_its_own_folder_works(player):
+    p = player(READER, files={"weights.txt": "0.5 0.25"})
+    r = p.call("read", {"path": "weights.txt"})
+    assert r.verdict is Verdict.OK and r.value == "0.5 0.25"
+
+
+def test_files_readable_only_during_the_first_move(player, require, limits, tmp_path):
+    require("landlock")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "book.txt").write_text("opening book")
+    code = READER + "\ndef move(path):\n    return read(path)\n"
+    p = player(code, limits=limits(readable_until_first_reply=(str(data),)))
+    path = str(data / "book.txt")
+    assert p.call("read", {"path": path}).value == "opening book"      # before the first move: readable
+    first = p.call("move", {"path": path})
+    assert first.verdict is Verdict.OK and first.value == "opening book"
+    second = p.call("move", {"path": path})
+    assert second.verdict is Verdict.ERROR and second.message.startswith("PermissionError"), second
+    assert p.call("read", {"path": "player.py"}).ok                       # its own folder still readable
+
+
+def test_extra_read_paths_are_readable_but_not_writable(player, require, limits, tmp_path):
+    require("landlock")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "table.txt").write_text("42")
+    p = player(READER + WRITER, limits=limits(read_paths=(str(shared),)))
+    assert p.call("read", {"path": str(shared / "table.txt")}).value == "42"
+    assert p.call("write", {"path": str(shared / "table.txt")}).verdict is Verdict.ERROR
+    assert (shared / "table.txt").read_text() == "42"
