@@ -1,0 +1,173 @@
+"""Standings from game results: points, W-D-L, a crosstable and Bradley–Terry ratings.
+
+A game is `(seat0, seat1, points0, points1)`. More points wins; equal non-zero points is a draw;
+(0, 0) — both players failed — is a loss for both. Rows are sorted by points, then rating, then id;
+players with exactly the same points and rating share a rank (1, 2, 2, 4).
+
+Disqualified players get a row with their reason, no rank and no games: their games are left out
+of everyone's standings (the league also filters them before calling).
+
+Ratings: Bradley–Terry fitted by maximum likelihood with choix (`opt_pairwise`), a draw counting as
+half a win each way (every game is entered as two comparisons: a win as two wins, a draw as one win
+each way; (0, 0) games carry no comparison and are left out). A small L2 penalty (RATING_ALPHA)
+keeps unbeaten players finite. θ is shown on the Elo scale, 1500 + 400/ln 10 · (θ − mean θ).
+The 95% interval is ±1.96 standard errors from the Fisher information: the Hessian of the
+penalised per-game negative log-likelihood at the optimum, inverted, and projected onto
+mean-zero θ (the scale has no origin of its own). Players without a rated game get no rating.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+RATING_ALPHA = 0.01          # choix's penalty: alpha·Σθ² over the doubled comparisons
+ELO_SCALE = 400 / math.log(10)
+ELO_MEAN = 1500.0
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Row:
+    id: str
+    rank: int | None
+    points: float = 0.0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    games: int = 0
+    rating: float | None = None
+    rating_low: float | None = None
+    rating_high: float | None = None
+    disqualified: str | None = None
+
+
+@dataclass
+class Standings:
+    rows: list[Row]
+    crosstable: dict[str, dict[str, dict]] = field(default_factory=dict)
+
+    def row(self, sub_id: str) -> Row | None:
+        return next((r for r in self.rows if r.id == sub_id), None)
+
+    def head_to_head(self, a: str, b: str) -> tuple[float, int]:
+        """(a's points against b, games a played against b)."""
+        cell = self.crosstable.get(a, {}).get(b)
+        return (cell["points"], cell["games"]) if cell else (0.0, 0)
+
+    def to_json(self) -> dict:
+        return {"rows": [asdict(r) for r in self.rows], "crosstable": self.crosstable}
+
+
+def outcome(points0: float, points1: float) -> tuple[str, str]:
+    """("win"|"draw"|"loss") for each seat."""
+    if points0 > points1:
+        return "win", "loss"
+    if points1 > points0:
+        return "loss", "win"
+    if points0 == 0:
+        return "loss", "loss"
+    return "draw", "draw"
+
+
+def compute_standings(results, participants, disqualified: dict[str, str] | None = None) -> Standings:
+    """Standings of `participants` (and rows for the disqualified) over `results`.
+
+    Games with a player outside `participants` or disqualified are ignored.
+    """
+    disqualified = dict(disqualified or {})
+    ids = sorted(dict.fromkeys(i for i in participants if i not in disqualified))
+    known = set(ids)
+    rows = {i: Row(i, None) for i in ids}
+    cross: dict[str, dict[str, dict]] = {i: {} for i in ids}
+    games = []
+    for seat0, seat1, p0, p1 in results:
+        if seat0 not in known or seat1 not in known or seat0 == seat1:
+            continue
+        p0, p1 = float(p0), float(p1)
+        games.append((seat0, seat1, p0, p1))
+        for me, other, mine, kind in ((seat0, seat1, p0, outcome(p0, p1)[0]), (seat1, seat0, p1, outcome(p0, p1)[1])):
+            r = rows[me]
+            r.points += mine
+            r.games += 1
+            if kind == "win":
+                r.wins += 1
+            elif kind == "draw":
+                r.draws += 1
+            else:
+                r.losses += 1
+            cell = cross[me].setdefault(other, {"points": 0.0, "games": 0})
+            cell["points"] += mine
+            cell["games"] += 1
+    for sid, (rating, low, high) in ratings(ids, games).items():
+        rows[sid].rating, rows[sid].rating_low, rows[sid].rating_high = rating, low, high
+
+    def order(r: Row):
+        return (-r.points, -(round(r.rating, 3) if r.rating is not None else -math.inf), r.id)
+
+    ranked = sorted(rows.values(), key=order)
+    for pos, r in enumerate(ranked):
+        prev = ranked[pos - 1] if pos else None
+        same = prev is not None and prev.points == r.points and _close(prev.rating, r.rating)
+        r.rank = prev.rank if same else pos + 1
+    dq_rows = [Row(i, None, disqualified=reason) for i, reason in sorted(disqualified.items())]
+    return Standings(ranked + dq_rows, cross)
+
+
+def _close(a: float | None, b: float | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) < 1e-3     # optimiser noise, far below a displayed Elo point
+
+
+def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
+    """{id: (rating, low, high)} on the Elo scale for players with at least one rated game."""
+    import choix
+
+    index = {sid: n for n, sid in enumerate(ids)}
+    comparisons: list[tuple[int, int]] = []
+    pair_games: dict[tuple[int, int], int] = {}
+    for seat0, seat1, p0, p1 in games:
+        a, b = index[seat0], index[seat1]
+        kind = outcome(p0, p1)[0]
+        if p0 == 0 and p1 == 0:
+            continue
+        if kind == "win":
+            comparisons += [(a, b), (a, b)]
+        elif kind == "loss":
+            comparisons += [(b, a), (b, a)]
+        else:
+            comparisons += [(a, b), (b, a)]
+        key = (min(a, b), max(a, b))
+        pair_games[key] = pair_games.get(key, 0) + 1
+    rated = sorted({i for pair in pair_games for i in pair})
+    if len(rated) < 2:
+        return {}
+    # Fit only the rated players, so unrated ones do not pull on the mean.
+    sub = {old: new for new, old in enumerate(rated)}
+    data = [(sub[w], sub[l]) for w, l in comparisons]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theta = np.asarray(choix.opt_pairwise(len(rated), data, alpha=RATING_ALPHA), dtype=float)
+    theta = theta - theta.mean()
+    # Per-game penalised NLL = ½·(choix objective): its Hessian is ½·2α·I + Σ_games p(1−p)(e_a−e_b)(e_a−e_b)ᵀ.
+    n = len(rated)
+    hess = RATING_ALPHA * np.eye(n)
+    for (a, b), count in pair_games.items():
+        i, j = sub[a], sub[b]
+        p = 1.0 / (1.0 + math.exp(-(theta[i] - theta[j])))
+        w = count * p * (1 - p)
+        hess[i, i] += w
+        hess[j, j] += w
+        hess[i, j] -= w
+        hess[j, i] -= w
+    centre = np.eye(n) - np.full((n, n), 1.0 / n)
+    cov = centre @ np.linalg.inv(hess) @ centre
+    out = {}
+    for k, old in enumerate(rated):
+        r = ELO_MEAN + ELO_SCALE * theta[k]
+        half = Z95 * ELO_SCALE * math.sqrt(max(cov[k, k], 0.0))
+        out[ids[old]] = (float(r), float(r - half), float(r + half))
+    return out
