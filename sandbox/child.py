@@ -101,6 +101,7 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
     handler = None
     open_error = "the submission was not opened"
     first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
+    wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
     while True:
         msg = wire.read_message(req_fd)
         if msg is None:
@@ -112,7 +113,6 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
             except Exception as exc:
                 reply = invoke.error_reply(exc)
                 open_error = f"the submission failed to open: {reply['error']['message']}"
-            reply["protections"] = boot.applied
         elif handler is None:
             reply = {"error": {"type": "RuntimeError", "message": open_error, "traceback": ""}}
         else:
@@ -120,10 +120,12 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
             if first_turn_pending and msg.get("method") == "move" and "ok" in reply:
                 boot.forget_first_turn_paths()
                 first_turn_pending = False
+        reply["id"] = msg.get("id")
         try:
             data = wire.encode(reply)
         except (TypeError, ValueError) as exc:
-            data = wire.encode(invoke.error_reply(TypeError(f"the reply is not JSON data: {exc}")))
+            data = wire.encode({**invoke.error_reply(TypeError(f"the reply is not JSON data: {exc}")),
+                                "id": msg.get("id")})
         wire.write_all(rep_fd, data)
 
 

@@ -58,7 +58,7 @@ class PlayerProcess:
         self.killed_by_manager = False
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
-        self.last_reply: dict = {}
+        self.seq = 0                            # id of the last request; its reply must echo it
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -114,11 +114,7 @@ class PlayerProcess:
                     pass
         os.set_blocking(self.rep_r, False)
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
-        result = self._exchange({"open": self.options}, lim.start_s, t0=self.t_spawn)
-        applied = self.last_reply.get("protections")
-        if isinstance(applied, dict):
-            self.protections.update({str(k): str(v) for k, v in applied.items()})
-        return result
+        return self._exchange({"open": self.options}, lim.start_s, t0=self.t_spawn, ready=True)
 
     def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
         """One RPC: handler.rpc_<method>(**args) in the child, within soft/hard limits."""
@@ -158,7 +154,8 @@ class PlayerProcess:
         return self.report
 
     # ----------------------------------------------------------------- one exchange
-    def _exchange(self, message: dict, soft: float, t0: float | None = None) -> CallResult:
+    def _exchange(self, message: dict, soft: float, t0: float | None = None, ready: bool = False) -> CallResult:
+        """Send one request and wait for its reply (after the child's "ready" frame when `ready`)."""
         hard = self.limits.hard_for(soft)
         unasked = self._pending_bytes()
         if unasked:
@@ -169,10 +166,48 @@ class PlayerProcess:
         cpu0 = self._cpu_s()
         start = time.perf_counter() if t0 is None else t0
         deadline = start + hard
-        if not self._send(wire.encode(message), deadline):
+        self.seq += 1
+        if not self._send(wire.encode({**message, "id": self.seq}), deadline):
             return self._timeout(start, hard)
         frames = wire.FrameBuffer(self.limits.message_kb * 1024)
+        if ready:
+            got = self._receive(frames, start, hard)
+            if isinstance(got, CallResult):
+                return got
+            if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
+                return self._fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
+            self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
+        reply = self._receive(frames, start, hard)
+        if isinstance(reply, CallResult):
+            return reply
+        wall = time.perf_counter() - start
+        cpu = max(0.0, self._cpu_s() - cpu0)
+        if frames.data:
+            return self._fail(Verdict.PROTOCOL, "The player sent more than one reply to one call.")
+        if not (isinstance(reply, dict) and ("ok" in reply or isinstance(reply.get("error"), dict))):
+            return self._fail(Verdict.PROTOCOL, "The reply is not an {ok} or {error} message.")
+        if reply.get("id") != self.seq:
+            return self._fail(Verdict.PROTOCOL, "The reply does not answer the call that was made.")
+        self._freeze()
+        if "error" in reply:
+            err = reply["error"]
+            return CallResult(Verdict.ERROR, message=f"{err.get('type', 'Error')}: {err.get('message', '')}"[:1000],
+                              wall_s=wall, cpu_s=cpu, traceback=str(err.get("traceback", "")))
+        value = reply["ok"]
+        if wall > soft:
+            return CallResult(Verdict.LATE, value, f"Answered after {wall:.2f} s; the limit is {soft:g} s.", wall, cpu)
+        return CallResult(Verdict.OK, value, "", wall, cpu)
+
+    def _receive(self, frames: wire.FrameBuffer, start: float, hard: float):
+        """The next whole frame's value, or the fatal CallResult (timeout, EOF, bad frame)."""
+        deadline = start + hard
         while True:
+            try:
+                got = frames.pop()
+            except wire.WireError as exc:
+                return self._fail(Verdict.PROTOCOL, f"Bad reply: {exc}.")
+            if got is not None:
+                return got[0]
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 return self._timeout(start, hard)
@@ -186,29 +221,6 @@ class PlayerProcess:
             if not chunk:
                 return self._died_unexpectedly()
             frames.feed(chunk)
-            try:
-                got = frames.pop()
-            except wire.WireError as exc:
-                return self._fail(Verdict.PROTOCOL, f"Bad reply: {exc}.")
-            if got is not None:
-                break
-        wall = time.perf_counter() - start
-        cpu = max(0.0, self._cpu_s() - cpu0)
-        reply = got[0]
-        if frames.data:
-            return self._fail(Verdict.PROTOCOL, "The player sent more than one reply to one call.")
-        if not (isinstance(reply, dict) and ("ok" in reply or isinstance(reply.get("error"), dict))):
-            return self._fail(Verdict.PROTOCOL, "The reply is not an {ok} or {error} message.")
-        self.last_reply = reply
-        self._freeze()
-        if "error" in reply:
-            err = reply["error"]
-            return CallResult(Verdict.ERROR, message=f"{err.get('type', 'Error')}: {err.get('message', '')}"[:1000],
-                              wall_s=wall, cpu_s=cpu, traceback=str(err.get("traceback", "")))
-        value = reply["ok"]
-        if wall > soft:
-            return CallResult(Verdict.LATE, value, f"Answered after {wall:.2f} s; the limit is {soft:g} s.", wall, cpu)
-        return CallResult(Verdict.OK, value, "", wall, cpu)
 
     def _send(self, data: bytes, deadline: float) -> bool:
         view = memoryview(data)
