@@ -1,0 +1,234 @@
+"""The static site without a browser: pages parse with balanced tags, links resolve, submission data
+is escaped, missing fields render as "not available", anonymised mode hides ids."""
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from grader.report import ReportError, render_site, script_json, slug_hash, svg_data_uri
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        for name in ("href", "src"):
+            if a.get(name) and not a[name].startswith("data:"):
+                self.hrefs.append(a[name])
+
+
+def _links(path: Path) -> _Links:
+    p = _Links()
+    p.feed(path.read_text(encoding="utf-8"))
+    return p
+
+
+def _replay_data(page: Path) -> dict:
+    m = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
+                  page.read_text(encoding="utf-8"), re.S)
+    assert m, f"no replay data in {page.name}"
+    return json.loads(m.group(1))
+
+
+def test_site_has_every_page(site, doc):
+    assert (site / "index.html").is_file() and (site / "crosstable.html").is_file()
+    assert len(list((site / "submissions").glob("*.html"))) == len(doc["submissions"])
+    assert len(list((site / "games").glob("*.html"))) == len(doc["games"])
+    assert {f.name for f in (site / "static").iterdir()} == {"style.css", "sort.js", "replay.js"}
+
+
+def test_every_page_has_balanced_tags_and_only_our_scripts(site, parse):
+    for page in pages(site):
+        result = parse(page.read_text(encoding="utf-8"))
+        assert result.errors == [], f"{page.relative_to(site)}: {result.errors}"
+        for attrs in result.scripts:
+            allowed = (attrs.get("src", "").endswith(("static/sort.js", "static/replay.js"))
+                       or attrs == {"type": "application/json", "id": "replay-data"})
+            assert allowed, f"{page.relative_to(site)} has an unexpected script {attrs}"
+        for text in result.script_text:
+            assert "<" not in text and ">" not in text
+
+
+def test_submission_data_is_escaped_everywhere(site, hostile):
+    for page in pages(site):
+        text = page.read_text(encoding="utf-8")
+        assert "<script>window.__pwned" not in text, page.name
+        assert "onerror=" not in text.replace("onerror=&#34;", "").replace("onerror=&quot;", ""), page.name
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in index
+
+
+def test_every_relative_link_and_anchor_resolves(site):
+    for page in pages(site):
+        for href in _links(page).hrefs:
+            parts = urlsplit(href)
+            assert not parts.scheme and not parts.netloc, f"{page.name} links outside the site: {href}"
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            assert target.is_file(), f"{page.relative_to(site)} → {href}"
+            if parts.fragment and target.suffix == ".html":
+                assert parts.fragment in _links(target).ids, f"{page.relative_to(site)} → {href}"
+
+
+def test_leaderboard_rows_in_rank_order_with_status(site):
+    text = (site / "index.html").read_text(encoding="utf-8")
+    body = text[text.index("<tbody>"):text.index("</tbody>")]
+    names = re.findall(r'<a href="submissions/[^"]+\.html">(.*?)</a>', body)
+    assert names[:2] == ["Alice", "Bob"] and names[3] == "Trudy"
+    assert names[2].startswith("&lt;script&gt;")
+    assert "failed at legal opening" in body
+    assert "opened a network socket" in body
+    assert "2½" in body and "(1540–1700)" in body and "9.5" in body and "2–1–0" in body
+    assert "not available" in body                           # trudy's missing rank/points
+
+
+def test_header_shows_the_assignment_facts(site):
+    text = (site / "index.html").read_text(encoding="utf-8")
+    for fact in ("demo", "quoridor", "1.2", "move_s: 1", "memory_mb: 512", "round_robin", "2 games per pair",
+                 "2026-11-22T08:00:00Z", "0.3.0"):
+        assert fact in text, fact
+
+
+def test_crosstable_cells_link_to_the_pairs_games(site):
+    text = (site / "crosstable.html").read_text(encoding="utf-8")
+    alice, bob = slug_hash("alice"), slug_hash("bob")
+    assert f'href="submissions/{alice}.html#vs-{bob}">1½<small>/2</small>' in text
+    assert f'href="submissions/{bob}.html#vs-{alice}">½<small>/2</small>' in text
+    section = (site / "submissions" / f"{alice}.html").read_text(encoding="utf-8")
+    vs_bob = section[section.index(f'id="vs-{bob}"'):]
+    vs_bob = vs_bob[:vs_bob.index("</table>")]
+    assert vs_bob.count('href="../games/') == 2
+
+
+def test_submission_page_shows_validation_games_resources_output(site):
+    page = (site / "submissions" / f"{slug_hash('mallory')}.html").read_text(encoding="utf-8")
+    assert "legal opening" in page and "✘" in page and "0 / 1" in page
+    assert '<pre class="picture">+---+\n| X |\n+---+</pre>' in page
+    assert "Traceback: &lt;script&gt;" in page
+    assert "grader play alice mallory --assignment demo --seed 2" in page
+    assert "0.420 s" in page and "88.5 MB" in page
+    assert page.count("&lt;script&gt;window.__pwned=1&lt;/script&gt;") >= 3  # name, message, output
+
+
+def test_check_svg_is_shown_as_an_image(tmp_path, doc):
+    doc["submissions"][2]["validation"]["checks"][1]["svg"] = "<svg><rect width='5' height='5'/></svg>"
+    render_site(doc, tmp_path / "s")
+    page = (tmp_path / "s" / "submissions" / f"{slug_hash('mallory')}.html").read_text(encoding="utf-8")
+    assert '<img class="picture" src="data:image/svg+xml;charset=utf-8,' in page
+    assert "<pre class=\"picture\">" not in page
+
+
+def test_game_page_carries_its_frames_and_moves(site, doc):
+    page = site / "games" / f"{slug_hash('g-ab-0')}.html"
+    data = _replay_data(page)
+    assert data["plies"] == 5 and len(data["frames"]) == 6
+    assert "ply%203" in data["frames"][3] or "ply 3" in unquote(data["frames"][3])
+    text = page.read_text(encoding="utf-8")
+    assert all(f'data-ply="{k}"' in text for k in range(1, 6))
+    assert "goal" in text and "detail of g-ab-0" in text
+    # frames live on their own game's page only
+    assert "data:image/svg" not in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_replay_without_usable_frames_says_why(tmp_path, doc):
+    render_site(doc, tmp_path / "none")
+    page = (tmp_path / "none" / "games" / f"{slug_hash('g-ab-0')}.html").read_text(encoding="utf-8")
+    assert "Board pictures are not available for this report." in page
+
+    def broken(game):
+        raise ValueError("bad move in replay")
+    render_site(doc, tmp_path / "broken", broken)
+    page = (tmp_path / "broken" / "games" / f"{slug_hash('g-ab-0')}.html").read_text(encoding="utf-8")
+    assert "Board pictures are not available: ValueError: bad move in replay" in page
+
+    render_site(doc, tmp_path / "short", lambda g: ["<svg/>"])
+    page = (tmp_path / "short" / "games" / f"{slug_hash('g-ab-0')}.html").read_text(encoding="utf-8")
+    assert "expected 6 pictures, got 1" in page
+
+
+@pytest.mark.parametrize("broken", [
+    {},
+    {"assignment": None, "submissions": None, "crosstable": None, "games": None},
+    {"submissions": [{}, {"id": None}, "not a dict", {"id": 5, "points": "many", "rank": "first",
+                                                     "validation": {"checks": [None, {}]}}],
+     "games": [{}, {"id": "x", "points": [1], "moves": None, "times": "slow"}, {"seat0": 5, "seat1": None}],
+     "crosstable": {"5": {"7": None}, "x": "y"}},
+])
+def test_missing_or_malformed_fields_render_plainly(tmp_path, parse, broken):
+    render_site(broken, tmp_path / "s")
+    for page in pages(tmp_path / "s"):
+        assert parse(page.read_text(encoding="utf-8")).errors == [], page.name
+    assert "not available" in (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_document_that_is_not_an_object_is_one_sentence(tmp_path):
+    with pytest.raises(ReportError, match=r"^The results document must be a JSON object, not list\.$"):
+        render_site([], tmp_path / "s")
+
+
+def test_anonymised_mode_never_shows_the_ids(tmp_path, doc, parse):
+    real = {"alice": "Alice Novakova", "bob": "Bob Dvorak", "mallory": "Mallory Svoboda", "trudy": "Trudy Kral"}
+    text = json.dumps(doc)
+    for old, new in real.items():
+        text = text.replace(f'"{old}"', f'"{new}"').replace(f" {old} ", f" {new} ")
+    doc = json.loads(text)
+    doc["assignment"]["anonymised"] = True
+    for n, sub in enumerate(doc["submissions"]):
+        sub["display_name"] = f"Player {n + 1}"
+    render_site(doc, tmp_path / "s")
+    for page in pages(tmp_path / "s"):
+        content = page.read_text(encoding="utf-8")
+        assert parse(content).errors == []
+        for name in real.values():
+            assert name not in content and slug_hash(name) not in content, (page.name, name)
+            assert slug_hash(name) not in page.name
+    index = (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
+    assert "Player 2" in index and "anonymised" in index
+
+
+def test_ids_become_safe_distinct_file_names(tmp_path, doc):
+    doc["submissions"][0]["id"] = "../../etc/passwd"
+    doc["submissions"][1]["id"] = "A b"
+    doc["submissions"][2]["id"] = "a-b"
+    render_site(doc, tmp_path / "s")
+    names = [p.name for p in (tmp_path / "s" / "submissions").iterdir()]
+    assert len(names) == 4 and all(re.fullmatch(r"[a-z0-9-]+\.html", n) for n in names)
+    assert not (tmp_path / "etc").exists()
+    assert slug_hash("A b") != slug_hash("a-b")
+    assert re.fullmatch(r"[0-9a-f]{8}", slug_hash("<>&"))
+
+
+def test_rendering_again_removes_pages_of_the_previous_render(tmp_path, doc):
+    render_site(doc, tmp_path / "s")
+    doc["submissions"] = doc["submissions"][:1]
+    doc["games"] = doc["games"][:1]
+    render_site(doc, tmp_path / "s")
+    assert len(list((tmp_path / "s" / "submissions").glob("*.html"))) == 1
+    assert len(list((tmp_path / "s" / "games").glob("*.html"))) == 1
+
+
+def test_script_json_cannot_end_the_script_element():
+    value = {"s": "</script><!-- & \u2028\u2029 >"}
+    text = script_json(value)
+    assert not re.search(r"[<>&\u2028\u2029]", text)
+    assert json.loads(text) == value
+
+
+def test_svg_data_uri_adds_the_namespace():
+    uri = svg_data_uri("<svg width='1'></svg>")
+    assert uri.startswith("data:image/svg+xml;charset=utf-8,")
+    assert "xmlns" in unquote(uri) and "<" not in uri.split(",", 1)[1]
