@@ -55,9 +55,9 @@ class InProcessPlayer:
         return self._timed(open_, self.limits.start_s, opening=True)
 
     def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
+        if self.death is not None:
+            return CallResult(self.death.verdict, message=f"The player is gone: {self.death.message}")
         if not self.started or self.handler is None:
-            if self.death is not None:
-                return CallResult(self.death.verdict, message=f"The player is gone: {self.death.message}")
             return CallResult(Verdict.PROTOCOL, message="The player was not started.")
         if self.report is not None:
             return CallResult(Verdict.PROTOCOL, message="The player was closed.")

@@ -1,0 +1,114 @@
+"""What the sandbox costs: start-up to the first reply, and the round trip of a trivial call.
+
+Each is measured for a PlayerProcess (all protections, freezing between calls) and for a plain
+subprocess that speaks the same protocol through the same child code without restricting itself
+(no cgroup, rlimits, Landlock, seccomp or freezing). Medians; the ratio is sandbox / plain.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from sandbox import Limits, PlayerProcess, wire
+
+SHIM = "sandbox.module_shim"
+STARTS = 15
+CALLS = 500
+PLAIN_CHILD = """
+import importlib, json, os, sys
+from sandbox import child
+cfg = json.loads(sys.argv[1])
+boot = child.Bootstrap(cfg)
+shim = importlib.import_module(cfg["shim"])
+os.chdir(cfg["submission"])
+sys.path.insert(0, cfg["submission"])
+child.serve(boot, shim, cfg["request_fd"], cfg["reply_fd"])
+"""
+
+
+class PlainPlayer:
+    """The same protocol and child loop, no restriction at all: the baseline."""
+
+    def __init__(self, submission: str) -> None:
+        req_r, self.req_w = os.pipe()
+        self.rep_r, rep_w = os.pipe()
+        cfg = {"shim": SHIM, "submission": submission, "request_fd": req_r, "reply_fd": rep_w}
+        self.proc = subprocess.Popen([sys.executable, "-I", "-c", PLAIN_CHILD, json.dumps(cfg)],
+                                     pass_fds=(req_r, rep_w), cwd=submission, stdout=subprocess.DEVNULL)
+        os.close(req_r)
+        os.close(rep_w)
+        self.seq = 0
+
+    def request(self, message: dict):
+        self.seq += 1
+        wire.write_all(self.req_w, wire.encode({**message, "id": self.seq}))
+        return wire.read_message(self.rep_r)
+
+    def start(self):
+        self.request({"open": {}})
+        return wire.read_message(self.rep_r)          # the ready frame came first, then this reply
+
+    def close(self) -> None:
+        os.close(self.req_w)
+        self.proc.wait()
+        os.close(self.rep_r)
+
+
+def _median_ms(values) -> float:
+    return round(statistics.median(values) * 1000, 3)
+
+
+def _measure(make, start, call, close) -> tuple[float, float]:
+    starts, trips = [], []
+    for _ in range(STARTS):
+        t0 = time.perf_counter()
+        p = make()
+        start(p)
+        starts.append(time.perf_counter() - t0)
+        close(p)
+    p = make()
+    start(p)
+    for _ in range(CALLS):
+        t0 = time.perf_counter()
+        call(p)
+        trips.append(time.perf_counter() - t0)
+    close(p)
+    return _median_ms(starts), _median_ms(trips)
+
+
+def run():
+    with tempfile.TemporaryDirectory(prefix="bench-sandbox-") as tmp:
+        Path(tmp, "player.py").write_text("def ping():\n    return 'pong'\n")
+        limits = Limits()
+
+        def sandboxed_start(p):
+            assert p.start().ok
+
+        def sandboxed_call(p):
+            assert p.call("ping").ok
+
+        sandboxed = _measure(lambda: PlayerProcess(SHIM, tmp, limits, name="bench"), sandboxed_start,
+                             sandboxed_call, lambda p: p.close())
+
+        def plain_call(p):
+            assert p.request({"method": "ping", "args": {}})["ok"] == "pong"
+
+        plain = _measure(lambda: PlainPlayer(tmp), lambda p: p.start(), plain_call, lambda p: p.close())
+    rows = []
+    for what, i in (("start to first reply", 0), ("trivial call round trip", 1)):
+        rows.append({"measure": what, "sandbox ms": sandboxed[i], "plain subprocess ms": plain[i],
+                     "ratio": round(sandboxed[i] / plain[i], 1)})
+    return f"Sandbox cost (medians of {STARTS} starts, {CALLS} calls)", rows
+
+
+if __name__ == "__main__":
+    title, rows = run()
+    print(title)
+    for row in rows:
+        print(row)
