@@ -1,0 +1,184 @@
+"""BRUTE's SemBasic stages for the Quoridor-like game: expand_player and expand_obstacles.
+
+Each case hands the shim a position and a seat; the shim brings a fresh Player there and returns
+its generator's answer as plain JSON, which `check` compares with the engine as sets (walls as
+sets of undirected edges, so order and direction never matter). The suite is the course's, fixed:
+the same positions whatever board size the league is configured with.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
+
+from .engine import QuoridorGame, QuoridorState, _wall_from_wire, position, step, wall_move
+from .geometry import wall_text
+
+RANDOM_SEED = 2018
+RANDOM_POSITIONS = 30
+# (label, sizex, sizey, me, opponent, walls, max_obstacles, walls left (me, opponent) or None)
+HAND_MADE = [
+    ("Q1: the assignment page's 4x4 example", 4, 4, (0, 0), (0, 3), [("H", 0, 1)], 5, None),
+    ("Q2: empty 3x3 board", 3, 3, (1, 0), (1, 2), [], 4, None),
+    ("Q2: empty 4x4 board", 4, 4, (2, 0), (2, 3), [], 4, None),
+    ("Q2: empty 5x5 board", 5, 5, (2, 0), (2, 4), [], 4, None),
+    ("Q2: empty 9x9 board", 9, 9, (4, 0), (4, 8), [], 4, None),
+    ("Q3: the path rule removes placements", 3, 3, (0, 0), (0, 2), [("H", 0, 0)], 4, None),
+    ("Q5: a move beside the opponent", 4, 4, (1, 0), (1, 1), [], 4, None),
+    ("rectangular 5x3 board", 5, 3, (2, 0), (1, 2), [("V", 1, 0)], 4, None),
+    ("rectangular 3x6 board", 3, 6, (1, 2), (0, 4), [("H", 0, 2), ("V", 1, 3)], 4, None),
+    ("rectangular 7x4 board", 7, 4, (3, 1), (5, 2), [("H", 2, 1), ("H", 4, 1), ("V", 0, 2)], 4, None),
+    ("walls that cross at their midpoints", 5, 5, (2, 0), (2, 4), [("H", 1, 1), ("V", 1, 1), ("V", 2, 2)], 4, None),
+    ("walls touching end to end", 5, 5, (1, 0), (3, 4), [("H", 0, 2), ("H", 2, 2), ("V", 3, 0)], 4, None),
+    ("a T-junction", 5, 5, (2, 1), (2, 3), [("H", 1, 2), ("V", 1, 1)], 4, None),
+    ("a wall could cut off the opponent only", 5, 5, (3, 1), (0, 4), [("V", 0, 3)], 4, None),
+    ("a wall could cut off the mover only", 5, 5, (0, 0), (2, 4), [("V", 0, 0)], 4, None),
+    ("pawns side by side", 5, 5, (2, 2), (3, 2), [("H", 2, 2)], 4, None),
+    ("pawns one above the other", 5, 5, (2, 2), (2, 3), [("V", 1, 2)], 4, None),
+    ("pawn in a corner, opponent beside it", 5, 5, (0, 0), (1, 0), [], 4, None),
+    ("pawn on the right edge", 6, 5, (5, 2), (0, 3), [("V", 4, 1)], 4, None),
+    ("boxed in: no step at all", 4, 4, (0, 1), (1, 1), [("H", 0, 0), ("H", 0, 1)], 4, None),
+    ("no walls left", 5, 5, (2, 1), (2, 3), [("H", 0, 0)], 4, (0, 2)),
+    ("one wall left", 5, 5, (2, 1), (2, 3), [("H", 0, 0)], 4, (1, 0)),
+]
+
+
+def _hand_made() -> list[tuple[str, QuoridorState, int]]:
+    """(label, position, seat asked) for the hand-made cases, each asked as seat 0 and as seat 1.
+
+    Seat 1 is asked with the board turned upside down, so that its goal is row 0 as the course
+    derives it; seat 0 is asked as written (me on top, heading down)."""
+    out = []
+    for label, sx, sy, me, opp, walls, m, left in HAND_MADE:
+        out.append((label, position(sx, sy, me, opp, walls, m, left, seat=0), 0))
+        flipped = [(o, x, sy - 2 - y) for o, x, y in walls]
+        up = position(sx, sy, (me[0], sy - 1 - me[1]), (opp[0], sy - 1 - opp[1]), flipped, m, left, seat=1)
+        out.append((f"{label} (as player 2)", up, 1))
+    return out
+
+
+def _random_positions() -> list[tuple[str, QuoridorState, int]]:
+    """Mid-game positions reached with random legal moves from a fixed seed, on several sizes."""
+    rng = random.Random(RANDOM_SEED)
+    sizes = [(9, 9), (9, 9), (9, 9), (5, 5), (7, 5), (4, 6)]
+    out = []
+    while len(out) < RANDOM_POSITIONS:
+        sx, sy = rng.choice(sizes)
+        game = QuoridorGame(sizex=sx, sizey=sy, max_obstacles=rng.choice([2, 4, 6]), start="random",
+                            initial_obstacles=rng.randint(0, 2))
+        state = game.new_state(rng.randrange(10**6))
+        for _ in range(rng.randint(2, 3 * (sx + sy))):
+            moves = state.legal_moves()
+            walls = [m for m in moves if m[0] == "wall"]
+            move = rng.choice(walls if walls and rng.random() < 0.5 else moves)
+            after = state.copy()
+            after.play(move)
+            if after.is_over:
+                break
+            state = after
+        seat = rng.randrange(2)
+        out.append((f"random mid-game position {len(out) + 1} ({sx}x{sy}, ply {state.ply})", state, seat))
+    return out
+
+
+def positions() -> list[tuple[str, QuoridorState, int]]:
+    return _hand_made() + _random_positions()
+
+
+def _who(state: QuoridorState, seat: int) -> str:
+    x, y = state.pos[seat]
+    return f"player {seat + 1} at ({x},{y}) on the {state.sizex}x{state.sizey} board"
+
+
+def _mismatch(state: QuoridorState, seat: int, method: str, expected: set, got: set,
+              name: Callable, refusal: Callable) -> Mismatch | None:
+    missing, extra = sorted(expected - got), sorted(got - expected)
+    if not missing and not extra:
+        return None
+    parts = []
+    if missing:
+        parts.append(f"misses {len(missing)}: " + "; ".join(name(m) for m in missing[:6])
+                     + (" ..." if len(missing) > 6 else ""))
+    if extra:
+        parts.append(f"has {len(extra)} that are not legal: "
+                     + "; ".join(f"{name(m)} ({refusal(m)})" for m in extra[:4])
+                     + (" ..." if len(extra) > 4 else ""))
+    return Mismatch(f"{method}() for {_who(state, seat)} " + ", and ".join(parts) + ".",
+                    {"missing": missing, "extra": extra})
+
+
+def _duplicates(items: list) -> str | None:
+    seen, dup = set(), []
+    for item in items:
+        if item in seen:
+            dup.append(item)
+        seen.add(item)
+    return dup[0] if dup else None
+
+
+def _step_name(move: tuple) -> str:
+    return f"[{move[1]}, {move[2]}]"
+
+
+def _wall_name(move: tuple) -> str:
+    return wall_text(move[1:])
+
+
+def expand_player_case(label: str, state: QuoridorState, seat: int) -> ProbeCase:
+    expected = set(state.steps(seat))
+
+    def check(reply) -> Mismatch | None:
+        if isinstance(reply, dict) and "invalid" in reply:
+            return Mismatch(str(reply["invalid"]))
+        if not isinstance(reply, list) or not all(isinstance(c, list) and len(c) == 2 for c in reply):
+            return Mismatch(f"expand_player() answered {reply!r:.80} instead of a list of [x, y].")
+        got = [step(c[0], c[1]) for c in reply]
+        dup = _duplicates(got)
+        if dup:
+            return Mismatch(f"expand_player() for {_who(state, seat)} lists the step {_step_name(dup)} twice.")
+        return _mismatch(state, seat, "expand_player", expected, set(got), _step_name,
+                         lambda m: state._step_refusal(seat, (m[1], m[2])) or "legal")
+
+    return ProbeCase(label=label, state=state, method="expand_player",
+                     args={"state": state.to_json(), "seat": seat}, check=check)
+
+
+def expand_obstacles_case(label: str, state: QuoridorState, seat: int) -> ProbeCase:
+    expected = {wall_move(w) for w in state.legal_walls(seat)}
+
+    def check(reply) -> Mismatch | None:
+        if isinstance(reply, dict) and "invalid" in reply:
+            return Mismatch(str(reply["invalid"]))
+        if not isinstance(reply, list):
+            return Mismatch(f"expand_obstacles() answered {reply!r:.80} instead of a list of [o1, o2].")
+        got = []
+        for k, pair in enumerate(reply, 1):
+            try:
+                got.append(wall_move(_wall_from_wire(pair)))
+            except IllegalMove as exc:
+                return Mismatch(f"item {k} of expand_obstacles() for {_who(state, seat)}: {exc}")
+        dup = _duplicates(got)
+        if dup:
+            return Mismatch(f"expand_obstacles() for {_who(state, seat)} lists an obstacle twice: "
+                            f"{_wall_name(dup)}.")
+        return _mismatch(state, seat, "expand_obstacles", expected, set(got), _wall_name,
+                         lambda m: state._wall_refusal(m[1:], seat) or "legal")
+
+    return ProbeCase(label=label, state=state, method="expand_obstacles",
+                     args={"state": state.to_json(), "seat": seat}, check=check)
+
+
+def expand_player_cases(game: QuoridorGame) -> list[ProbeCase]:
+    return [expand_player_case(label, state, seat) for label, state, seat in positions()]
+
+
+def expand_obstacles_cases(game: QuoridorGame) -> list[ProbeCase]:
+    return [expand_obstacles_case(label, state, seat) for label, state, seat in positions()]
+
+
+def probes(game: QuoridorGame) -> list[Probe]:
+    return [Probe(name="expand_player", title="expand_player(): every legal step, nothing else",
+                  points=1.0, cases=expand_player_cases, required=True, scoring="all"),
+            Probe(name="expand_obstacles", title="expand_obstacles(): every legal obstacle, nothing else",
+                  points=1.0, cases=expand_obstacles_cases, required=True, scoring="all")]
