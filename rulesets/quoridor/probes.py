@@ -101,8 +101,9 @@ def _mismatch(state: QuoridorState, seat: int, method: str, expected: set, got: 
         parts.append(f"misses {len(missing)}: " + "; ".join(name(m) for m in missing[:6])
                      + (" ..." if len(missing) > 6 else ""))
     if extra:
-        parts.append(f"has {len(extra)} that are not legal: "
-                     + "; ".join(f"{name(m)} ({refusal(m)})" for m in extra[:4])
+        verb = "is" if len(extra) == 1 else "are"
+        parts.append(f"lists {len(extra)} that {verb} not legal: "
+                     + "; ".join(f"{name(m)} ({refusal(m).rstrip('.')})" for m in extra[:4])
                      + (" ..." if len(extra) > 4 else ""))
     return Mismatch(f"{method}() for {_who(state, seat)} " + ", and ".join(parts) + ".",
                     {"missing": missing, "extra": extra})
