@@ -13,7 +13,7 @@ def test_trivial_player_is_fast(write_submission, limits):
         assert p.start().ok
         started = time.perf_counter() - t0
         r = p.call("call", {"function": "add", "args": {"a": 2, "b": 3}})
-        assert r.verdict is Verdict.OK and r.value == 5 and r.wall_s < 0.1
+        assert r.verdict is Verdict.OK and r.value == 5 and r.wall_s < 0.5
         assert p.call("add", {"a": 1, "b": 1}).value == 2
     assert started < 3.0
     assert p.report.exit_status == "exit 0" and not p.alive

@@ -130,10 +130,10 @@ def start():
         assert p.call("start").ok
         proc = psutil.Process(p.proc.pid)
         before = sum(proc.cpu_times()[:2])
-        time.sleep(0.6)
+        time.sleep(0.8)
         used = sum(proc.cpu_times()[:2]) - before
         p.close()
         return used
 
-    assert cpu_between_calls(freeze=True) < 0.05
-    assert cpu_between_calls(freeze=False) > 0.3      # control: the thread does burn CPU when not frozen
+    assert cpu_between_calls(freeze=True) <= 0.01     # one clock tick: stopped means stopped
+    assert cpu_between_calls(freeze=False) >= 0.1     # control: unfrozen, the thread burns CPU (shared host)
