@@ -11,11 +11,11 @@ an SVG carrying script could not run. Any field of the document may be missing: 
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
 import shutil
-import urllib.parse
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -102,10 +102,40 @@ def script_json(value) -> str:
 
 
 def svg_data_uri(svg: str) -> str:
-    """An <img src> for a trusted SVG string; scripts inside an image never run."""
+    """An <img src> for a trusted SVG string; scripts inside an image never run.
+
+    Base64 rather than percent-encoding: it is done in C (a replay has thousands of frames) and
+    the result needs no escaping in HTML attributes or JSON."""
     if "xmlns=" not in svg[:500]:
         svg = re.sub(r"<svg\b", '<svg xmlns="http://www.w3.org/2000/svg"', svg, count=1)
-    return "data:image/svg+xml;charset=utf-8," + urllib.parse.quote(svg, safe=" =:/;,'\"-_.()")
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8", "replace")).decode("ascii")
+
+
+_NOT_AVAILABLE = markupsafe.Markup('<span class="na">not available</span>')
+
+
+def not_available(value, suffix: str = "") -> markupsafe.Markup:
+    """`{{ na(x) }}` in the templates: the value escaped, or a plain "not available" when None.
+    A Python function rather than a Jinja macro: it is called ~100,000 times in a large league."""
+    if value is None:
+        return _NOT_AVAILABLE
+    return markupsafe.escape(value) + suffix
+
+
+def move_list_html(plies: list[dict]) -> markupsafe.Markup:
+    """The replay's move list items, built here rather than in the template because a league has
+    ~a million plies and Jinja's per-value escaping dominated the report's run time. Only the
+    move text comes from a player and is escaped; the rest are our own integers and numbers."""
+    escape = markupsafe.escape
+    items = []
+    for p in plies:
+        time = ""
+        if p["wall"] is not None:
+            cpu = f" / {p['cpu']}" if p["cpu"] is not None else ""
+            time = f'<span class="time" title="wall / CPU seconds">{p["wall"]}{cpu} s</span>'
+        items.append(f'<li><button type="button" data-ply="{p["n"]:d}" class="seat{p["seat"]:d}">'
+                     f'{escape(p["text"])}</button>{time}</li>')
+    return markupsafe.Markup("\n".join(items))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -315,6 +345,8 @@ def _environment() -> jinja2.Environment:
                                   autoescape=True, undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True)
         _env.filters["script_json"] = lambda v: markupsafe.Markup(script_json(v))
+        _env.filters["move_list"] = move_list_html
+        _env.globals["na"] = not_available
     return _env
 
 
@@ -359,7 +391,8 @@ def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None) ->
         raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
     view = _view(doc)
     env = _environment()
-    common = {"header": view["header"]}
+    facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
+    common = {"header": view["header"], "facts": facts}          # the facts block is the same on every page
 
     for f in STATIC.iterdir():
         if f.is_file():
