@@ -2,8 +2,12 @@
 
 Trusted code running in the player process. In this order: import everything needed (shim,
 its PRELOAD, the seccomp library), join the cgroup, rlimits, CPU pinning, network namespace,
-drop capabilities, NO_NEW_PRIVS, Landlock, seccomp. Only then read messages; the first one
-opens the submission, each later one calls the shim's handler. Each step is optional: a step
+drop capabilities, NO_NEW_PRIVS, Landlock, seccomp. Then write the "ready" frame (what was
+applied; no student code has run yet, so it cannot be forged) and read messages: the first one
+opens the submission, each later one calls the shim's handler; each reply echoes the request id.
+stdout and stderr are the manager's capture pipe from exec on, so print() never reaches the protocol.
+A thread the player starts before its first "move" keeps the first-turn Landlock domain: the
+second ruleset binds the serving thread and the threads it creates afterwards. Each step is optional: a step
 that cannot be applied is recorded as "missing: <why>" and reported to the manager.
 """
 from __future__ import annotations
@@ -110,6 +114,8 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
             try:
                 handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
                 reply = {"ok": None}
+            except MemoryError:
+                raise
             except Exception as exc:
                 reply = invoke.error_reply(exc)
                 open_error = f"the submission failed to open: {reply['error']['message']}"

@@ -55,6 +55,17 @@ def test_reading_another_submission_fails(player, require, write_submission):
     assert p.call("listing", {"path": "."}).value == ["player.py"]
 
 
+def test_the_project_itself_is_not_readable(player, require):
+    """Only the sandbox package (and the shim's) are granted, not the checkout holding other submissions."""
+    require("landlock")
+    import sandbox
+    project = os.path.dirname(os.path.dirname(os.path.abspath(sandbox.__file__)))
+    p = player(READER)
+    r = p.call("read", {"path": os.path.join(project, "pyproject.toml")})
+    assert r.verdict is Verdict.ERROR and r.message.startswith("PermissionError"), r
+    assert p.call("read", {"path": sandbox.__file__}).ok                # while the sandbox code is readable
+
+
 def test_reading_a_data_file_in_its_own_folder_works(player):
     p = player(READER, files={"weights.txt": "0.5 0.25"})
     r = p.call("read", {"path": "weights.txt"})

@@ -137,3 +137,10 @@ def start():
 
     assert cpu_between_calls(freeze=True) <= 0.01     # one clock tick: stopped means stopped
     assert cpu_between_calls(freeze=False) >= 0.1     # control: unfrozen, the thread burns CPU (shared host)
+
+
+def test_memory_error_at_import_is_the_memory_verdict(player, limits):
+    p = player("HOARD = bytearray(3 * 1024 ** 3)\n", limits=limits(memory_mb=300), start=False)
+    r = p.start()
+    assert r.verdict is Verdict.MEMORY, r
+    assert not p.alive
