@@ -167,6 +167,13 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
     import rulesets
     from rulesets.base import BadParams
 
+    from .grading import GradingConfigError, compute_grades
+    from .standings import compute_standings
+
+    try:
+        compute_grades(compute_standings([], []), a.grading.model_dump())
+    except GradingConfigError as exc:
+        raise ConfigError(f"{path}: assignments.{name}.grading: {exc}") from None
     ruleset = rulesets.load(a.ruleset)
     try:
         game = ruleset.game(**a.game)

@@ -76,9 +76,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             sub = next((s for s in run.submissions if s.id == sid), None)
             status, detail = "failed", (sub.problem if sub else "") or "not validated"
         elif not v.get("passed"):
-            stage = next((c["name"] for c in v["checks"] if c["required"] and not c["passed"]
-                          and not c.get("informational")), "interface")
-            status, detail = "failed", f"failed validation at the {stage} stage"
+            status, detail = "failed", _failed_validation(v)
         else:
             status, detail = "valid", ""
         g = grades.get(sid)
@@ -136,6 +134,27 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         },
         "submissions": subs, "crosstable": cross, "games": game_docs,
     }
+
+
+def _failed_validation(v: dict | None) -> str:
+    stage = next((c["name"] for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
+                  and not c.get("informational")), "interface")
+    return f"failed validation at the {stage} stage"
+
+
+def compute_grades(assignment: Assignment, run) -> dict:
+    """Grades per the assignment's rule; submissions that never entered the league get the floor."""
+    from .grading import compute_grades as grade
+
+    excluded = {}
+    for sub in run.submissions:
+        v = run.validations.get(sub.id)
+        if sub.problem:
+            excluded[sub.id] = sub.problem
+        elif not v or not v.get("passed"):
+            excluded[sub.id] = _failed_validation(v)
+    excluded |= {sid: f"disqualified: {why}" for sid, why in run.disqualified.items()}
+    return grade(run.standings, assignment.config.grading.model_dump(), excluded=excluded)
 
 
 def _spec(sid: str) -> str:

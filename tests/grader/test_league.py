@@ -1,0 +1,168 @@
+"""The league end to end through the real sandbox: ranking, policies, resume after kill -9, incremental.
+
+Colosseum on a fixed 6x6 board keeps games short (a few dozen fast moves); every test builds its
+own config and submissions folder in a temporary directory so runs never share a store.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from grader.assignment import load_assignments
+from grader.league import run_league
+from grader.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "submissions" / "colosseum"
+
+
+def make_config(tmp: Path, subs: list[str], **assignment) -> Path:
+    folder = tmp / "subs"
+    folder.mkdir(exist_ok=True)
+    for name in subs:
+        if not (folder / name).exists():
+            shutil.copytree(EXAMPLES / name, folder / name)
+    block = {"ruleset": "colosseum", "submissions": "subs", "game": {"board_size": 6},
+             # the misbehaving examples fail the legal-moves stage; let them play to test the policies
+             "validation": {"smoke_games": 0, "stages": {"legal_moves": {"required": False}}},
+             "league": {"format": "round_robin", "games_per_pair": 2, "seed": 7, "builtins": ["random"],
+                        "concurrency": 2}} | assignment
+    path = tmp / "config.yaml"
+    path.write_text(yaml.safe_dump({"assignments": {"arena": block}}), encoding="utf-8")
+    return path
+
+
+def league(config: Path, **kw):
+    assignment = load_assignments(config)["arena"]
+    return assignment, run_league(assignment, progress=False, **kw)
+
+
+def done_games(assignment) -> list:
+    with Store(assignment.store_path) as store:
+        return [g for g in store.games(assignment.name) if g.status == "done"]
+
+
+def test_baseline_ranks_above_random_and_every_pairing_plays_both_seats(tmp_path):
+    config = make_config(tmp_path, ["baseline_student"], league={
+        "format": "round_robin", "games_per_pair": 4, "seed": 7, "builtins": ["random"], "concurrency": 2})
+    assignment, run = league(config)
+    rows = {r.id: r for r in run.standings.rows}
+    assert rows["baseline_student"].rank == 1
+    assert rows["baseline_student"].points > rows["builtin:random"].points
+    games = done_games(assignment)
+    assert len(games) == 4
+    seeds = sorted((g.seed, g.seat0) for g in games)
+    # seat-swapped pairs on the same seed: each seed appears once with each player in seat 0
+    assert len({s for s, _ in seeds}) == 2
+    assert all(sum(1 for s, _ in seeds if s == seed) == 2 for seed, _ in seeds)
+    assert all(g.reason and g.reason != "infra" and json.loads(g.moves_json)["moves"] for g in games)
+
+
+def test_random_substitute_policy_is_logged_not_a_loss(tmp_path):
+    config = make_config(tmp_path, ["raises", "illegal_every_time"], league={
+        "format": "round_robin", "games_per_pair": 2, "seed": 3, "builtins": [], "concurrency": 2})
+    assignment, run = league(config)
+    games = done_games(assignment)
+    assert len(games) == 2
+    for g in games:
+        assert g.reason not in ("error", "illegal", "forfeit")          # the game was played out
+        players = json.loads(g.players_json)
+        kinds = {i["kind"] for p in players for i in p["incidents"]}
+        assert "substituted" in kinds or kinds & {"error", "illegal"}
+    assert not run.disqualified
+
+
+def test_forfeit_policy_makes_the_raising_player_lose(tmp_path):
+    config = make_config(tmp_path, ["raises"], policy={"on_error": "forfeit"})
+    assignment, run = league(config)
+    rows = {r.id: r for r in run.standings.rows}
+    assert rows["raises"].losses == 2 and rows["raises"].points == 0
+    for g in done_games(assignment):
+        loser_seat = 0 if g.seat0 == "raises" else 1
+        assert (g.points0, g.points1)[loser_seat] == 0
+        assert "raises" in g.detail or "first player" in g.detail or "second player" in g.detail
+
+
+def test_disqualify_policy_removes_the_player_from_the_league(tmp_path):
+    config = make_config(tmp_path, ["illegal_every_time", "baseline_student"], policy={"on_illegal": "disqualify"})
+    assignment, run = league(config)
+    assert "illegal_every_time" in run.disqualified
+    assert "illegal" in run.disqualified["illegal_every_time"].lower()
+    ids = {r.id for r in run.standings.rows if not r.disqualified}
+    assert "illegal_every_time" not in ids
+    with Store(assignment.store_path) as store:
+        status = {s.id: s.status for s in store.submissions(assignment.name)}
+    assert status["illegal_every_time"] == "disqualified"
+    assert status["baseline_student"] == "valid"
+
+
+def _run_cli_in_background(config: Path) -> subprocess.Popen:
+    code = textwrap.dedent(f"""
+        import sys
+        from grader.cli import main
+        sys.exit(main(["--config", {str(config)!r}, "run", "arena", "--quiet", "--no-report"]))
+    """)
+    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _count_done(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
+            return con.execute("select count(*) from games where status = 'done'").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_resume_after_kill_9_loses_and_replays_nothing(tmp_path):
+    config = make_config(tmp_path, ["baseline_student", "raises", "illegal_every_time"], league={
+        "format": "round_robin", "games_per_pair": 2, "seed": 11, "builtins": ["random"], "concurrency": 1})
+    assignment = load_assignments(config)["arena"]
+    proc = _run_cli_in_background(config)
+    deadline = time.monotonic() + 120
+    try:
+        while _count_done(assignment.store_path) < 3:
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            assert time.monotonic() < deadline, "the league never finished three games"
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)        # the runner and the players it was running
+        proc.wait()
+    with sqlite3.connect(assignment.store_path) as con:
+        assert con.execute("pragma integrity_check").fetchone()[0] == "ok"
+    before = {g.key: (g.points0, g.points1, g.moves_json) for g in done_games(assignment)}
+    assert 3 <= len(before) < 12
+
+    _, run = league(config)
+    after = {g.key: (g.points0, g.points1, g.moves_json) for g in done_games(assignment)}
+    assert len(after) == 12                         # 4 entrants, 6 pairings, 2 games each
+    assert run.reused == len(before) and run.played == 12 - len(before)
+    assert all(after[k] == v for k, v in before.items())       # finished games kept as they were
+
+
+def test_rerun_replays_only_the_changed_submission(tmp_path):
+    config = make_config(tmp_path, ["baseline_student", "raises"])
+    assignment, first = league(config)
+    assert first.played == 6 and first.reused == 0
+
+    _, again = league(config)
+    assert again.played == 0 and again.reused == 6
+
+    agent = tmp_path / "subs" / "raises" / "student_agent.py"
+    agent.write_text(agent.read_text() + "\n# re-uploaded\n")
+    _, changed = league(config)
+    assert changed.changed == ["raises"]
+    assert changed.played == 4 and changed.reused == 2     # raises' two pairings replayed, the third kept
