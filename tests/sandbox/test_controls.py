@@ -82,3 +82,16 @@ def test_in_process_import_error_is_error(write_submission):
     r = p.start()
     assert r.verdict is Verdict.ERROR and "no_such_module_here" in r.message
     assert not p.alive and p.call("x").verdict is Verdict.ERROR
+
+
+def test_degraded_host_reports_missing_layers(monkeypatch):
+    from sandbox import host, landlock, seccomp_filter
+
+    monkeypatch.setattr(landlock, "abi_version", lambda: 0)
+    monkeypatch.setattr(seccomp_filter, "describe", lambda: (_ for _ in ()).throw(OSError("no libseccomp")))
+    monkeypatch.setattr(host, "cgroup_reason", lambda: "not root, so no cgroup can be created")
+    report = host.protections()
+    assert report["landlock"].startswith("missing")
+    assert report["seccomp"] == "missing: no libseccomp"
+    assert report["memory"].startswith("RLIMIT_AS") and "not root" in report["memory"]
+    assert "seccomp" not in report["network"]

@@ -144,3 +144,13 @@ def test_memory_error_at_import_is_the_memory_verdict(player, limits):
     r = p.start()
     assert r.verdict is Verdict.MEMORY, r
     assert not p.alive
+
+
+def test_without_a_cgroup_rlimit_as_still_gives_the_memory_verdict(player, limits, monkeypatch):
+    from sandbox import host
+    monkeypatch.setattr(host, "cgroup_reason", lambda: "cgroups disabled for this test")
+    p = player(HOG, limits=limits(memory_mb=400))
+    assert p.protections["memory"].startswith("RLIMIT_AS 400 MB")
+    assert p.call("grow", {"mb": 100}).ok
+    r = p.call("grow", {"mb": 1000})
+    assert r.verdict is Verdict.MEMORY, r
