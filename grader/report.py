@@ -169,6 +169,14 @@ class _Names:
         return "unknown submission" if self.anonymised or raw is None else raw
 
 
+def submission_pages(doc: dict) -> dict[str, str]:
+    """Submission id → its page's path inside the site ("submissions/<key>.html"), exactly as
+    render_site names it (collisions and anonymised mode included): for links in grades.csv."""
+    subs = [dict(s) for s in _list(_dict(doc).get("submissions")) if isinstance(s, dict)]
+    names = _Names(subs, _dict(_dict(doc).get("assignment")).get("anonymised") is True)
+    return {raw: f"submissions/{key}.html" for raw, key in names.key.items()}
+
+
 def _result(points, seat: int | None = None) -> str | None:
     """'1–0', '½–½', '0–0' for a game; from one seat's side 'win', 'draw', 'loss' when asked."""
     pts = _list(points)
@@ -421,36 +429,43 @@ def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None) ->
 # ---------------------------------------------------------------------------------------------
 # Screenshots for the README (needs Playwright and a Chromium; used by the browser test).
 
-def screenshots(out_dir: str | Path, dest: str | Path, executable: str = CHROMIUM) -> list[Path]:
+def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable: str = CHROMIUM) -> list[Path]:
     """PNGs of the leaderboard, the top submission's page and a replay half-way through.
 
     `out_dir` is a rendered site; returns the written files (leaderboard.png, submission.png,
-    replay.png in `dest`)."""
-    from playwright.sync_api import sync_playwright
+    replay.png in `dest`). Pass a Playwright `browser` that is already open (Playwright's sync API
+    cannot be started twice in one thread); otherwise Chromium at `executable` is launched."""
+    if browser is None:
+        from playwright.sync_api import sync_playwright
+        with sync_playwright() as pw:
+            own = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            try:
+                return screenshots(out_dir, dest, own)
+            finally:
+                own.close()
 
     out, dest = Path(out_dir).resolve(), Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     written = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1100, "height": 800})
-            page.goto((out / "index.html").as_uri())
-            page.screenshot(path=str(dest / "leaderboard.png"), full_page=False)
-            written.append(dest / "leaderboard.png")
-            first = page.locator("#leaderboard tbody a").first
-            if first.count():
-                page.goto((out / first.get_attribute("href")).resolve().as_uri())
-                page.screenshot(path=str(dest / "submission.png"), full_page=False)
-                written.append(dest / "submission.png")
-            games = sorted((out / "games").glob("*.html"))
-            if games:
-                page.goto(games[0].as_uri())
-                plies = int(page.locator("#slider").get_attribute("max") or 0)
-                for _ in range(plies // 2):
-                    page.keyboard.press("ArrowRight")
-                page.screenshot(path=str(dest / "replay.png"), full_page=False)
-                written.append(dest / "replay.png")
-        finally:
-            browser.close()
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    try:
+        page = context.new_page()
+        page.goto((out / "index.html").as_uri())
+        page.screenshot(path=str(dest / "leaderboard.png"))
+        written.append(dest / "leaderboard.png")
+        first = page.locator("#leaderboard tbody a").first
+        if first.count():
+            page.goto((out / first.get_attribute("href")).resolve().as_uri())
+            page.screenshot(path=str(dest / "submission.png"))
+            written.append(dest / "submission.png")
+        games = sorted((out / "games").glob("*.html"))
+        if games:
+            page.goto(games[0].as_uri())
+            plies = int(page.locator("#slider").get_attribute("max") or 0)
+            for _ in range(plies // 2):
+                page.keyboard.press("ArrowRight")
+            page.screenshot(path=str(dest / "replay.png"))
+            written.append(dest / "replay.png")
+    finally:
+        context.close()
     return written

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from grader.report import ReportError, render_site, script_json, slug_hash, svg_data_uri
+from grader.report import ReportError, render_site, script_json, slug_hash, submission_pages, svg_data_uri
 
 
 def pages(site: Path) -> list[Path]:
@@ -239,3 +239,13 @@ def test_svg_data_uri_adds_the_namespace():
     uri = svg_data_uri("<svg width='1'></svg>")
     assert _svg(uri) == "<svg xmlns=\"http://www.w3.org/2000/svg\" width='1'></svg>"
     assert _svg(svg_data_uri("<svg xmlns='x'/>")) == "<svg xmlns='x'/>"
+
+
+def test_submission_pages_names_the_written_files(tmp_path, doc):
+    doc["submissions"][1]["display_name"] = doc["submissions"][0]["display_name"] = "Same"
+    doc["assignment"]["anonymised"] = True
+    render_site(doc, tmp_path / "s")
+    links = submission_pages(doc)
+    assert set(links) == {"alice", "bob", "mallory", "trudy"}
+    assert len(set(links.values())) == 4
+    assert all((tmp_path / "s" / path).is_file() for path in links.values())
