@@ -81,7 +81,7 @@ class QuoridorGame(Game):
         state.starts = list(state.pos)
         if isinstance(p["initial_obstacles"], int):
             for _ in range(p["initial_obstacles"]):
-                free = [w for w in G.all_walls(p["sizex"], p["sizey"]) if state._wall_refusal(w, None) is None]
+                free = state.legal_walls(None)
                 if not free:
                     break
                 state._add(rng.choice(free), None)

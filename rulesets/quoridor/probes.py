@@ -7,6 +7,7 @@ the same positions whatever board size the league is configured with.
 """
 from __future__ import annotations
 
+import functools
 import random
 from typing import Callable
 
@@ -82,8 +83,14 @@ def _random_positions() -> list[tuple[str, QuoridorState, int]]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _suite() -> tuple:
+    return tuple(_hand_made() + _random_positions())
+
+
 def positions() -> list[tuple[str, QuoridorState, int]]:
-    return _hand_made() + _random_positions()
+    """The course's fixed suite: (label, position, seat asked), each position a fresh copy."""
+    return [(label, state.copy(), seat) for label, state, seat in _suite()]
 
 
 def _who(state: QuoridorState, seat: int) -> str:
