@@ -15,8 +15,8 @@ from rich.markup import escape
 
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
 
-console = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class UsageError(Exception):
