@@ -306,6 +306,8 @@ class QuoridorState(State):
             return "the game is already over."
         seat = self.to_move if seat is None else seat
         kind = move[0] if isinstance(move, tuple) and move else None
+        if kind in ("step", "wall") and not all(_is_int(v) for v in move[-2:]):
+            return f"{move!r:.60} is not a move: coordinates must be whole numbers."
         if kind == "step" and len(move) == 3:
             return self._step_refusal(seat, (move[1], move[2]))
         if kind == "wall" and len(move) == 4:

@@ -79,7 +79,7 @@ def _random_positions() -> list[tuple[str, QuoridorState, int]]:
                 break
             state = after
         seat = rng.randrange(2)
-        out.append((f"random mid-game position {len(out) + 1} ({sx}x{sy}, ply {state.ply})", state, seat))
+        out.append((f"random mid-game position {len(out) + 1} ({sx}x{sy}, ply {state.ply}, asking player {seat + 1})", state, seat))
     return out
 
 

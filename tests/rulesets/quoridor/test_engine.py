@@ -86,6 +86,8 @@ def test_walls_on_the_outer_edge_are_refused():
     assert "not inside the 4x4 board" in state.refusal(wall_move(("H", 3, 0)))
     assert "not inside" in state.refusal(wall_move(("V", 0, 3)))
     assert "not inside" in state.refusal(wall_move(("H", -1, 0)))
+    assert "whole numbers" in state.refusal(("wall", "H", 1.5, 0))
+    assert "whole numbers" in state.refusal(("step", "0", 1))
 
 
 def test_path_rule_per_player():
