@@ -162,6 +162,8 @@ def test_leaderboard_fits_a_phone(browser, built):
         p = context.new_page()
         p.goto((built / "index.html").as_uri())
         assert p.evaluate("() => document.documentElement.scrollWidth") <= 375 + 1
+        wrap = "document.querySelector('#leaderboard').parentElement"           # every column visible
+        assert p.evaluate(f"() => {wrap}.scrollWidth <= {wrap}.clientWidth + 1")
         p.goto((built / "games" / f"{slug_hash('g-ab-0')}.html").as_uri())
         board = p.locator("#board").bounding_box()
         moves = p.locator("#moves").bounding_box()
