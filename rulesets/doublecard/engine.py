@@ -202,11 +202,24 @@ class DoubleCardState(State):
         return move
 
     def winner_if(self, move: tuple) -> int | None:
-        """Who would win if the legal internal `move` were played now (None: nobody); no change left behind."""
-        branch = self.copy()
-        branch._apply(move)
-        out = branch._outcome
-        return out.winner if out is not None and out.reason == "line" else None
+        """Who would win if the legal internal `move` were played now (None: nobody).
+
+        Searches call this for every reply, so it only paints the move's segments into the
+        colour and dot lists, looks for lines, and paints them back (no copy)."""
+        source, code, cell = move
+        placed = (cell, B.second_cell(code, cell))
+        touched = list(source or ()) + list(placed)
+        saved = [(c, self.colour[c], self.dot[c]) for c in touched]
+        for c in source or ():
+            self.colour[c] = self.dot[c] = None
+        for c, (colour, dot) in zip(placed, B.SEGMENTS[code]):
+            self.colour[c], self.dot[c] = colour, dot
+        try:
+            found = self._line_made(self.ply % 2, placed)
+        finally:
+            for c, colour, dot in reversed(saved):
+                self.colour[c], self.dot[c] = colour, dot
+        return None if found is None else found[0]
 
     # ---- internals ---------------------------------------------------------------------------
 
@@ -307,14 +320,21 @@ class DoubleCardState(State):
         self._legal = None
         self._outcome = self._judge(mover, placed)
 
-    def _judge(self, mover: int, placed: tuple[int, int]) -> Outcome | None:
+    def _line_made(self, mover: int, placed: tuple[int, int]) -> tuple[int, list[int], bool] | None:
+        """(winner, the line, whether both kinds of line appeared) if the placed cells make a line."""
+        if not (B.makes_line(self.colour, placed) or B.makes_line(self.dot, placed)):
+            return None
         colour_line = B.longest_line(self.colour, placed)
         dot_line = B.longest_line(self.dot, placed)
-        if colour_line or dot_line:
-            mine = colour_line if self.role(mover) == "colours" else dot_line
-            winner = mover if mine else 1 - mover
-            line = mine or colour_line or dot_line
-            return self._win(winner, mover, line, both=bool(colour_line and dot_line))
+        mine = colour_line if self.role(mover) == "colours" else dot_line
+        winner = mover if mine else 1 - mover
+        return winner, mine or colour_line or dot_line, bool(colour_line and dot_line)
+
+    def _judge(self, mover: int, placed: tuple[int, int]) -> Outcome | None:
+        found = self._line_made(mover, placed)
+        if found is not None:
+            winner, line, both = found
+            return self._win(winner, mover, line, both)
         if self.ply >= self.game.params["max_moves"]:
             return Outcome((0.5, 0.5), (0.0, 0.0), "move_limit",
                            f"Nobody made a line in {self.ply} moves: a draw.")

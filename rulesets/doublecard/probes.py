@@ -97,10 +97,11 @@ def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed
         exchange, before = replay(game, seat, policies, seed, answers)
         _show(shown, exchange.state)
         if exchange.refusal is not None:
-            bad = answers[len(exchange.answers) - 1]
-            text = bad if isinstance(bad, str) else "a non-move"
-            return Mismatch(f"after the moves {_upto(before[-1])} the player answered {text!r}, which is "
-                            f"illegal: {exchange.refusal}", {"illegal": [bad] if isinstance(bad, str) else []})
+            bad = exchange.answers[-1]
+            if not isinstance(bad, str):
+                return Mismatch(f"after the moves {_upto(before[-1])}: {exchange.refusal}")
+            return Mismatch(f"after the moves {_upto(before[-1])} the player answered {bad!r}, which is "
+                            f"illegal: {exchange.refusal}", {"illegal": [bad]})
         if judge is not None and len(exchange.answers) == len(policies):
             sentence = judge(before[-1], exchange.answers[-1])
             if sentence:

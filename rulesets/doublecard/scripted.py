@@ -22,7 +22,7 @@ from . import board as B
 from .engine import DoubleCardState
 
 POLICIES = ("guard", "gift", "threat")
-GUARD_SAMPLE = 16           # how many (shuffled) candidate moves the guard compares
+GUARD_SAMPLE = 64           # how many (shuffled) candidate moves the guard compares
 LINES = B.lines()
 
 
@@ -78,8 +78,23 @@ def _quiet(state: DoubleCardState) -> list[tuple]:
     return [m for m in moves if state.winner_if(m) is None] or list(moves)
 
 
+_remembered: dict[tuple, tuple] = {}     # (params, policy, seed, history) -> move; see opponent_move
+
+
 def opponent_move(state: DoubleCardState, policy: str, seed: int) -> tuple:
-    """The scripted opponent's internal move in `state` (it is the player to move)."""
+    """The scripted opponent's internal move in `state` (it is the player to move).
+
+    Remembered per position: a case replayed in the same process (the tests run shim and
+    check in one) costs nothing the second time."""
+    key = (tuple(sorted(state.game.params.items())), policy, seed, tuple(state.history))
+    if key not in _remembered:
+        if len(_remembered) > 4096:
+            _remembered.clear()
+        _remembered[key] = _choose(state, policy, seed)
+    return _remembered[key]
+
+
+def _choose(state: DoubleCardState, policy: str, seed: int) -> tuple:
     rng = _rng(seed, state)
     me = state.to_move
     candidates = _quiet(state)
@@ -88,21 +103,27 @@ def opponent_move(state: DoubleCardState, policy: str, seed: int) -> tuple:
         return max(candidates, key=lambda m: _gift_score(state, m, 1 - me))
     if policy == "threat" and not state.recycling:
         return max(candidates, key=lambda m: _threat_score(state, m, me))
-    return min(candidates[:GUARD_SAMPLE], key=lambda m: _guard_score(state, m, me))
+    return _quietest(state, candidates[:GUARD_SAMPLE], me)
 
 
-def _guard_score(state: DoubleCardState, move: tuple, me: int) -> tuple:
-    """Lower is quieter: the player's winning replies, then its replies that end the game at all
-    (a line of my kind made by the player), then how promising the board is for both kinds."""
-    branch = state.copy()
-    branch._apply(move)
-    wins = ends = 0
-    for reply in branch.internal_moves():
-        winner = branch.winner_if(reply)
-        if winner is not None:
-            ends += 1
-            wins += winner != me
-    return wins, ends, potential(branch, "colours") + potential(branch, "dots")
+def _quietest(state: DoubleCardState, candidates: list[tuple], me: int) -> tuple:
+    """The candidate leaving the player the fewest winning replies, then the fewest replies that
+    end the game at all (a line of my kind made by the player), then the least promising board
+    for both kinds (only computed among the ties)."""
+    scored = []
+    for move in candidates:
+        branch = state.copy()
+        branch._apply(move)
+        wins = ends = 0
+        for reply in branch.internal_moves():
+            winner = branch.winner_if(reply)
+            if winner is not None:
+                ends += 1
+                wins += winner != me
+        scored.append(((wins, ends), move, branch))
+    best = min(score for score, _, _ in scored)
+    ties = [(move, branch) for score, move, branch in scored if score == best]
+    return min(ties, key=lambda t: potential(t[1], "colours") + potential(t[1], "dots"))[0]
 
 
 def _gift_score(state: DoubleCardState, move: tuple, player: int) -> tuple:
