@@ -206,41 +206,34 @@ def _incident_text(incident) -> str:
     return _text(incident) or "—"
 
 
-def _view(doc: dict) -> dict:
-    """Reshape the results document for the templates (every value present, possibly None)."""
-    assignment = _dict(doc.get("assignment"))
-    anonymised = assignment.get("anonymised") is True
-    submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
-    names = _Names(submissions, anonymised)
-    games_raw = [g for g in _list(doc.get("games")) if isinstance(g, dict)]
+def _plies(g: dict) -> list[dict]:
+    """One entry per move: its number, the seat that made it, its text and its times."""
+    texts, times = _list(g.get("move_texts")), _list(g.get("times"))
+    plies = []
+    for i, move in enumerate(_list(g.get("moves"))):
+        t = _list(times[i]) if i < len(times) else []
+        text = _text(texts[i]) if i < len(texts) else None
+        plies.append({"n": i + 1, "seat": i % 2, "text": text or _text(move) or "?",
+                      "wall": _fmt(t[0], 2) if len(t) > 0 else None,
+                      "cpu": _fmt(t[1], 2) if len(t) > 1 else None})
+    return plies
 
-    games: list[dict] = []
-    game_key: dict[str, str] = {}
-    used: set[str] = set()
+
+def _games(games_raw: list[dict], names: _Names) -> list[dict]:
+    """The games as the game pages and submission pages show them, each with its URL key.
+
+    Anonymised: keys are sequence numbers and neither the game id nor the `grader play` line
+    (both name submissions by id) is shown."""
+    games, used = [], set()
     for n, g in enumerate(games_raw, 1):
         raw_id = _text(g.get("id"))
-        key = f"g{n:05d}" if anonymised or raw_id is None else slug_hash(raw_id)
+        key = f"g{n:05d}" if names.anonymised or raw_id is None else slug_hash(raw_id)
         while key in used:
             key = slug_hash(f"{key}#{n}")
         used.add(key)
-        if raw_id is not None:
-            game_key.setdefault(raw_id, key)
         seats = [_text(g.get("seat0")), _text(g.get("seat1"))]
-        reproduce = _text(g.get("reproduce"))
-        if reproduce and anonymised:
-            reproduce = None                                   # it names submissions by id
-        moves = _list(g.get("moves"))
-        texts = _list(g.get("move_texts"))
-        times = _list(g.get("times"))
-        plies = []
-        for i, move in enumerate(moves):
-            t = _list(times[i]) if i < len(times) else []
-            text = _text(texts[i]) if i < len(texts) else None
-            plies.append({"n": i + 1, "seat": i % 2, "text": text or _text(move) or "?",
-                          "wall": _fmt(t[0], 2) if len(t) > 0 else None,
-                          "cpu": _fmt(t[1], 2) if len(t) > 1 else None})
         games.append({
-            "raw": g, "key": key, "id": None if anonymised else raw_id, "index": n,
+            "raw": g, "key": key, "id": None if names.anonymised else raw_id, "index": n,
             "seats": seats,
             "seat_names": [names.shown(s) for s in seats],
             "seat_keys": [names.key.get(s) for s in seats],
@@ -248,95 +241,121 @@ def _view(doc: dict) -> dict:
             "result": _result(g.get("points")),
             "reason": _text(g.get("reason")), "detail": _text(g.get("detail")),
             "seed": _text(g.get("seed")), "game_index": _text(g.get("game_index")),
-            "plies": plies,
+            "plies": _plies(g),
             "incidents": [_incident_text(i) for i in _list(g.get("incidents"))],
-            "reproduce": reproduce,
+            "reproduce": None if names.anonymised else _text(g.get("reproduce")),
         })
+    return games
 
-    by_sub: dict[str, list[tuple[dict, int]]] = defaultdict(list)
-    for g in games:
-        for seat, s in enumerate(g["seats"]):
-            if s is not None:
-                by_sub[s].append((g, seat))
 
-    rows = []
-    for sub in submissions:
-        raw = _text(sub.get("id"))
-        status, why = _status(sub)
-        validation = sub.get("validation")
-        checks = []
-        if isinstance(validation, dict):
-            for c in _list(validation.get("checks")):
-                if not isinstance(c, dict):
-                    continue
-                svg = c.get("svg") if isinstance(c.get("svg"), str) and c.get("svg") else None
-                checks.append({"name": _text(c.get("name")) or "unnamed check",
-                               "passed": c.get("passed") if isinstance(c.get("passed"), bool) else None,
-                               "points": _fmt(c.get("points"), 2), "max_points": _fmt(c.get("max_points"), 2),
-                               "message": _text(c.get("message")), "picture": _text(c.get("picture")),
-                               "svg": svg_data_uri(svg) if svg else None})
-        opponents: dict[str, dict] = {}
-        for g, seat in by_sub.get(raw, []):
-            opp = g["seats"][1 - seat]
-            entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": names.key.get(opp),
-                                                     "anchor": "vs-" + (names.key.get(opp) or "unknown"),
-                                                     "games": []})
-            entry["games"].append({"key": g["key"], "index": g["index"], "seat": seat,
-                                   "result": _result(g["points"], seat), "score": g["result"],
-                                   "reason": g["reason"], "detail": g["detail"], "reproduce": g["reproduce"]})
-        wdl = [_fmt(sub.get(k), 0) for k in ("wins", "draws", "losses")]
-        rows.append({
-            "key": sub["_key"], "name": sub["_name"], "id": None if anonymised else raw,
-            "rank": _fmt(sub.get("rank"), 0), "rank_sort": _number(sub.get("rank")),
-            "points": _points(sub.get("points")), "points_sort": _number(sub.get("points")),
-            "wdl": "–".join(w or "?" for w in wdl) if any(wdl) else None,
-            "wins_sort": _number(sub.get("wins")),
-            "games": _fmt(sub.get("games"), 0),
-            "rating": _fmt(sub.get("rating"), 0), "rating_sort": _number(sub.get("rating")),
-            "rating_low": _fmt(sub.get("rating_low"), 0), "rating_high": _fmt(sub.get("rating_high"), 0),
-            "grade": _fmt(sub.get("grade"), 2), "grade_max": _fmt(sub.get("grade_max"), 2),
-            "grade_sort": _number(sub.get("grade")),
-            "status": status, "status_detail": why,
-            "validation": None if not isinstance(validation, dict) else {
-                "passed": validation.get("passed") if isinstance(validation.get("passed"), bool) else None,
-                "points": _fmt(validation.get("points"), 2), "max_points": _fmt(validation.get("max_points"), 2),
-                "checks": checks},
-            "slowest_move": _fmt(sub.get("slowest_move_s"), 3), "peak_memory": _fmt(sub.get("peak_memory_mb"), 1),
-            "output": _text(sub.get("output")),
-            "opponents": sorted(opponents.values(), key=lambda o: o["name"].lower()),
-            "game_count": len(by_sub.get(raw, [])),
-        })
-    rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
+def _validation(validation) -> dict | None:
+    """The validation stages with points and the failing position's picture (SVG or text)."""
+    if not isinstance(validation, dict):
+        return None
+    checks = []
+    for c in _list(validation.get("checks")):
+        if not isinstance(c, dict):
+            continue
+        svg = c.get("svg") if isinstance(c.get("svg"), str) and c.get("svg") else None
+        checks.append({"name": _text(c.get("name")) or "unnamed check",
+                       "passed": c.get("passed") if isinstance(c.get("passed"), bool) else None,
+                       "points": _fmt(c.get("points"), 2), "max_points": _fmt(c.get("max_points"), 2),
+                       "message": _text(c.get("message")), "picture": _text(c.get("picture")),
+                       "svg": svg_data_uri(svg) if svg else None})
+    passed = validation.get("passed")
+    return {"passed": passed if isinstance(passed, bool) else None, "checks": checks,
+            "points": _fmt(validation.get("points"), 2), "max_points": _fmt(validation.get("max_points"), 2)}
 
-    cross = _dict(doc.get("crosstable"))
-    order = [s for s in submissions if _text(s.get("id")) is not None]
-    order.sort(key=lambda s: (_number(s.get("rank")) is None, _number(s.get("rank")) or 0, s["_name"].lower()))
-    crosstable = []
+
+def _opponents(played: list[tuple[dict, int]], names: _Names) -> list[dict]:
+    """A submission's games grouped by opponent (the crosstable links to each group's anchor)."""
+    opponents: dict[str, dict] = {}
+    for g, seat in played:
+        opp = g["seats"][1 - seat]
+        entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": names.key.get(opp),
+                                                 "anchor": "vs-" + (names.key.get(opp) or "unknown"),
+                                                 "games": []})
+        entry["games"].append({"key": g["key"], "index": g["index"], "seat": seat,
+                               "result": _result(g["points"], seat), "score": g["result"],
+                               "reason": g["reason"], "detail": g["detail"], "reproduce": g["reproduce"]})
+    return sorted(opponents.values(), key=lambda o: o["name"].lower())
+
+
+def _row(sub: dict, played: list[tuple[dict, int]], names: _Names) -> dict:
+    """One submission as its leaderboard row and its own page show it."""
+    status, why = _status(sub)
+    wdl = [_fmt(sub.get(k), 0) for k in ("wins", "draws", "losses")]
+    return {
+        "key": sub["_key"], "name": sub["_name"], "id": None if names.anonymised else _text(sub.get("id")),
+        "rank": _fmt(sub.get("rank"), 0), "rank_sort": _number(sub.get("rank")),
+        "points": _points(sub.get("points")), "points_sort": _number(sub.get("points")),
+        "wdl": "–".join(w or "?" for w in wdl) if any(wdl) else None,
+        "wins_sort": _number(sub.get("wins")),
+        "games": _fmt(sub.get("games"), 0),
+        "rating": _fmt(sub.get("rating"), 0), "rating_sort": _number(sub.get("rating")),
+        "rating_low": _fmt(sub.get("rating_low"), 0), "rating_high": _fmt(sub.get("rating_high"), 0),
+        "grade": _fmt(sub.get("grade"), 2), "grade_max": _fmt(sub.get("grade_max"), 2),
+        "grade_sort": _number(sub.get("grade")),
+        "status": status, "status_detail": why,
+        "validation": _validation(sub.get("validation")),
+        "slowest_move": _fmt(sub.get("slowest_move_s"), 3), "peak_memory": _fmt(sub.get("peak_memory_mb"), 1),
+        "output": _text(sub.get("output")),
+        "opponents": _opponents(played, names),
+        "game_count": len(played),
+    }
+
+
+def _crosstable(cross: dict, rows: list[dict], ids: dict[str, str]) -> list[dict]:
+    """Rows and columns in leaderboard order; a cell links to the row submission's games
+    against the column submission (to its page when those games are not in the document)."""
+    line_of = {r["key"]: _dict(cross.get(ids[r["key"]])) for r in rows if r["key"] in ids}
+    order = [r for r in rows if r["key"] in ids]
+    table = []
     for a in order:
-        a_id = _text(a.get("id"))
-        line = _dict(cross.get(a_id))
+        anchors = {o["anchor"] for o in a["opponents"]}
         cells = []
         for b in order:
-            b_id = _text(b.get("id"))
-            cell = _dict(line.get(b_id))
-            cells.append({"self": a_id == b_id, "points": _points(cell.get("points")),
-                          "games": _fmt(cell.get("games"), 0),
-                          "href": f"submissions/{a['_key']}.html#vs-{b['_key']}" if cell else None})
-        crosstable.append({"key": a["_key"], "name": a["_name"], "cells": cells})
+            cell = _dict(line_of[a["key"]].get(ids[b["key"]]))
+            anchor = f"vs-{b['key']}"
+            href = f"submissions/{a['key']}.html" + (f"#{anchor}" if anchor in anchors else "")
+            cells.append({"self": a is b, "points": _points(cell.get("points")),
+                          "games": _fmt(cell.get("games"), 0), "href": href if cell else None})
+        table.append({"key": a["key"], "name": a["name"], "cells": cells})
+    return table
 
-    league = _dict(assignment.get("league"))
-    limits = _dict(assignment.get("limits"))
-    header = {
-        "name": _text(assignment.get("name")), "title": _text(assignment.get("title")) or
-        _text(assignment.get("name")) or "League results",
+
+def _header(assignment: dict) -> dict:
+    """The facts every page shows: assignment, ruleset and version, limits, league, seed, date."""
+    league, limits = _dict(assignment.get("league")), _dict(assignment.get("limits"))
+    return {
+        "name": _text(assignment.get("name")),
+        "title": _text(assignment.get("title")) or _text(assignment.get("name")) or "League results",
         "ruleset": _text(assignment.get("ruleset")), "ruleset_version": _text(assignment.get("ruleset_version")),
         "limits": [(str(k), _text(v) or "—") for k, v in limits.items()],
         "format": _text(league.get("format")), "games_per_pair": _text(league.get("games_per_pair")),
         "seed": _text(league.get("seed")), "generated_at": _text(assignment.get("generated_at")),
-        "grader_version": _text(assignment.get("grader_version")), "anonymised": anonymised,
+        "grader_version": _text(assignment.get("grader_version")),
+        "anonymised": assignment.get("anonymised") is True,
     }
-    return {"header": header, "rows": rows, "games": games, "crosstable": crosstable,
-            "columns": [c["name"] for c in crosstable], "column_keys": [c["key"] for c in crosstable]}
+
+
+def _view(doc: dict) -> dict:
+    """Reshape the results document for the templates (every value present, possibly None)."""
+    assignment = _dict(doc.get("assignment"))
+    submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
+    names = _Names(submissions, assignment.get("anonymised") is True)
+    games = _games([g for g in _list(doc.get("games")) if isinstance(g, dict)], names)
+
+    played: dict[str, list[tuple[dict, int]]] = defaultdict(list)
+    for g in games:
+        for seat, s in enumerate(g["seats"]):
+            if s is not None:
+                played[s].append((g, seat))
+    rows = [_row(sub, played.get(_text(sub.get("id")), []), names) for sub in submissions]
+    rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
+    ids = {sub["_key"]: _text(sub.get("id")) for sub in submissions if _text(sub.get("id")) is not None}
+    return {"header": _header(assignment), "rows": rows, "games": games,
+            "crosstable": _crosstable(_dict(doc.get("crosstable")), rows, ids)}
 
 
 # ---------------------------------------------------------------------------------------------

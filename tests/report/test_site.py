@@ -81,6 +81,17 @@ def test_submission_data_is_escaped_everywhere(site, hostile):
 
 
 def test_every_relative_link_and_anchor_resolves(site):
+    _assert_links_resolve(site)
+
+
+def test_crosstable_links_resolve_when_the_games_are_missing(tmp_path, doc):
+    doc["games"] = []
+    render_site(doc, tmp_path / "s")
+    _assert_links_resolve(tmp_path / "s")
+    assert 'href="submissions/' in (tmp_path / "s" / "crosstable.html").read_text(encoding="utf-8")
+
+
+def _assert_links_resolve(site: Path) -> None:
     for page in pages(site):
         for href in _links(page).hrefs:
             parts = urlsplit(href)
