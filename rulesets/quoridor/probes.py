@@ -98,18 +98,22 @@ def _who(state: QuoridorState, seat: int) -> str:
     return f"player {seat + 1} at ({x},{y}) on the {state.sizex}x{state.sizey} board"
 
 
-def _mismatch(state: QuoridorState, seat: int, method: str, expected: set, got: set,
+def _mismatch(state: QuoridorState, seat: int, method: str, noun: str, expected: set, got: set,
               name: Callable, refusal: Callable) -> Mismatch | None:
+    """The sentence naming the missing and the extra answers (with why each extra one is illegal)."""
     missing, extra = sorted(expected - got), sorted(got - expected)
     if not missing and not extra:
         return None
+
+    def count(items: list, what: str) -> str:
+        return f"{len(items)} {what} {noun}{'' if len(items) == 1 else 's'}"
+
     parts = []
     if missing:
-        parts.append(f"misses {len(missing)}: " + "; ".join(name(m) for m in missing[:6])
+        parts.append(f"is missing {count(missing, 'legal')}: " + "; ".join(name(m) for m in missing[:6])
                      + (" ..." if len(missing) > 6 else ""))
     if extra:
-        verb = "is" if len(extra) == 1 else "are"
-        parts.append(f"lists {len(extra)} that {verb} not legal: "
+        parts.append(f"lists {count(extra, 'extra')} that {'is' if len(extra) == 1 else 'are'} not legal: "
                      + "; ".join(f"{name(m)} ({refusal(m).rstrip('.')})" for m in extra[:4])
                      + (" ..." if len(extra) > 4 else ""))
     return Mismatch(f"{method}() for {_who(state, seat)} " + ", and ".join(parts) + ".",
@@ -145,7 +149,7 @@ def expand_player_case(label: str, state: QuoridorState, seat: int) -> ProbeCase
         dup = _duplicates(got)
         if dup:
             return Mismatch(f"expand_player() for {_who(state, seat)} lists the step {_step_name(dup)} twice.")
-        return _mismatch(state, seat, "expand_player", expected, set(got), _step_name,
+        return _mismatch(state, seat, "expand_player", "step", expected, set(got), _step_name,
                          lambda m: state._step_refusal(seat, (m[1], m[2])) or "legal")
 
     return ProbeCase(label=label, state=state, method="expand_player",
@@ -170,7 +174,7 @@ def expand_obstacles_case(label: str, state: QuoridorState, seat: int) -> ProbeC
         if dup:
             return Mismatch(f"expand_obstacles() for {_who(state, seat)} lists an obstacle twice: "
                             f"{_wall_name(dup)}.")
-        return _mismatch(state, seat, "expand_obstacles", expected, set(got), _wall_name,
+        return _mismatch(state, seat, "expand_obstacles", "obstacle", expected, set(got), _wall_name,
                          lambda m: state._wall_refusal(m[1:], seat) or "legal")
 
     return ProbeCase(label=label, state=state, method="expand_obstacles",

@@ -169,8 +169,8 @@ def test_steps_onto_opponent_fails_expand_player_only(folder, run_probe):
     labels = [label for label, _ in failures]
     assert "Q5: a move beside the opponent" in labels
     mismatch = dict(failures)["Q5: a move beside the opponent"]
-    assert mismatch.message == ("expand_player() for player 1 at (1,0) on the 4x4 board lists 1 that is not "
-                                "legal: [1, 1] (step to (1,1) is onto the opponent).")
+    assert mismatch.message == ("expand_player() for player 1 at (1,0) on the 4x4 board lists 1 extra step that "
+                                "is not legal: [1, 1] (step to (1,1) is onto the opponent).")
     assert mismatch.marks == {"missing": [], "extra": [("step", 1, 1)]}
     assert run_probe(folder("steps_onto_opponent"), "expand_obstacles") == []
 
@@ -178,8 +178,8 @@ def test_steps_onto_opponent_fails_expand_player_only(folder, run_probe):
 def test_no_crossing_fails_expand_obstacles_only(folder, run_probe):
     failures = dict(run_probe(folder("no_crossing"), "expand_obstacles"))
     mismatch = failures["Q1: the assignment page's 4x4 example"]
-    assert mismatch.message == ("expand_obstacles() for player 1 at (0,0) on the 4x4 board misses 1: "
-                                "(0,1)->(1,1) + (0,2)->(1,2).")
+    assert mismatch.message == ("expand_obstacles() for player 1 at (0,0) on the 4x4 board is missing 1 legal "
+                                "obstacle: (0,1)->(1,1) + (0,2)->(1,2).")
     assert mismatch.marks == {"missing": [("wall", "V", 0, 1)], "extra": []}
     assert "walls that cross at their midpoints" in failures
     assert run_probe(folder("no_crossing"), "expand_player") == []
