@@ -185,3 +185,20 @@ def test_screenshots_for_the_readme(browser, request, tmp_path):
     assert [p.name for p in written] == ["leaderboard.png", "submission.png", "replay.png"]
     for p in written:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 2000
+
+
+def test_pages_without_pictures_or_with_missing_fields_run_cleanly(page, request, tmp_path):
+    conftest = request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
+    sparse = {"submissions": [{"id": "a"}, {}], "games": [{"seat0": "a", "moves": [1, 2, 3]}, {}],
+              "crosstable": {"a": None}}
+    for name, doc in (("plain", conftest.base_document()), ("sparse", sparse)):
+        render_site(doc, tmp_path / name)
+        for html in sorted((tmp_path / name).rglob("*.html")):
+            page.goto(html.as_uri())
+            assert page.errors == [], f"{name}/{html.relative_to(tmp_path / name)}: {page.errors}"
+    page.goto(sorted((tmp_path / "sparse" / "games").glob("*.html"))[0].as_uri())
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#position").inner_text() == "ply 2 / 3"
+    assert page.locator('#moves button[data-ply="2"]').get_attribute("aria-current") == "step"
+    assert page.errors == []
