@@ -163,7 +163,10 @@ def _spec(sid: str) -> str:
 
 def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
     """One row per student, as the LMS exports take them: id, real name, grade, and feedback text."""
+    from .report import submission_pages
+
     ranked = [s for s in doc["submissions"] if s["rank"] is not None]
+    pages = submission_pages(doc) if report_url else {}
     rows = []
     for s in doc["submissions"]:
         if s["status"] == "built-in":
@@ -171,11 +174,7 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
         stages = [c | {"max_points": c.get("max_points", 0)} for c in ((s.get("validation") or {}).get("checks") or [])]
         placement = (Placement(rank=s["rank"], entrants=len(ranked), score=s["points"])
                      if s["rank"] is not None else None)
-        url = None
-        if report_url:
-            from .report import slug_hash
-            key = slug_hash(s["display_name"] if doc["assignment"].get("anonymised") else s["id"])
-            url = f"{report_url.rstrip('/')}/submissions/{key}.html"
+        url = f"{report_url.rstrip('/')}/{pages[s['id']]}" if s["id"] in pages else None
         feedback = feedback_text(stages=stages, placement=placement, grade=s["grade"], max_grade=s["grade_max"],
                                  report_url=url, penalties=s.get("penalties") or [], title=doc["assignment"]["title"])
         if s["status"] != "valid":
