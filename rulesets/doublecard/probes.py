@@ -13,6 +13,8 @@ cases also judge the last answer.
 Stages:
 - ``legal_moves`` (required, 1 point): games run to several lengths, with the player first or
   second, up to a few moves past card 24 (the recycling phase, the locked card, resting cards).
+  The scripted opponent keeps the game quiet, but a player can still end it early (a fork, or a
+  line of the opponent's kind); the case then checks the moves made until the end.
 - ``tactics`` (informational): the opponent leaves a win in one (the player should take it) or
   makes a threat of its own (the player should block it).
 """
@@ -33,10 +35,10 @@ LEGAL_GAMES = [
     ("early game", 1, 4),
     ("middle game", 0, 9),
     ("middle game", 1, 9),
-    ("the first recycling move (card 24 just placed)", 1, 13),
-    ("the first recycling move of the first player", 0, 13),
-    ("recycling for a few turns", 1, 16),
-    ("recycling for a few turns", 0, 16),
+    ("a game run to the first recycling move", 1, 13),
+    ("a game run to the first recycling move", 0, 13),
+    ("a game run into the recycling phase", 1, 16),
+    ("a game run into the recycling phase", 0, 16),
 ]
 # (label, seat, quiet turns before the tactical one, the scripted opponent's policy on it)
 TACTICS = [("takes a win in one", seat, quiet, "gift") for seat, quiet in ((0, 2), (1, 3), (0, 5), (1, 6))]
