@@ -1,0 +1,28 @@
+"""Red-Blue Nim (UTA CSE 4308/5360, Assignment 2): graded on correct search, not on winning."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesets.base import Defaults, Policy, Ruleset
+
+from .engine import RBNimGame, RBNimState
+from .probes import probes
+
+PLAYERS = Path(__file__).resolve().parent / "players"
+
+RULESET = Ruleset(
+    name="rbnim",
+    title="Red-Blue Nim (UTA CSE 4308/5360, Assignment 2)",
+    version=RBNimGame.version,
+    game=RBNimGame,
+    shim="rulesets.rbnim.shim",
+    entry="red_blue_nim.py",
+    defaults=Defaults(first_move_s=10, move_s=5, kill_after_s=1.0, memory_mb=500, max_submission_mb=10,
+                      policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit")),
+    players={"perfect": PLAYERS / "perfect", "random": PLAYERS / "random"},
+    probes=probes,
+    description="Two piles, take 1 or 2 marbles from one; facing an empty pile loses (standard) or wins "
+                "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
+)
+
+__all__ = ["RULESET", "RBNimGame", "RBNimState"]

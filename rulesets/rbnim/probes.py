@@ -1,0 +1,112 @@
+"""Correctness stages of a Red-Blue Nim module: is the computer's move the one the search implies?
+
+"search" (share of positions, 10 points by default): on every position with 1..N red and 1..N
+blue marbles in both versions, the student's choose_move must return the reference's move, the
+first best move in the prescribed order. A mismatch lists the value of every root move so the
+student sees where the ordering or the values went wrong.
+"depth_limited" (informational by default): with a depth given, the move is legal and loses at
+most `margin` points against perfect play.
+"""
+from __future__ import annotations
+
+from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
+
+from .engine import RBNimGame, RBNimState
+from .rules import VERSIONS, describe
+from .search import game_value, move_values, search
+
+SIZE = 6
+POINTS = 10.0
+DEPTH = 4
+MARGIN = 6
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def values_sentence(red: int, blue: int, version: str) -> str:
+    """"take 2 red −15, take 2 blue +6, ..." for the root moves in the prescribed order."""
+    return ", ".join(f"{describe(m)} {signed(v)}" for m, v in move_values(red, blue, version))
+
+
+def positions(size: int = SIZE) -> list[RBNimState]:
+    """Every start position with 1..size marbles in each pile, standard first, then misère."""
+    return [RBNimGame(red=r, blue=b, version=v).new_state(0)
+            for v in VERSIONS for r in range(1, size + 1) for b in range(1, size + 1)]
+
+
+def _where(state: RBNimState) -> str:
+    return f"({state.red} red, {state.blue} blue, {state.version})"
+
+
+def _parse(state: RBNimState, reply) -> tuple:
+    """(move, None) or (None, Mismatch) for a reply that is not a legal move here."""
+    try:
+        move = state.parse_move(reply)
+    except IllegalMove as exc:
+        return None, Mismatch(f"At {_where(state)} choose_move did not return a move: {exc}")
+    why = state.why_illegal(move)
+    if why:
+        return None, Mismatch(f"At {_where(state)} choose_move returned {describe(move)}, which is illegal: {why}",
+                              {"illegal": [move]})
+    return move, None
+
+
+def exact_move_check(state: RBNimState):
+    """A check(reply) accepting only the reference's move, explaining any other with the move values."""
+    value, best = search(state.red, state.blue, state.version)
+
+    def check(reply) -> Mismatch | None:
+        move, problem = _parse(state, reply)
+        if problem or move == best:
+            return problem
+        return Mismatch(f"At {_where(state)} the computer should take {best[1]} {best[0]} (value {signed(value)}), "
+                        f"the first best move in the prescribed order, but choose_move took {move[1]} {move[0]}. "
+                        f"Values of the moves in order: {values_sentence(state.red, state.blue, state.version)}.",
+                        {"expected": [best], "chosen": [move]})
+    return check
+
+
+def margin_check(state: RBNimState, margin: int):
+    """A check(reply) accepting any legal move worth at most `margin` less than perfect play."""
+    value = game_value(state.red, state.blue, state.version)
+    values = dict(move_values(state.red, state.blue, state.version))
+
+    def check(reply) -> Mismatch | None:
+        move, problem = _parse(state, reply)
+        if problem or value - values[move] <= margin:
+            return problem
+        return Mismatch(f"At {_where(state)} the depth-limited move {describe(move)} is worth "
+                        f"{signed(values[move])} against {signed(value)} with perfect play, "
+                        f"{value - values[move]} points worse (the margin is {margin}). "
+                        f"Values of the moves in order: {values_sentence(state.red, state.blue, state.version)}.",
+                        {"chosen": [move]})
+    return check
+
+
+def _case(state: RBNimState, depth: int | None, check) -> ProbeCase:
+    label = f"{state.red} red, {state.blue} blue, {state.version}" + (f", depth {depth}" if depth else "")
+    return ProbeCase(label=label, state=state, method="choose",
+                     args={"red": state.red, "blue": state.blue, "version": state.version, "depth": depth},
+                     check=check)
+
+
+def search_cases(size: int = SIZE) -> list[ProbeCase]:
+    return [_case(s, None, exact_move_check(s)) for s in positions(size)]
+
+
+def depth_limited_cases(size: int = SIZE, depth: int = DEPTH, margin: int = MARGIN) -> list[ProbeCase]:
+    return [_case(s, depth, margin_check(s, margin)) for s in positions(size)]
+
+
+def probes(game: RBNimGame, size: int = SIZE, points: float = POINTS, depth: int = DEPTH,
+           margin: int = MARGIN, depth_points: float = 0.0) -> list[Probe]:
+    """The two stages; depth_limited counts only when given points (the extra credit)."""
+    return [
+        Probe(name="search", title=f"The computer's move on every position up to {size}×{size}", points=points,
+              cases=lambda _game: search_cases(size), required=False, scoring="share"),
+        Probe(name="depth_limited", title=f"Depth-limited play (depth {depth}, margin {margin})",
+              points=depth_points, cases=lambda _game: depth_limited_cases(size, depth, margin),
+              required=False, scoring="share", informational=not depth_points),
+    ]

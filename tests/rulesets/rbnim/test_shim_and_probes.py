@@ -1,0 +1,117 @@
+"""The shim in-process on the built-in players and the example modules; the probe stages."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from rulesets.rbnim import RULESET
+from rulesets.rbnim.engine import RBNimGame
+from rulesets.rbnim.probes import depth_limited_cases, probes, search_cases
+
+
+def run_cases(handler, cases):
+    """Every case through `handler`: the list of (label, mismatch message) that failed."""
+    failed = []
+    for case in cases:
+        mismatch = case.check(getattr(handler, f"rpc_{case.method}")(**case.args))
+        if mismatch is not None:
+            failed.append((case.label, mismatch.message))
+    return failed
+
+
+def write_module(tmp_path, body: str):
+    (tmp_path / "red_blue_nim.py").write_text(textwrap.dedent(body))
+    return tmp_path
+
+
+def test_cases_cover_both_versions_up_to_six():
+    cases = search_cases()
+    assert len(cases) == 72 and cases[0].label == "1 red, 1 blue, standard"
+    assert cases[-1].label == "6 red, 6 blue, misere" and cases[-1].args["depth"] is None
+    assert len(search_cases(3)) == 18
+
+
+def test_stages_as_declared():
+    search, depth = probes(RBNimGame())
+    assert (search.name, search.points, search.scoring, search.informational) == ("search", 10.0, "share", False)
+    assert depth.name == "depth_limited" and depth.informational and depth.points == 0
+    assert not probes(RBNimGame(), depth_points=20)[1].informational
+
+
+@pytest.mark.parametrize("name", ["builtin:perfect", "builtin:random", "correct_module", "wrong_order", "off_by_one"])
+def test_interface_is_clean(folders, open_module, name):
+    assert open_module(folders[name]).rpc_interface() == []
+
+
+@pytest.mark.parametrize("name", ["builtin:perfect", "correct_module"])
+def test_correct_modules_pass_every_position(folders, open_module, name):
+    assert run_cases(open_module(folders[name]), search_cases()) == []
+
+
+def test_wrong_order_fails_exactly_the_misere_positions_it_orders_wrongly(folders, open_module):
+    failed = run_cases(open_module(folders["wrong_order"]), search_cases())
+    assert len(failed) == 23 and all(label.endswith("misere") for label, _ in failed)
+    label, message = failed[0]
+    assert label == "1 red, 4 blue, misere"
+    assert message == ("At (1 red, 4 blue, misere) the computer should take 1 blue (value −2), the first best "
+                       "move in the prescribed order, but choose_move took 2 blue. Values of the moves in order: "
+                       "take 1 blue −2, take 1 red −12, take 2 blue −2.")
+
+
+def test_off_by_one_terminal_test_is_caught(folders, open_module):
+    failed = dict(run_cases(open_module(folders["off_by_one"]), search_cases()))
+    assert len(failed) == 35
+    assert "1 red, 1 blue, standard" not in failed
+    assert failed["3 red, 5 blue, standard"].startswith("At (3 red, 5 blue, standard) the computer should take 2 blue "
+                                                       "(value +6)")
+    assert "take 2 red −15, take 2 blue +6, take 1 red −15, take 1 blue −6" in failed["3 red, 5 blue, standard"]
+
+
+def test_depth_limited_stage_accepts_perfect_play_and_flags_blunders(folders, open_module):
+    assert run_cases(open_module(folders["builtin:perfect"]), depth_limited_cases(size=4)) == []
+    failed = dict(run_cases(open_module(folders["off_by_one"]), depth_limited_cases(size=6, margin=0)))
+    assert "more than" not in " ".join(failed.values())
+    assert "points worse (the margin is 0)" in failed["3 red, 5 blue, standard, depth 4"]
+
+
+def test_bad_returns_become_one_sentence(tmp_path, open_module):
+    handler = open_module(write_module(tmp_path, """
+        def choose_move(red, blue, version, depth=None):
+            return {"standard": ("green", 1), "misere": None}[version]
+    """))
+    assert handler.rpc_choose(3, 3, "standard") == {
+        "invalid": "choose_move returned ('green', 1), which is not a move: 'green' is not a pile; "
+                   "the piles are \"red\" and \"blue\"."}
+    assert "returned None" in handler.rpc_choose(3, 3, "misere")["invalid"]
+    failed = run_cases(handler, search_cases(1))
+    assert failed[0][1].startswith("At (1 red, 1 blue, standard) choose_move did not return a move")
+
+
+def test_an_illegal_move_is_explained(tmp_path, open_module):
+    handler = open_module(write_module(tmp_path, """
+        def choose_move(red, blue, version, depth=None):
+            return "red", 2
+    """))
+    failed = dict(run_cases(handler, search_cases(2)))
+    assert failed["1 red, 1 blue, standard"] == ("At (1 red, 1 blue, standard) choose_move returned take 2 red, "
+                                                 "which is illegal: the red pile has only 1 marble.")
+
+
+@pytest.mark.parametrize("body, problem", [
+    ("def choose(red, blue, version): pass", "must define a function choose_move"),
+    ("def choose_move(red, blue): pass", "must take (red, blue, version, depth=None)"),
+])
+def test_interface_problems(tmp_path, open_module, body, problem):
+    assert problem in open_module(write_module(tmp_path, body)).rpc_interface()[0]
+
+
+def test_perfect_beats_random_through_setup_and_move(folders, open_module):
+    game = RBNimGame(red=8, blue=10)
+    handlers = [open_module(folders["builtin:perfect"]), open_module(folders["builtin:random"])]
+    for seat, h in enumerate(handlers):
+        h.rpc_setup(seat=seat, state=game.new_state(0).to_json(), name="x", options={})
+    state = game.new_state(0)
+    while not state.is_over:
+        state.play(state.parse_move(handlers[state.to_move].rpc_move(state=state.to_json(), last=[])))
+    assert state.outcome.winner == 0
