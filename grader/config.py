@@ -50,6 +50,7 @@ class ValidationConfig(Strict):
     stages: dict[str, StageConfig] = Field(default_factory=dict)
     smoke_games: int = Field(2, ge=0, le=20)
     smoke_opponent: str = "random"
+    smoke_required: bool = True       # False: smoke games are reported but do not keep a player out
 
 
 class LeagueConfig(Strict):

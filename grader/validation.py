@@ -237,7 +237,9 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
             ply = f" on move {inc['ply'] + 1}" if inc.get("ply") is not None else ""
             faults.append(f"in game {i + 1} (as the {('first', 'second')[seat]} player){ply}: {inc['message']}")
     title = f"Smoke games against {opponent.display_name}"
+    required = assignment.config.validation.smoke_required
     if faults:
         return Check("smoke", title, False, 0, 0, "The player failed while playing " + faults[0]
-                     + (f" ({len(faults) - 1} more game(s) had faults.)" if len(faults) > 1 else "")), games
-    return Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault."), games
+                     + (f" ({len(faults) - 1} more game(s) had faults.)" if len(faults) > 1 else ""),
+                     required=required), games
+    return Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault.", required=required), games
