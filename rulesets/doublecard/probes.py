@@ -51,14 +51,12 @@ class _Recorded:
 
     def __init__(self, answers: list):
         self.answers = list(answers)
-        self.exhausted = False
 
     def opponent_move(self, move_text: str) -> None:
         pass
 
     def choose_move(self):
         if not self.answers:
-            self.exhausted = True
             return {"invalid": "the player's process reported fewer answers than it was asked for."}
         return self.answers.pop(0)
 
