@@ -3,7 +3,8 @@
 Each task plays a batch of games of one pairing. Submissions travel to workers by content hash
 (a tar of the staged copy, scattered once) and are staged again there, read-only. Results come
 back to the manager, which stays the only writer of the store. A lost worker or a failed task is
-the grader's failure: its games come back as `infra_error` results and the league retries them.
+the grader's failure: its games come back as `infra_error` results and the league retries them,
+and a nanny plugin kills the players the lost worker had started.
 
 Needs the optional extra: `pip install .[dask]`.
 """
@@ -16,12 +17,22 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
-from .executors import Executor
-from .match import GameResult, play_game
-from .submissions import Submission, stage_root
+from .config import ConfigError
+from .executors import Executor, infra_result, reap_orphaned_players, tracked
+from .match import play_game
+from .submissions import stage_root
+
+try:
+    import dask
+    from distributed import Client, LocalCluster, as_completed
+    from distributed.diagnostics.plugin import NannyPlugin
+except ImportError as exc:  # pragma: no cover - depends on the installed extras
+    raise ConfigError("league.executor is 'dask' but Dask is not installed: pip install '.[dask]'.") from exc
 
 JOBQUEUE = {"slurm": "SLURMCluster", "pbs": "PBSCluster", "htcondor": "HTCondorCluster",
             "sge": "SGECluster", "lsf": "LSFCluster", "moab": "MoabCluster", "oar": "OARCluster"}
+SETTINGS = {"address", "cluster", "workers", "jobqueue", "batch"}
+REAP_EVERY_MS = 1000
 
 
 def bundle(folder: Path) -> bytes:
@@ -56,47 +67,69 @@ def materialize(content_hash: str, data: bytes) -> Path:
 
 def _play_batch(assignment, jobs: list, payloads: dict, factory) -> list:
     """Runs on a worker: play every game of one pairing, in order."""
-    from sandbox import PlayerProcess
-
     staged = {h: materialize(h, data) for h, data in payloads.items()}
+    factory = tracked(factory)
     out = []
     for key, spec, s0, s1 in jobs:
         s0 = replace(s0, staged=staged[s0.content_hash])
         s1 = replace(s1, staged=staged[s1.content_hash])
-        result = play_game(assignment, s0, s1, spec.seed, factory=factory or PlayerProcess)
-        out.append((key, spec, result))
+        out.append((key, spec, play_game(assignment, s0, s1, spec.seed, factory=factory)))
     return out
+
+
+class PlayerReaper(NannyPlugin):
+    """Runs in each worker's nanny: every second, and when the nanny closes, kill the players of a
+    worker that died (a frozen player would otherwise wait forever for its next call)."""
+
+    idempotent = True
+    name = "grader-player-reaper"
+
+    def setup(self, nanny):
+        from tornado.ioloop import PeriodicCallback
+
+        self.callback = PeriodicCallback(reap_orphaned_players, REAP_EVERY_MS)
+        nanny.periodic_callbacks[f"{self.name}-{id(nanny)}"] = self.callback
+        self.callback.start()
+
+    def teardown(self, nanny):
+        self.callback.stop()
+        reap_orphaned_players()
 
 
 class DaskExecutor(Executor):
     """Config: league.executor: dask, league.dask: {address: "tcp://…"} | {cluster: local, workers: 2}
-    | {cluster: slurm, workers: 10, jobqueue: {cores: 1, memory: "2GB", …}}."""
+    | {cluster: slurm, workers: 10, jobqueue: {cores: 1, memory: "2GB", …}}; batch: games per task (8).
 
-    def __init__(self, assignment=None, address: str | None = None, cluster: str = "local", workers: int = 2,
-                 jobqueue: dict | None = None, batch: int = 8):
-        from distributed import Client, LocalCluster
+    On clusters started here a task whose worker dies fails at once (allowed-failures 0), so the
+    league sees and counts the infra retry; a scheduler at `address` keeps its own retry setting."""
 
+    def __init__(self, assignment=None, **settings):
+        unknown = set(settings) - SETTINGS
+        if unknown:
+            raise ConfigError(f"league.dask has unknown setting(s) {', '.join(sorted(unknown))}; "
+                              f"known: {', '.join(sorted(SETTINGS))}.")
+        address, cluster = settings.get("address"), settings.get("cluster", "local")
+        workers, self.batch = int(settings.get("workers", 2)), max(1, int(settings.get("batch", 8)))
         self.cluster = None
-        self.batch = batch
-        if address:
-            self.client = Client(address)
-        elif cluster == "local":
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
-            self.client = Client(self.cluster)
-        elif cluster in JOBQUEUE:
-            import dask_jobqueue
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            if address:
+                self.client = Client(address)
+            elif cluster == "local":
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)
+            elif cluster in JOBQUEUE:
+                import dask_jobqueue
 
-            self.cluster = getattr(dask_jobqueue, JOBQUEUE[cluster])(**(jobqueue or {}))
-            self.cluster.scale(jobs=workers)
+                self.cluster = getattr(dask_jobqueue, JOBQUEUE[cluster])(**(settings.get("jobqueue") or {}))
+                self.cluster.scale(jobs=workers)
+            else:
+                raise ConfigError(f"league.dask.cluster is {cluster!r}: use an address, 'local' or one of "
+                                  f"{', '.join(JOBQUEUE)}.")
+        if self.cluster is not None:
             self.client = Client(self.cluster)
-        else:
-            raise ValueError(f"unknown Dask cluster {cluster!r}: use an address, 'local' or one of "
-                             f"{', '.join(JOBQUEUE)}")
+        self.client.register_plugin(PlayerReaper())
 
     def play(self, assignment, jobs, factory=None, skip=None):
-        from distributed import as_completed
-
         payloads: dict[str, object] = {}
         groups: dict[str, list] = defaultdict(list)
         for key, spec, s0, s1 in jobs:
@@ -111,15 +144,16 @@ class DaskExecutor(Executor):
             for i in range(0, len(items), self.batch):
                 chunk = items[i:i + self.batch]
                 needed = {s.content_hash: payloads[s.content_hash] for _, _, a, b in chunk for s in (a, b)}
-                fut = self.client.submit(_play_batch, assignment, chunk, needed, factory, pure=False)
-                futures[fut] = chunk
+                futures[self.client.submit(_play_batch, assignment, chunk, needed, factory, pure=False)] = chunk
         for fut in as_completed(list(futures)):
             chunk = futures.pop(fut)
             try:
                 results = fut.result()
-            except Exception as exc:  # noqa: BLE001 - lost worker, killed task: ours, not the player's
-                results = [(key, spec, GameResult((0, 0), (0, 0), "infra", f"a Dask task failed: {exc}",
-                                                  infra_error=repr(exc))) for key, spec, _, _ in chunk]
+            except BaseException as exc:  # noqa: BLE001 - lost worker, lost data, killed task: ours
+                if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                    raise
+                reap_orphaned_players()                 # a worker on this machine may have died
+                results = [(key, spec, infra_result("a Dask task failed", exc)) for key, spec, _, _ in chunk]
             for key, spec, result in results:
                 if skip and skip(spec) and not result.infra_error:
                     continue
@@ -129,3 +163,4 @@ class DaskExecutor(Executor):
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+        reap_orphaned_players()
