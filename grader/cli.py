@@ -171,7 +171,7 @@ def _print_standings(doc: dict) -> None:
         rating = (f"{s['rating']:.0f} ({s['rating_low']:.0f}–{s['rating_high']:.0f})"
                   if s.get("rating") is not None and s.get("rating_low") is not None else "")
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
-        status = s["status"] + (f": {s['status_detail']}" if s["status"] in ("failed", "disqualified") else "")
+        status = s["status_detail"] if s["status"] in ("failed", "disqualified") and s["status_detail"] else s["status"]
         table.add_row(str(s["rank"] or ""), escape(s["display_name"]),
                       "" if s["points"] is None else f"{s['points']:g}", wdl, rating, grade, escape(status))
     console.print(table)
