@@ -72,6 +72,7 @@ class Console:
                 self.eof = True
             else:
                 self.lines.append(line if line.endswith("\n") else line + "\n")
+            self.waiting = False                     # until the reader blocks again
             self.cond.notify_all()
 
     def settle(self) -> dict:

@@ -1,4 +1,8 @@
-"""Red-Blue Nim (UTA CSE 4308/5360, Assignment 2): graded on correct search, not on winning."""
+"""Red-Blue Nim (UTA CSE 4308/5360, Assignment 2): graded on correct search, not on winning.
+
+Two kinds of submission: the module (RULESET: shim, probes) and the command-line program
+(PROGRAM, driven by grader/program_driver.py).
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,6 +11,7 @@ from rulesets.base import Defaults, Policy, Ruleset
 
 from .engine import RBNimGame, RBNimState
 from .probes import probes
+from .program import PROGRAM
 
 PLAYERS = Path(__file__).resolve().parent / "players"
 
@@ -25,4 +30,4 @@ RULESET = Ruleset(
                 "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
 )
 
-__all__ = ["RULESET", "RBNimGame", "RBNimState"]
+__all__ = ["RULESET", "PROGRAM", "RBNimGame", "RBNimState"]

@@ -1,0 +1,223 @@
+"""Grading an interactive command-line program: the grader plays the human through stdin/stdout.
+
+The program runs in the sandbox under `sandbox.console_shim` (one fresh process per scenario).
+A ruleset declares its command-line kind as data, `PROGRAM` in its package (or a `program`
+attribute of the Ruleset), an object with:
+
+    entry: str                      the script, e.g. "red_blue_nim.py"
+    patterns: dict[str, str]        default regular expressions (and answer templates) by name
+    points: float                   what the kind is worth
+    scenarios() -> list             objects with .label: str and .play(console) -> None
+
+`play` drives a `Console` (launch, send, find, expect) and raises `console.fail(sentence)` when
+the program does something wrong; `expect` (or `console.unparsable(...)`) raises `Unparsable`, so output that cannot be
+understood is reported verbatim (trimmed) with the pattern that did not match. The game logic
+(what the right move is) stays in the ruleset; this module knows nothing about games.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sandbox import Limits, PlayerProcess, Verdict
+
+SHIM = "sandbox.console_shim"
+SHOWN_CHARS = 300
+
+
+def trimmed(text: str, limit: int = SHOWN_CHARS) -> str:
+    """Output as a quoted one-liner for a report sentence, cut in the middle if long."""
+    text = text.strip()
+    if len(text) > limit:
+        text = text[: limit // 2] + " […] " + text[-limit // 2:]
+    return repr(text)
+
+
+class ScenarioFailed(Exception):
+    """The program did something wrong; str(exc) is one sentence for the student."""
+
+
+class ProgramHangs(ScenarioFailed):
+    """The program stopped making progress; the remaining scenarios are not tried."""
+
+
+class Unparsable(ScenarioFailed):
+    """Output that no pattern understood: the sentence quotes it with the pattern."""
+
+    def __init__(self, what: str, name: str, pattern: str, output: str) -> None:
+        super().__init__(f"Expected {what}, but the output did not match the pattern {name} /{pattern}/; "
+                         f"the program printed {trimmed(output) if output.strip() else 'nothing'}.")
+        self.name, self.pattern, self.output = name, pattern, output
+
+
+class Console:
+    """One run of the program in a sandboxed process, as the human at the keyboard sees it."""
+
+    def __init__(self, proc, patterns: dict[str, str], limits: Limits) -> None:
+        self.proc, self.limits = proc, limits
+        self.patterns = patterns
+        self.transcript: list[str] = []          # ">>> " marks what the human typed
+        self.waiting = self.exited = False
+        self.exit_code: int | None = None
+        self.error: str | None = None
+
+    # ------------------------------------------------------------------ the program
+    def launch(self, argv: list[str]) -> str:
+        self.transcript.append("$ " + " ".join([self.proc.options.get("entry", "program"), *argv]))
+        return self._call("launch", {"argv": list(argv)}, "after starting")
+
+    def send(self, line: str) -> str:
+        """Type `line` (the human's answer); the output it produced."""
+        if not self.waiting:
+            raise self.fail(f"The program was not asking for input when the human wanted to type {line!r}.")
+        self.transcript.append(">>> " + line)
+        output = self._call("send", {"line": line}, f"after the human typed {line!r}")
+        if self.waiting and not output.strip():
+            raise ProgramHangs(f"After the human typed {line!r} the program printed nothing and waited for "
+                               f"more input: it hangs waiting for input (does it read to the end of input "
+                               f"instead of one line?).")
+        return output
+
+    def _call(self, method: str, args: dict, when: str) -> str:
+        res = self.proc.call(method, args, soft=self.limits.call_s)
+        if res.verdict is Verdict.OK:
+            reply = res.value
+            self.waiting, self.exited = bool(reply["waiting"]), bool(reply["exited"])
+            self.exit_code, self.error = reply["exit_code"], reply["error"]
+            self.transcript.append(reply["output"])
+            return reply["output"]
+        if res.verdict in (Verdict.KILLED, Verdict.LATE):
+            raise ProgramHangs(f"{when.capitalize()}, the program neither asked for input nor ended within "
+                               f"{self.limits.call_s:g} s: it hangs.")
+        raise self.fail(f"{when.capitalize()}, the program failed: {res.message or res.verdict.value}.")
+
+    # ------------------------------------------------------------------ reading its output
+    def pattern(self, name: str) -> str:
+        return self.patterns[name]
+
+    def find(self, name: str, text: str) -> list[re.Match]:
+        return list(re.finditer(self.patterns[name], text))
+
+    def expect(self, name: str, text: str, what: str) -> re.Match:
+        """The last match of pattern `name` in `text`; Unparsable (quoting `text`) if none."""
+        found = self.find(name, text)
+        if not found:
+            raise self.unparsable(what, name, text)
+        return found[-1]
+
+    def unparsable(self, what: str, name: str, text: str) -> Unparsable:
+        """The exception for output `text` where pattern `name` should have found `what`."""
+        return Unparsable(what, name, self.patterns[name], text)
+
+    def fail(self, sentence: str) -> ScenarioFailed:
+        """The exception to raise for a wrong behaviour, with the program's error if it crashed."""
+        if self.error:
+            sentence += f" (The program stopped with {self.error}.)"
+        return ScenarioFailed(sentence)
+
+
+@dataclass
+class ScenarioResult:
+    label: str
+    passed: bool
+    sentence: str
+    transcript: str = ""
+    hung: bool = False                  # stopped making progress: later scenarios are skipped
+
+
+@dataclass
+class ProgramReport:
+    """The command-line check of one submission: points for the share of scenarios passed."""
+
+    points: float
+    max_points: float
+    passed: bool
+    lines: list[str]                                        # one sentence per failing scenario
+    scenarios: list[ScenarioResult] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"points": self.points, "max_points": self.max_points, "passed": self.passed, "lines": self.lines,
+                "scenarios": [vars(s) for s in self.scenarios]}
+
+
+def program_kind(ruleset) -> Any | None:
+    """The ruleset's command-line kind: `ruleset.program`, else `PROGRAM` of its package, else None."""
+    kind = getattr(ruleset, "program", None)
+    if kind is None:
+        kind = getattr(importlib.import_module(f"rulesets.{ruleset.name}"), "PROGRAM", None)
+    return kind
+
+
+def check_patterns(kind, patterns: dict | None) -> dict[str, str]:
+    """The kind's default patterns with config overrides; ValueError with a sentence if one is bad."""
+    merged = dict(kind.patterns)
+    for name, value in (patterns or {}).items():
+        if name not in merged:
+            raise ValueError(f"there is no program pattern {name!r}; the patterns are {', '.join(sorted(merged))}.")
+        if not isinstance(value, str):
+            raise ValueError(f"program pattern {name!r} must be text, not {value!r}.")
+        merged[name] = value
+    for name, value in merged.items():
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"program pattern {name!r} is not a regular expression: {exc}.") from None
+    return merged
+
+
+def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str]) -> ScenarioResult:
+    """One scenario in a fresh sandboxed process."""
+    proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": kind.entry}, name=f"program {scenario.label}")
+    console = Console(proc, patterns, limits)
+    try:
+        res = proc.start()
+        if not res.ok:
+            raise ProgramHangs(f"The program could not be started: {res.message or res.verdict.value}.")
+        scenario.play(console)
+        return ScenarioResult(scenario.label, True, "passed", "".join(_lines(console.transcript)))
+    except ScenarioFailed as exc:
+        return ScenarioResult(scenario.label, False, str(exc), "".join(_lines(console.transcript)),
+                              hung=isinstance(exc, ProgramHangs))
+    finally:
+        proc.close()
+
+
+def _lines(parts: list[str]):
+    for part in parts:
+        yield part if part.endswith("\n") else part + "\n"
+
+
+def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict | None = None) -> ProgramReport:
+    """Play every scenario of the ruleset's command-line kind against the program in `submission_dir`.
+
+    A scenario where the program hangs ends the check: the remaining ones are counted as failed
+    without running them, so a hanging program costs one time limit, not one per scenario.
+    """
+    kind = program_kind(ruleset)
+    if kind is None:
+        raise ValueError(f"the {ruleset.name} ruleset has no command-line kind of submission.")
+    merged = check_patterns(kind, patterns)
+    submission_dir = Path(submission_dir)
+    scenarios = kind.scenarios()
+    if not (submission_dir / kind.entry).is_file():
+        lines = [f"The submission has no {kind.entry}."]
+        return ProgramReport(0.0, kind.points, False, lines,
+                             [ScenarioResult(s.label, False, lines[0]) for s in scenarios])
+    results: list[ScenarioResult] = []
+    for k, scenario in enumerate(scenarios):
+        result = run_scenario(kind, scenario, submission_dir, limits, merged)
+        results.append(result)
+        if result.hung:
+            results += [ScenarioResult(s.label, False, "not tried: the program hung in an earlier scenario")
+                        for s in scenarios[k + 1:]]
+            break
+    good = sum(r.passed for r in results)
+    lines = [f"{r.label}: {r.sentence}" for r in results if not r.passed and not r.sentence.startswith("not tried")]
+    skipped = sum(r.sentence.startswith("not tried") for r in results)
+    if skipped:
+        lines.append(f"{skipped} more scenario(s) were not tried because the program hung.")
+    points = round(kind.points * good / len(results), 4) if results else 0.0
+    return ProgramReport(points, kind.points, good == len(results), lines, results)
