@@ -6,6 +6,7 @@ attribute of the Ruleset), an object with:
 
     entry: str                      the script, e.g. "red_blue_nim.py"
     patterns: dict[str, str]        default regular expressions (and answer templates) by name
+    templates: tuple[str, ...]      names in `patterns` that are str.format templates (optional)
     points: float                   what the kind is worth
     scenarios() -> list             objects with .label: str and .play(console) -> None
 
@@ -69,13 +70,14 @@ class Console:
         self.transcript.append("$ " + " ".join([self.proc.options.get("entry", "program"), *argv]))
         return self._call("launch", {"argv": list(argv)}, "after starting")
 
-    def send(self, line: str) -> str:
-        """Type `line` (the human's answer); the output it produced."""
+    def send(self, line: str, complete: bool = True) -> str:
+        """Type `line`; the output it produced. After a `complete` answer (not the first line of a
+        several-line one) a program that prints nothing and waits again is reported as hanging."""
         if not self.waiting:
             raise self.fail(f"The program was not asking for input when the human wanted to type {line!r}.")
         self.transcript.append(">>> " + line)
         output = self._call("send", {"line": line}, f"after the human typed {line!r}")
-        if self.waiting and not output.strip():
+        if complete and self.waiting and not output.strip():
             raise ProgramHangs(f"After the human typed {line!r} the program printed nothing and waited for "
                                f"more input: it hangs waiting for input (does it read to the end of input "
                                f"instead of one line?).")
@@ -161,6 +163,8 @@ def check_patterns(kind, patterns: dict | None) -> dict[str, str]:
             raise ValueError(f"program pattern {name!r} must be text, not {value!r}.")
         merged[name] = value
     for name, value in merged.items():
+        if name in getattr(kind, "templates", ()):
+            continue
         try:
             re.compile(value)
         except re.error as exc:

@@ -63,8 +63,13 @@ class Scenario:
             if state.is_over:
                 break
             if state.to_move == computer:
-                after = f" after the human typed {typed!r} (if the program refused it, set the human_answer " \
-                        f"pattern)" if typed else ""
+                if typed is not None:
+                    after = f" after the human typed {typed!r} (if the program refused it, set the human_answer pattern)"
+                elif console.waiting:
+                    after = (f" (with arguments {' '.join(self.argv)!r} the computer moves first{self.defaulted('first')}, "
+                             f"but the program asked for input)")
+                else:
+                    after = ""
                 raise console.unparsable(f"the computer's move at {_where(state)}{after}", "computer_move", output)
             if console.exited:
                 raise console.fail(f"The program ended at {_where(state)} on the human's turn, before the game "
@@ -72,10 +77,15 @@ class Scenario:
             move = self.human_move(state)
             state.play(move)
             output = ""
-            for line in console.pattern("human_answer").format(pile=move[0], count=move[1]).split("\n"):
+            lines = console.pattern("human_answer").format(pile=move[0], count=move[1]).split("\n")
+            for k, line in enumerate(lines):
                 typed = line
-                output += console.send(line)
+                output += console.send(line, complete=k == len(lines) - 1)
         self.check_result(console, state, computer, output)
+
+    def defaulted(self, argument: str) -> str:
+        """" (the default)" when the scenario leaves `argument` ("version" or "first") to the program."""
+        return " (the default)" if len(self.argv) < {"version": 3, "first": 4}[argument] else ""
 
     def check_computer_move(self, console, state: RBNimState, computer: int, match) -> None:
         move = (match["pile"].lower(), int(match["count"]))
@@ -88,7 +98,7 @@ class Scenario:
                                f"(with arguments {' '.join(self.argv)} the {first} moves first).")
         value, best = search(state.red, state.blue, state.version)
         if move != best:
-            raise console.fail(f"At {_where(state)} the computer took {move[1]} {move[0]} ({said!r}), but MinMax "
+            raise console.fail(f"At {_where(state)}{self.defaulted('version')} the computer took {move[1]} {move[0]} ({said!r}), but MinMax "
                                f"with alpha-beta in the prescribed order takes {describe(best)} (value {value:+d}); "
                                f"values of the moves in order: {values_sentence(state.red, state.blue, state.version)}.")
         state.play(move)
@@ -112,6 +122,7 @@ class ProgramKind:
     entry: str
     patterns: dict
     points: float = 10.0
+    templates: tuple = ("human_answer",)          # patterns that are str.format templates, not regexes
 
     def scenarios(self) -> list[Scenario]:
         return [
