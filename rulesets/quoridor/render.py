@@ -133,7 +133,9 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
                    f'fill="#ffffff" font-weight="bold">{seat + 1}</text>')
     spare = iter(SPARE_COLOURS)
     ly = 2 * m + sy * c
-    out.append(f'<text x="{m}" y="{ly}">{escape(status(state))}</text>')
+    caption = status(state)
+    longest = len(caption)
+    out.append(f'<text x="{m}" y="{ly}">{escape(caption)}</text>')
     for group, moves, other in groups:
         colour, dash = SVG_STYLE.get(group) or (next(spare, "#7f7f7f"), "")
         for move in moves:
@@ -147,7 +149,14 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
                 out.append(wall_line(move[1:], colour, dash, 4))
         ly += 18
         texts = [_describe(mv) for mv in moves] + [repr(o) for o in other]
-        out.append(f'<text x="{m}" y="{ly}" fill="{colour}">{escape(group)}: '
-                   f'{escape(", ".join(texts) if texts else "(none)")}</text>')
+        legend = f'{group}: {", ".join(texts) if texts else "(none)"}'
+        longest = max(longest, len(legend))
+        out.append(f'<text x="{m}" y="{ly}" fill="{colour}">{escape(legend)}</text>')
     out.append("</svg>")
+    # widen the picture so the caption and the legend are not cut off (about 7 px per character)
+    wide = max(width, min(1200, int(m + 7 * longest)))
+    if wide != width:
+        out[0] = out[0].replace(f'width="{width}"', f'width="{wide}"', 1).replace(
+            f'viewBox="0 0 {width} ', f'viewBox="0 0 {wide} ', 1)
+        out[1] = out[1].replace(f'width="{width}"', f'width="{wide}"', 1)
     return "\n".join(out)
