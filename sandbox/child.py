@@ -32,12 +32,34 @@ def package_dir(module) -> str | None:
     return os.path.dirname(os.path.abspath(path)) if path else None
 
 
+def first_turn_paths(cfg: dict) -> list[str]:
+    """readable_until_first_reply as absolute paths; relative ones are inside the submission."""
+    return [os.path.normpath(os.path.join(cfg["submission"], p))
+            for p in cfg.get("readable_until_first_reply", ())]
+
+
 def readable_paths(cfg: dict, modules) -> list[str]:
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
     return [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS, cfg["submission"],
-            *cfg.get("read_paths", ()), *cfg.get("readable_until_first_reply", ())]
+            *cfg.get("read_paths", ()), *first_turn_paths(cfg)]
+
+
+def paths_without(paths: list[str], gone: set[str]) -> list[str]:
+    """`paths` minus everything beneath `gone`. Landlock cannot subtract, so a granted folder that
+    holds a gone path (the submission holding data/) is replaced by its entries, recursively."""
+    out = []
+    for path in paths:
+        path = os.path.normpath(path)
+        if path in gone:
+            continue
+        inside = [g for g in gone if g.startswith(path.rstrip("/") + "/")]
+        if inside and os.path.isdir(path):
+            out += paths_without([os.path.join(path, e) for e in sorted(os.listdir(path))], gone)
+        else:
+            out.append(path)
+    return out
 
 
 class Bootstrap:
@@ -96,9 +118,9 @@ class Bootstrap:
 
     def forget_first_turn_paths(self) -> None:
         """Stack a second ruleset without readable_until_first_reply (this thread and new ones)."""
-        gone = set(self.cfg.get("readable_until_first_reply", ()))
+        gone = set(first_turn_paths(self.cfg))
         if gone and self.abi:
-            landlock.restrict([p for p in self.read_paths if p not in gone], self.abi)
+            landlock.restrict(paths_without(self.read_paths, gone), self.abi)
 
 
 def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:

@@ -40,6 +40,7 @@ def write_submission(tmp_path):
         folder.mkdir()
         (folder / "player.py").write_text(textwrap.dedent(code))
         for rel, text in (files or {}).items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (folder / rel).write_text(text)
         return folder
     return write

@@ -88,6 +88,18 @@ def test_files_readable_only_during_the_first_move(player, require, limits, tmp_
     assert p.call("read", {"path": "player.py"}).ok                       # its own folder still readable
 
 
+def test_a_data_folder_inside_the_submission_is_readable_only_during_the_first_move(player, require, limits):
+    require("landlock")
+    code = READER + "\ndef move(path):\n    return read(path)\n"
+    p = player(code, files={"data/book.txt": "opening book", "helper.py": "X = 1"},
+               limits=limits(readable_until_first_reply=("data",)))
+    assert p.call("move", {"path": "data/book.txt"}).value == "opening book"
+    second = p.call("move", {"path": "data/book.txt"})
+    assert second.verdict is Verdict.ERROR and second.message.startswith("PermissionError"), second
+    assert p.call("read", {"path": "helper.py"}).value == "X = 1"      # the rest of its folder still readable
+    assert p.call("read", {"path": "player.py"}).ok
+
+
 def test_extra_read_paths_are_readable_but_not_writable(player, require, limits, tmp_path):
     require("landlock")
     shared = tmp_path / "shared"
