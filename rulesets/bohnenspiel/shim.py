@@ -7,11 +7,10 @@ its seat through `set_color`, and is shown a fresh `BohnenspielBoardState` on ev
 from __future__ import annotations
 
 import copy
-import importlib.util
-import os
 import sys
 
 from rulesets.base import check_arity
+from rulesets.entry import import_entry, open_folder
 
 from . import course
 
@@ -21,14 +20,9 @@ MODULE = "student_player"
 
 
 def open_submission(path: str, options: dict) -> "BohnenspielHandler":
+    folder = open_folder(path, forget=(MODULE,))
     sys.modules["bohnenspiel"] = course
-    if path not in sys.path:
-        sys.path.insert(0, path)
-    spec = importlib.util.spec_from_file_location(MODULE, os.path.join(path, ENTRY))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[MODULE] = module
-    spec.loader.exec_module(module)
-    return BohnenspielHandler(module)
+    return BohnenspielHandler(import_entry(folder, ENTRY, MODULE))
 
 
 class BohnenspielHandler:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
-import os
 import sys
 import types
 from pathlib import Path
 from typing import Any
 
 from rulesets.base import check_arity
+from rulesets.entry import forget_submissions, import_entry, open_folder
 
 from .engine import ColosseumGame, ColosseumState
 
@@ -35,23 +35,6 @@ COURSE_FILES = {"constants": "constants.py", "store": "store.py",
 _COURSE_CODE = {name: compile((COURSE_DIR / rel).read_text(), str(COURSE_DIR / rel), "exec")
                 for name, rel in COURSE_FILES.items()}
 
-_opened: list[str] = []          # submission folders opened in this process (in-process runs)
-_added_to_path: list[str] = []   # ... of which the shim itself put on sys.path
-
-
-def _forget_previous_submissions() -> None:
-    """Drop course modules and modules of earlier submissions, so each one starts clean."""
-    for name in list(sys.modules):
-        module = sys.modules[name]
-        origin = getattr(module, "__file__", None) or ""
-        if (name in COURSE_FILES or name.startswith("agents.") or name == "student_agent"
-                or any(origin.startswith(folder + os.sep) for folder in _opened)):
-            del sys.modules[name]
-    for folder in _added_to_path:
-        if folder in sys.path:
-            sys.path.remove(folder)
-    _opened.clear()
-    _added_to_path.clear()
 
 
 def install_course_modules(folder: str) -> dict[str, types.ModuleType]:
@@ -76,14 +59,8 @@ def install_course_modules(folder: str) -> dict[str, types.ModuleType]:
 
 
 def _import_entry(folder: str) -> types.ModuleType:
-    path = os.path.join(folder, ENTRY)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"the submission has no {ENTRY}")
-    spec = importlib.util.spec_from_file_location(ENTRY_MODULE, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[ENTRY_MODULE] = sys.modules["student_agent"] = module
+    module = import_entry(folder, ENTRY, ENTRY_MODULE, aliases=("student_agent",))
     sys.modules["agents"].student_agent = module
-    spec.loader.exec_module(module)
     return module
 
 
@@ -203,14 +180,17 @@ def step_arguments(position: ColosseumState) -> tuple:
     return position.chess_board(), my_pos, adv_pos, position.max_step
 
 
+COURSE_MODULES = (*COURSE_FILES, "agents.", "student_agent")
+
+
+def forget_course_and_submissions() -> None:
+    """Leave no course or student module behind (in-process runs and tests)."""
+    forget_submissions(COURSE_MODULES)
+
+
 def open_submission(path: str, options: dict) -> ColosseumPlayer:
     """Install the course modules, import student_agent.py from `path`, find its agent class."""
-    folder = os.path.abspath(path)
-    _forget_previous_submissions()
-    if not sys.path or os.path.abspath(sys.path[0] or ".") != folder:
-        sys.path.insert(0, folder)
-        _added_to_path.append(folder)
-    _opened.append(folder)
+    folder = open_folder(path, forget=COURSE_MODULES)
     modules = install_course_modules(folder)
     _import_entry(folder)
     agent_class, problem = _pick_agent(modules["store"].AGENT_REGISTRY)

@@ -12,11 +12,9 @@ course's rule, and our default, is that a failing player forfeits) cannot be tol
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 
 from rulesets.base import check_arity
+from rulesets.entry import import_entry, open_folder
 
 from .engine import DoubleCardGame
 from .scripted import Exchange
@@ -28,33 +26,10 @@ MODULE = "player"
 
 def open_submission(path: str, options: dict) -> "DoubleCardHandler":
     """Import the submission's player.py (its folder on sys.path, so helper modules import)."""
-    _forget_previous_submissions()
-    if path not in sys.path:
-        sys.path.insert(0, path)
-        _added_to_path.append(path)
-    _opened.append(os.path.abspath(path))
-    spec = importlib.util.spec_from_file_location(MODULE, os.path.join(path, ENTRY))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[MODULE] = module
-    spec.loader.exec_module(module)
-    return DoubleCardHandler(module)
+    folder = open_folder(path, forget=(MODULE,))
+    return DoubleCardHandler(import_entry(folder, ENTRY, MODULE))
 
 
-_opened: list[str] = []          # submission folders opened in this process (in-process runs)
-_added_to_path: list[str] = []   # ... of which the shim itself put on sys.path
-
-
-def _forget_previous_submissions() -> None:
-    """In-process runs open several submissions: drop the helper modules of earlier ones."""
-    for name in list(sys.modules):
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if name == MODULE or any(origin.startswith(folder + os.sep) for folder in _opened):
-            del sys.modules[name]
-    for folder in _added_to_path:
-        if folder in sys.path:
-            sys.path.remove(folder)
-    _opened.clear()
-    _added_to_path.clear()
 
 
 def to_wire(answer):

@@ -18,11 +18,10 @@ Choices (see README.md):
 """
 from __future__ import annotations
 
-import importlib.util
-import os
 import sys
 
 from rulesets.base import check_arity
+from rulesets.entry import import_entry, open_folder
 
 from . import obstacle as course_obstacle
 from .engine import QuoridorGame, QuoridorState
@@ -43,34 +42,11 @@ METHODS = (  # (names accepted, first one preferred; arguments besides self)
 
 def open_submission(path: str, options: dict) -> "QuoridorHandler":
     """Import the submission's player.py with the course's ``obstacle`` module in place."""
-    _forget_previous_submissions()
+    folder = open_folder(path, forget=(MODULE,))
     sys.modules["obstacle"] = course_obstacle
-    if path not in sys.path:
-        sys.path.insert(0, path)
-        _added_to_path.append(path)
-    _opened.append(os.path.abspath(path))
-    spec = importlib.util.spec_from_file_location(MODULE, os.path.join(path, ENTRY))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[MODULE] = module
-    spec.loader.exec_module(module)
-    return QuoridorHandler(module)
+    return QuoridorHandler(import_entry(folder, ENTRY, MODULE))
 
 
-_opened: list[str] = []          # submission folders opened in this process (in-process runs)
-_added_to_path: list[str] = []   # ... of which the shim itself put on sys.path
-
-
-def _forget_previous_submissions() -> None:
-    """In-process runs open several submissions: drop the helper modules of earlier ones."""
-    for name in list(sys.modules):
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if name == MODULE or any(origin.startswith(folder + os.sep) for folder in _opened):
-            del sys.modules[name]
-    for folder in _added_to_path:
-        if folder in sys.path:
-            sys.path.remove(folder)
-    _opened.clear()
-    _added_to_path.clear()
 
 
 def _describe(value) -> str:

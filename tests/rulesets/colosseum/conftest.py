@@ -28,7 +28,7 @@ def _clean_modules():
     """Leave no course or student module behind for the next test."""
     path_before = list(sys.path)
     yield
-    shim._forget_previous_submissions()
+    shim.forget_course_and_submissions()
     sys.path[:] = path_before
 
 

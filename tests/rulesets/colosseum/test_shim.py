@@ -199,7 +199,7 @@ def test_modules_are_forgotten_between_submissions(write_submission, open_player
     folder = write_submission({"student_agent.py": AGENT + "\n    import helper\n", "helper.py": ""})
     open_player(folder)
     assert "helper" in sys.modules and "agents.student_agent" in sys.modules
-    shim._forget_previous_submissions()
+    shim.forget_course_and_submissions()
     assert "helper" not in sys.modules and "agents.student_agent" not in sys.modules
     assert str(folder) not in sys.path
 
