@@ -51,6 +51,8 @@ class ValidationConfig(Strict):
     smoke_games: int = Field(2, ge=0, le=20)
     smoke_opponent: str = "random"
     smoke_required: bool = True       # False: smoke games are reported but do not keep a player out
+    kind: Literal["auto", "module", "program"] = "auto"   # rulesets with a command-line kind (rbnim)
+    program_patterns: dict[str, str] = Field(default_factory=dict)   # overrides of the output patterns
 
 
 class LeagueConfig(Strict):
@@ -67,7 +69,7 @@ class LeagueConfig(Strict):
 
 
 class GradingConfig(Strict):
-    kind: Literal["bands", "interpolate", "thresholds", "none"] = "none"
+    kind: Literal["bands", "interpolate", "thresholds", "validation", "none"] = "none"   # validation: its points
     bands: list[tuple[float, float]] = Field(default_factory=list)
     max: float = 100
     pass_min: float = 50
@@ -172,7 +174,8 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
     from .standings import compute_standings
 
     try:
-        compute_grades(compute_standings([], []), a.grading.model_dump())
+        if a.grading.kind != "validation":
+            compute_grades(compute_standings([], []), a.grading.model_dump())
     except GradingConfigError as exc:
         raise ConfigError(f"{path}: assignments.{name}.grading: {exc}") from None
     ruleset = rulesets.load(a.ruleset)
@@ -182,6 +185,17 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}.") from None
+    from .program_driver import check_patterns, program_kind
+
+    kind = program_kind(ruleset)
+    if kind is None and (a.validation.kind == "program" or a.validation.program_patterns):
+        raise ConfigError(f"{path}: assignments.{name}.validation: {a.ruleset} has no command-line kind of "
+                          f"submission, so kind must be auto or module and program_patterns must be empty.")
+    if kind is not None:
+        try:
+            check_patterns(kind, a.validation.program_patterns)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: assignments.{name}.validation.program_patterns: {exc}") from None
     known = {p.name for p in (ruleset.probes(game) if ruleset.probes else [])}
     for stage in a.validation.stages:
         if stage not in known:

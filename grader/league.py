@@ -141,7 +141,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         records = {r.id: r for r in store.submissions(assignment.name)}
         disq = {i: r.status_detail for i, r in records.items() if r.status == "disqualified"
                 and r.content_hash == next((s.content_hash for s in subs if s.id == i), None)}
-        valid = [s for s in subs if validations.get(s.id, {}).get("passed") and s.id not in disq]
+        valid = [s for s in subs if validations.get(s.id, {}).get("passed") and s.id not in disq
+                 and validations[s.id].get("kind", "module") == "module"]     # programs play no games
         lg = assignment.config.league
         builtin_names = sorted(set(lg.builtins) | (set(lg.gauntlet) if lg.format == "gauntlet" else set())
                                | ({assignment.config.grading.must_beat} - {None}))
@@ -180,7 +181,7 @@ def _say(console, text: str) -> None:
 
 def _validation_line(sub: Submission, report: ValidationReport) -> str:
     state = "valid" if report.passed else f"FAILED at {report.failed_stage}"
-    return f"  validated {sub.display_name}: {state}, {report.points:g}/{report.max_points:g} points"
+    return f"  validated {sub.display_name}: {state}, {round(report.points, 2):g}/{report.max_points:g} points"
 
 
 def _key(assignment: Assignment, spec: sched.GameSpec, entrants: dict[str, Submission]) -> str:

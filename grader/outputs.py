@@ -154,7 +154,26 @@ def compute_grades(assignment: Assignment, run) -> dict:
         elif not v or not v.get("passed"):
             excluded[sub.id] = _failed_validation(v)
     excluded |= {sid: f"disqualified: {why}" for sid, why in run.disqualified.items()}
-    return grade(run.standings, assignment.config.grading.model_dump(), excluded=excluded)
+    cfg = assignment.config.grading
+    if cfg.kind == "validation":
+        return _validation_grades(run, cfg.max, excluded)
+    return grade(run.standings, cfg.model_dump(), excluded=excluded)
+
+
+def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
+    """Graded on correctness alone (UTA's rbnim): the validation points, scaled to `top`."""
+    from .grading import Grade
+
+    grades = {}
+    for sub in run.submissions:
+        v = run.validations.get(sub.id) or {}
+        if sub.id in excluded and not v.get("max_points"):
+            grades[sub.id] = Grade(0.0, top, excluded[sub.id])
+            continue
+        share = (v.get("points") or 0.0) / v["max_points"] if v.get("max_points") else 0.0
+        what = "the program's scenarios" if v.get("kind") == "program" else "the validation stages"
+        grades[sub.id] = Grade(round(top * share, 2), top, f"{share:.0%} of the points of {what}")
+    return grades
 
 
 def _spec(sid: str) -> str:

@@ -49,9 +49,10 @@ class ValidationReport:
     checks: list[Check] = field(default_factory=list)
     games: list[dict] = field(default_factory=list)
     sandbox: dict[str, str] = field(default_factory=dict)
+    kind: str = "module"            # "program": a command-line program, graded alone, plays no games
 
     def to_json(self) -> dict[str, Any]:
-        return {"submission": self.submission, "passed": self.passed, "points": self.points,
+        return {"submission": self.submission, "kind": self.kind, "passed": self.passed, "points": self.points,
                 "max_points": self.max_points, "checks": [asdict(c) for c in self.checks],
                 "games": self.games, "sandbox": self.sandbox}
 
@@ -78,6 +79,11 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(Check("interface", "Interface", False, 0, 0, sub.problem or "not staged"))
         return _finish(report)
 
+    if submission_kind(assignment, sub) == "program":
+        report.kind = "program"
+        report.checks.append(_program(assignment, sub))
+        report.max_points = report.checks[-1].max_points
+        return _finish(report)
     interface = _interface(assignment, sub, factory)
     report.checks.append(interface)
     if not interface.passed:
@@ -89,6 +95,43 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(check)
         report.games = games
     return _finish(report)
+
+
+def submission_kind(assignment: Assignment, sub: Submission) -> str:
+    """"module" or "program". With kind auto, a submission that defines the student API's function
+    at its top level is a module; anything else is the interactive program (read, never run, here)."""
+    import ast
+
+    from .program_driver import program_kind
+
+    kind = program_kind(assignment.ruleset)
+    setting = assignment.config.validation.kind
+    if kind is None:
+        return "module"
+    if setting != "auto":
+        return setting
+    try:
+        source = (sub.staged / assignment.ruleset.entry).read_bytes()
+        tree = ast.parse(source)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return "module"                     # the interface stage says what is wrong with it
+    defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return "module" if kind.module_function in defined else "program"
+
+
+def _program(assignment: Assignment, sub: Submission) -> Check:
+    """The command-line program, driven through its stdin and stdout scenario by scenario."""
+    from .program_driver import check_program
+
+    rep = check_program(assignment.ruleset, sub.staged, assignment.limits(),
+                        assignment.config.validation.program_patterns)
+    good = sum(s.passed for s in rep.scenarios)
+    failing = next((s for s in rep.scenarios if not s.passed and s.transcript), None)
+    message = (f"All {good} scenarios passed." if rep.passed else
+               f"{good} of {len(rep.scenarios)} scenarios passed. " + " ".join(rep.lines[:3]))
+    return Check("program", "The interactive program, played through its console", rep.passed, rep.points,
+                 rep.max_points, message, required=False, picture=failing.transcript[-3000:] if failing else None,
+                 cases=len(rep.scenarios), failed_cases=len(rep.scenarios) - good)
 
 
 def _finish(report: ValidationReport) -> ValidationReport:

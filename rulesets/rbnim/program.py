@@ -123,6 +123,7 @@ class ProgramKind:
     patterns: dict
     points: float = 10.0
     templates: tuple = ("human_answer",)          # patterns that are str.format templates, not regexes
+    module_function: str = "choose_move"          # a submission defining this at top level is a module
 
     def scenarios(self) -> list[Scenario]:
         return [
