@@ -12,7 +12,6 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import schedule as sched
 from .assignment import Assignment

@@ -10,7 +10,6 @@ scoring them against a student.
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 

@@ -4,6 +4,7 @@ grades.csv, and the static HTML site.
 from __future__ import annotations
 
 import datetime as dt
+import shlex
 import hashlib
 import json
 from pathlib import Path
@@ -58,6 +59,17 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
     rows = {r.id: r for r in run.standings.rows} if run.standings else {}
     names = {s.id: s.display_name for s in [*run.submissions, *run.entrants]}
     metadata = {s.id: s.metadata for s in run.submissions}
+    sources = {s.id: s.source for s in run.submissions}
+
+    def spec(sid: str) -> str:
+        """How `grader play` names this entrant: a built-in's name, else the submission's path."""
+        if sid.startswith("builtin:") or sid not in sources:
+            return sid
+        try:
+            path = Path(sources[sid]).resolve().relative_to(assignment.base)
+        except ValueError:
+            path = Path(sources[sid])
+        return shlex.quote(str(path))
 
     def shown(sid: str) -> str:
         if anonymise and not sid.startswith("builtin:"):
@@ -119,7 +131,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "move_texts": moves.get("texts", []), "scores": moves.get("scores"),
             "times": json.loads(g.times_json or "[]"),
             "incidents": [inc | {"seat": seat} for seat, p in enumerate(players) for inc in p.get("incidents", [])],
-            "reproduce": f"grader play {_spec(a)} {_spec(b)} --assignment {assignment.name} --seed {g.seed} --games 1",
+            "reproduce": (f"grader play {spec(a)} {spec(b)} --assignment {assignment.name} "
+                          f"--seed {g.seed} --games 1"),
         })
     return {
         "assignment": {
@@ -174,10 +187,6 @@ def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
         what = "the program's scenarios" if v.get("kind") == "program" else "the validation stages"
         grades[sub.id] = Grade(round(top * share, 2), top, f"{share:.0%} of the points of {what}")
     return grades
-
-
-def _spec(sid: str) -> str:
-    return sid if sid.startswith("builtin:") else f"submissions/.../{sid}"
 
 
 def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
