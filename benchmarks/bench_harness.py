@@ -1,0 +1,95 @@
+"""The harness's own cost per game and per move, and fairness under full load.
+
+1. The same games (Colosseum 8x8, the random built-in against itself) played through the sandbox
+   and in-process without one: the ratio is the cost of safety, per game (which includes starting
+   two players) and per move (the call round trip).
+2. Full load: one game per core, both players spending 90% of their 0.25 s move budget as CPU
+   time. Every timeout there is a false timeout (the player stayed inside its budget); the count
+   must be zero. The same load with two games per core shows why the league runs one per core.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from pathlib import Path
+
+from grader.assignment import resolve
+from grader.config import AssignmentConfig
+from grader.executors import LocalExecutor, _usable_cpus
+from grader.match import play_game
+from grader.schedule import GameSpec
+from grader.submissions import builtin, load
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = 6
+TIMEOUTS = ("timeout", "killed")                  # incident kinds of a late or a killed move
+
+
+def colosseum(base: Path = ROOT, **config):
+    """A Colosseum assignment built in code (no config file); paths are relative to base."""
+    return resolve("bench", AssignmentConfig(ruleset="colosseum", submissions=config.pop("submissions", "."),
+                                             **config), base)
+
+
+def random_jobs(assignment, n: int, sub=None) -> list[tuple]:
+    """n executor jobs, sub (default: the random built-in) against itself on seeds 0..n-1."""
+    sub = sub or builtin(assignment.ruleset, "random")
+    return [(str(i), GameSpec("bench", sub.id, sub.id, i, 0, "bench"), sub, sub) for i in range(n)]
+
+
+def _in_process(shim, submission, limits=None, options=None, name="player"):
+    from sandbox import InProcessPlayer
+    return InProcessPlayer(shim, submission, options=options, name=name)
+
+
+def _games(assignment, factory) -> tuple[float, float]:
+    """(median seconds per game, mean milliseconds per move round trip)."""
+    sub = builtin(assignment.ruleset, "random")
+    per_game, per_move = [], []
+    for seed in range(GAMES):
+        t0 = time.perf_counter()
+        result = play_game(assignment, sub, sub, seed, factory=factory)
+        per_game.append(time.perf_counter() - t0)
+        per_move += [wall for wall, _cpu in result.times]
+    return statistics.median(per_game), 1000 * statistics.mean(per_move)
+
+
+def _load(assignment, sub, workers: int) -> dict:
+    jobs = random_jobs(assignment, 2 * workers, sub)
+    executor = LocalExecutor(workers)
+    t0 = time.perf_counter()
+    late = moves = 0
+    try:
+        for _key, _spec, result in executor.play(assignment, jobs):
+            moves += len(result.moves)
+            late += sum(1 for p in result.players for i in p.incidents if i["kind"] in TIMEOUTS)
+    finally:
+        executor.close()
+    return {"games": len(jobs), "moves": moves, "late": late, "wall_s": time.perf_counter() - t0}
+
+
+def run():
+    rows = []
+    assignment = colosseum(game={"board_size": 8})
+    game_s, move_ms = _games(assignment, None)
+    plain_game_s, plain_move_ms = _games(assignment, _in_process)
+    rows.append({"measure": "one game, random v random 8x8", "figure": f"{game_s:.3f} s through the sandbox",
+                 "compared with": f"{plain_game_s:.4f} s in-process", "ratio": f"{game_s / plain_game_s:.0f}x"})
+    rows.append({"measure": "one move (call round trip)", "figure": f"{move_ms:.2f} ms through the sandbox",
+                 "compared with": f"{plain_move_ms:.3f} ms in-process", "ratio": f"{move_ms / plain_move_ms:.0f}x"})
+
+    cores = len(_usable_cpus())
+    burner = colosseum(game={"board_size": 8}, limits={"move_s": 0.25, "first_move_s": 0.25, "kill_factor": 4.0})
+    sub = load(ROOT / "benchmarks" / "players" / "colosseum_burner", burner.ruleset.entry, 10)
+    fair = None
+    for workers, label in ((cores, "one game per core"), (2 * cores, "two games per core")):
+        r = _load(burner, sub, workers)
+        rate = r["games"] / r["wall_s"]
+        fair = fair or rate
+        rows.append({"measure": f"full load, {label} ({workers} games at once), players at 90% of 0.25 s",
+                     "figure": f"{r['late']} false timeouts in {r['moves']} moves",
+                     "compared with": f"{r['games']} games in {r['wall_s']:.1f} s",
+                     "ratio": f"{r['late'] / max(r['moves'], 1):.1%} of moves timed out, "
+                              f"{rate / fair:.2f}x the games/s of one per core"})
+    return f"Harness cost and fairness ({cores} cores, load average {os.getloadavg()[0]:.1f} at the end)", rows
