@@ -17,6 +17,7 @@ if not os.access(CHROMIUM, os.X_OK):
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
 pytestmark = pytest.mark.browser
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +173,8 @@ def test_leaderboard_fits_a_phone(browser, built):
 
 
 def test_screenshots_for_the_readme(browser, request, tmp_path):
-    """screenshots() writes {leaderboard,submission,replay}.png (docs/screenshots/ holds real ones)."""
+    """Writes reports/screenshots/{leaderboard,submission,replay}.png (generated, git-ignored; the
+    README embeds the copies in docs/screenshots/ taken from the demo's league)."""
     conftest = request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
     doc = copy.deepcopy(conftest.base_document())
     for sub in doc["submissions"]:
@@ -180,7 +182,7 @@ def test_screenshots_for_the_readme(browser, request, tmp_path):
             sub["display_name"], sub["output"] = "Mallory", "searching depth 3\nsearching depth 4\n"
             sub["validation"]["checks"][1]["message"] = "Returned e9, which is off the board."
     render_site(doc, tmp_path / "site", conftest.fake_frames)
-    written = screenshots(tmp_path / "site", tmp_path / "shots", browser)
+    written = screenshots(tmp_path / "site", REPO / "reports" / "screenshots", browser)
     assert [p.name for p in written] == ["leaderboard.png", "submission.png", "replay.png"]
     for p in written:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 2000
