@@ -106,7 +106,8 @@ def reap_orphaned_players() -> int:
             times = json.loads(note.read_text())
         except (ValueError, OSError):
             continue                                    # being written, or not ours
-        if times.get("worker") is not None and _create_time(worker) == times["worker"]:
+        started = times.get("worker")
+        if not started or _create_time(worker) == started:
             continue                                    # the worker is alive: its players are its own
         if times.get("player") is not None and _create_time(player) == times["player"]:
             try:

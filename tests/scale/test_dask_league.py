@@ -5,6 +5,7 @@ the lost games retried as infra failures, no player process left behind.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sqlite3
 import time
@@ -109,3 +110,16 @@ def assert_recovered(run, killer, assignment, reference, live_players) -> None:
     assert games_of(assignment) == games           # none lost, none doubled, none scored as infra
     assert table(run) == standings
     assert live_players() == []                    # the dead worker's (frozen) players were killed
+
+
+@pytest.mark.parametrize("settings, sentence", [
+    ({"cluster": "local", "wokers": 2}, "unknown setting(s) wokers"),
+    ({"cluster": "kubernetes"}, "league.dask.cluster is 'kubernetes'"),
+])
+def test_a_wrong_dask_setting_is_one_sentence(tmp_path, assignment_in, settings, sentence):
+    from grader.config import ConfigError
+    from grader.executors import make_executor
+
+    assignment = assignment_in(tmp_path, executor="dask", dask=settings)
+    with pytest.raises(ConfigError, match=re.escape(sentence)):
+        make_executor(assignment)
