@@ -39,6 +39,7 @@ class LeagueRun:
     reused: int = 0
     played: int = 0
     infra_failed: int = 0
+    infra_retries: int = 0          # games replayed because the grader (not a player) failed
     changed: list[str] = field(default_factory=list)
     disqualified: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
@@ -46,7 +47,8 @@ class LeagueRun:
     def summary_line(self) -> str:
         changed = f": {len(self.changed)} submission(s) new or changed" if self.changed else ""
         infra = f", {self.infra_failed} could not be played by the grader (retried next run)" if self.infra_failed else ""
-        return f"{self.reused} games reused, {self.played} played{changed}{infra}."
+        retried = f", {self.infra_retries} replayed after a grader failure" if self.infra_retries else ""
+        return f"{self.reused} games reused, {self.played} played{changed}{retried}{infra}."
 
 
 def validation_key(assignment: Assignment, sub: Submission) -> str:
@@ -218,6 +220,7 @@ def _play(assignment, store: Store, run: LeagueRun, specs, entrants, executor, f
                     if result.infra_error:
                         attempts[key] = attempts.get(key, 0) + 1
                         if attempts[key] <= MAX_INFRA_RETRIES:
+                            run.infra_retries += 1
                             retry.append((key, spec))
                             continue
                         run.infra_failed += 1
