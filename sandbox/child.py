@@ -83,12 +83,23 @@ class Bootstrap:
         self.applied[name] = f"missing: {why}"
 
     def run(self):
-        cfg = self.cfg
-        shim = importlib.import_module(cfg["shim"])
-        modules = [sys.modules["sandbox"], shim]
-        modules += [importlib.import_module(m) for m in getattr(shim, "PRELOAD", ())]
-        seccomp_ok = self.step("seccomp", lambda: seccomp_filter.load_library() and "loaded")
+        shim = self.load()
+        self.restrict()
+        return shim
+
+    def load(self):
+        """Steps 1-2, no restriction yet: import the shim, its PRELOAD and libseccomp; read the
+        Landlock ABI. A pre-fork template (sandbox/zygote.py) stops here and forks."""
+        shim = importlib.import_module(self.cfg["shim"])
+        self.modules = [sys.modules["sandbox"], shim]
+        self.modules += [importlib.import_module(m) for m in getattr(shim, "PRELOAD", ())]
+        self.seccomp_ok = self.step("seccomp", lambda: seccomp_filter.load_library() and "loaded")
         self.abi = landlock.abi_version()
+        return shim
+
+    def restrict(self) -> None:
+        """Every restriction, in order, for the submission in self.cfg (nothing is imported from it)."""
+        cfg, seccomp_ok = self.cfg, self.seccomp_ok
         os.chdir(cfg["submission"])
         sys.path.insert(0, cfg["submission"])
         if cfg.get("cgroup_procs"):
@@ -101,14 +112,13 @@ class Bootstrap:
         if os.geteuid() == 0:
             self.step("capabilities", confine.drop_capabilities)
         nnp = self.step("no_new_privs", confine.no_new_privs)
-        self.read_paths = readable_paths(cfg, modules)
+        self.read_paths = readable_paths(cfg, self.modules)
         if self.abi and nnp:
             self.step("landlock", self.apply_landlock, self.read_paths)
         else:
             self.skip("landlock", "kernel has no Landlock" if not self.abi else "NO_NEW_PRIVS failed")
         if seccomp_ok and nnp:
             self.step("seccomp", lambda: f"{seccomp_filter.install()} rules, EPERM; foreign ABIs killed")
-        return shim
 
     def apply_landlock(self, paths) -> str:
         skipped = landlock.restrict(paths, self.abi)
@@ -157,11 +167,16 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
         wire.write_all(rep_fd, data)
 
 
-def main() -> None:
-    cfg = json.loads(sys.argv[1])
+def prepare_interpreter() -> None:
+    """No bytecode files (nothing is writable anyway); print() reaches the capture pipe by line."""
     sys.dont_write_bytecode = True
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(line_buffering=True)
+
+
+def main() -> None:
+    cfg = json.loads(sys.argv[1])
+    prepare_interpreter()
     try:
         boot = Bootstrap(cfg)
         shim = boot.run()

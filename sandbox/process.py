@@ -1,9 +1,10 @@
 """PlayerProcess: one restricted child process, one call at a time, verdicts instead of exceptions.
 
-The manager side never imports student code. It spawns `python -I -m sandbox.child`, speaks
-length-prefixed JSON over two dedicated pipes, freezes the process group between calls
-(SIGSTOP/SIGCONT), enforces soft/hard wall-clock limits, and turns every way a player can
-fail into a `Verdict`. See sandbox/child.py for what the child applies to itself.
+The manager side never imports student code. It spawns `python -I -m sandbox.child` (or has a
+pre-fork template fork one, sandbox/prefork.py), speaks length-prefixed JSON over two dedicated
+pipes, freezes the process between calls (SIGSTOP/SIGCONT), enforces soft/hard wall-clock
+limits, and turns every way a player can fail into a `Verdict`. See sandbox/child.py for what
+the child applies to itself.
 """
 from __future__ import annotations
 
@@ -38,17 +39,55 @@ def describe_status(status: int) -> str:
     return f"exit {os.WEXITSTATUS(status)}"
 
 
+class SpawnedChild(subprocess.Popen):
+    """The spawn path's child: the manager's own child, signalled through its process group
+    (its own session) and reaped with wait4. sandbox.prefork.ForkedChild has the same methods."""
+
+    def release(self) -> None:
+        """Nothing to let go of: the manager reaped its own child."""
+
+    def signal_group(self, sig: int) -> None:
+        try:
+            os.killpg(self.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def wait_stop(self):
+        """Block until the child is stopped (None) or has ended ((status, rusage)).
+        ChildProcessError when it cannot be waited for."""
+        pid, status, rusage = os.wait4(self.pid, os.WUNTRACED)
+        return None if os.WIFSTOPPED(status) else (status, rusage)
+
+    def wait_end(self, timeout: float | None):
+        """(status, rusage) once the child has ended; None if it still runs after `timeout`
+        seconds (None: no limit). ChildProcessError when it cannot be waited for."""
+        end = None if timeout is None else time.perf_counter() + timeout
+        while True:
+            pid, status, rusage = os.wait4(self.pid, 0 if end is None else os.WNOHANG)
+            if pid and (os.WIFEXITED(status) or os.WIFSIGNALED(status)):
+                return status, rusage
+            if end is not None:
+                if time.perf_counter() >= end:
+                    return None
+                time.sleep(0.005)
+
+
 class PlayerProcess:
-    """A sandboxed player. Nothing the player does raises here: every call returns a CallResult."""
+    """A sandboxed player. Nothing the player does raises here: every call returns a CallResult.
+
+    `prefork`: a sandbox.prefork.PreforkPool (or True for the shared one) to fork the child from
+    a template that has already imported the shim; the spawn path is used when it cannot."""
 
     def __init__(self, shim: str, submission: str | Path, limits: Limits,
-                 options: dict | None = None, name: str = "player") -> None:
+                 options: dict | None = None, name: str = "player", prefork=None) -> None:
         self.shim = shim
         self.submission = str(Path(submission).resolve())
         self.limits = limits
         self.options = options or {}
         self.name = name
-        self.proc: subprocess.Popen | None = None
+        self.prefork = prefork
+        self.proc = None                        # SpawnedChild or sandbox.prefork.ForkedChild
+        self.started_by = ""                    # "spawn" or "prefork" once started
         self.cgroup: PlayerCgroup | None = None
         self.output: OutputCapture | None = None
         self.status: int | None = None          # wait status once reaped
@@ -95,11 +134,25 @@ class PlayerProcess:
                "cpu": lim.cpu, "netns": True, "read_paths": list(lim.read_paths),
                "readable_until_first_reply": list(lim.readable_until_first_reply)}
         self.t_spawn = time.perf_counter()
+        if self.prefork is not None:
+            from .prefork import launch
+            self.proc = launch(self.prefork, cfg, req_r, rep_w, out_w)
+            if self.proc is not None:
+                self.started_by = "prefork"
+            else:                              # the template may hold the pipes: use new ones
+                for fd in (req_r, rep_w, out_r, out_w, self.req_w, self.rep_r):
+                    os.close(fd)
+                req_r, self.req_w = os.pipe()
+                self.rep_r, rep_w = os.pipe()
+                out_r, out_w = os.pipe()
+                cfg.update(request_fd=req_r, reply_fd=rep_w)
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-m", "sandbox.child", json.dumps(cfg)],
-                stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
-                close_fds=True, start_new_session=True, cwd=self.submission, env=CHILD_ENV)
+            if self.proc is None:
+                self.started_by = "spawn"
+                self.proc = SpawnedChild(
+                    [sys.executable, "-I", "-m", "sandbox.child", json.dumps(cfg)],
+                    stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
+                    close_fds=True, start_new_session=True, cwd=self.submission, env=CHILD_ENV)
         except OSError as exc:
             for fd in (req_r, rep_w, out_r, out_w, self.req_w, self.rep_r):
                 os.close(fd)
@@ -297,23 +350,20 @@ class PlayerProcess:
 
     # ----------------------------------------------------------------- process control
     def _signal(self, sig: int) -> None:
-        try:
-            os.killpg(self.proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
+        self.proc.signal_group(sig)
 
     def _freeze(self) -> None:
         if not self.limits.freeze or self.status is not None:
             return
         self._signal(signal.SIGSTOP)
         try:
-            pid, status, rusage = os.wait4(self.proc.pid, os.WUNTRACED)
+            ended = self.proc.wait_stop()
         except ChildProcessError:
             return
-        if os.WIFSTOPPED(status):
+        if ended is None:
             self.frozen = True
         else:
-            self._reaped(status, rusage)
+            self._reaped(*ended)
 
     def _thaw(self) -> None:
         if self.frozen:
@@ -325,34 +375,28 @@ class PlayerProcess:
             return
         self.killed_by_manager = True
         self._signal(signal.SIGKILL)
-        while self.status is None:
-            try:
-                pid, status, rusage = os.wait4(self.proc.pid, 0)
-            except ChildProcessError:
-                self.status = 0
-                break
-            if os.WIFEXITED(status) or os.WIFSIGNALED(status):
-                self._reaped(status, rusage)
+        try:
+            self._reaped(*self.proc.wait_end(None))
+        except ChildProcessError:
+            self.status = 0
 
     def _wait_exit(self, timeout: float) -> bool:
         """Reap the child if it exits within `timeout`."""
-        end = time.perf_counter() + timeout
-        while self.status is None:
-            try:
-                pid, status, rusage = os.wait4(self.proc.pid, os.WNOHANG)
-            except ChildProcessError:
-                return False
-            if pid and (os.WIFEXITED(status) or os.WIFSIGNALED(status)):
-                self._reaped(status, rusage)
-                break
-            if time.perf_counter() >= end:
-                return False
-            time.sleep(0.005)
+        if self.status is not None:
+            return True
+        try:
+            ended = self.proc.wait_end(timeout)
+        except ChildProcessError:
+            return False
+        if ended is None:
+            return False
+        self._reaped(*ended)
         return True
 
     def _reaped(self, status: int, rusage) -> None:
         self.status, self.rusage, self.frozen = status, rusage, False
         self.proc.returncode = os.waitstatus_to_exitcode(status)   # keeps Popen from waiting again
+        self.proc.release()
 
     def _cpu_s(self) -> float:
         """User+system CPU of the whole process so far, from /proc (0 when unavailable)."""

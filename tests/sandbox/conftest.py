@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sandbox import Limits, PlayerProcess, protections
+from sandbox import Limits, PlayerProcess, prefork, protections
 
 SHIM = "sandbox.module_shim"
 HOST = protections()
@@ -46,17 +46,36 @@ def write_submission(tmp_path):
     return write
 
 
+@pytest.fixture(scope="session")
+def prefork_pool():
+    """One pool of fork servers for the whole session (a template per shim and CPU)."""
+    reason = prefork.available()
+    if reason is not None:
+        pytest.skip(f"no pre-forked start here: {reason}")
+    with prefork.PreforkPool() as pool:
+        yield pool
+
+
+@pytest.fixture(params=["spawn", "prefork"])
+def start_mode(request):
+    """Each player test runs twice: spawned per game, and forked from a template."""
+    return request.param
+
+
 @pytest.fixture
-def player(write_submission):
-    """player(code, limits=None (FAST), start=True, **submission kw) -> a PlayerProcess, closed at teardown."""
+def player(write_submission, start_mode, request):
+    """player(code, limits=None (FAST), start=True, **submission kw) -> a PlayerProcess, closed at teardown.
+    Started the way `start_mode` says; a pre-forked one must really have been forked."""
     made: list[PlayerProcess] = []
+    pool = request.getfixturevalue("prefork_pool") if start_mode == "prefork" else None
 
     def make(code: str, limits: Limits | None = None, start: bool = True, name: str = "sub", **kw) -> PlayerProcess:
-        p = PlayerProcess(SHIM, write_submission(code, name=name, **kw), limits or FAST, name=name)
+        p = PlayerProcess(SHIM, write_submission(code, name=name, **kw), limits or FAST, name=name, prefork=pool)
         made.append(p)
         if start:
             r = p.start()
             assert r.ok, (r, p.close().output)
+            assert p.started_by == start_mode, pool.last_error
         return p
 
     yield make

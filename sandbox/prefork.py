@@ -1,0 +1,257 @@
+"""Pre-forked player start: the manager's side of the fork servers in sandbox/zygote.py.
+
+`PreforkPool` keeps one template process per (shim, cpu), started on first use and restarted
+when it has died. `launch()` hands it a player's pipes by SCM_RIGHTS and gets back a
+`ForkedChild`, which PlayerProcess drives exactly like its spawned child:
+
+- signals go through a pidfd the template opened on its own unreaped child, so a signal can
+  never reach a recycled pid. The player is alone in its session and process group (it calls
+  setsid and seccomp forbids fork), so this is the killpg of the spawn path;
+- the template reaps the child (only a parent can) and sends its wait status and rusage on a
+  per-child status socket; EOF there without a report means the template died, and the
+  orphan's status is then unknowable (reported as exit 0, like an unreapable spawned child);
+- "stopped" is read from /proc (every thread in state T), since only a parent can wait for it.
+
+When no template can be used (not Linux, no pidfd, a template that will not start) `launch`
+returns None and PlayerProcess spawns as before.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+REPLY_BYTES = 4096
+START_S = 30.0                     # a template's imports (numpy) on a loaded machine
+STOP_POLL_S = 0.0002
+
+
+def available() -> str | None:
+    """Why pre-forking cannot work on this host (None: it can)."""
+    if not sys.platform.startswith("linux"):
+        return f"{sys.platform} has no fork server support here"
+    if not hasattr(os, "pidfd_open") or not hasattr(signal, "pidfd_send_signal"):
+        return "no pidfd support in this Python"
+    return None
+
+
+class Zygote:
+    """One template process and the manager's end of its control socket."""
+
+    def __init__(self, shim: str) -> None:
+        from .process import CHILD_ENV
+        self.shim = shim
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-m", "sandbox.zygote",
+                 json.dumps({"shim": shim, "control_fd": theirs.fileno()})],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),), close_fds=True, start_new_session=True, cwd="/",
+                env=CHILD_ENV)
+        finally:
+            theirs.close()
+        hello = self._answer(START_S)
+        if "ready" not in hello:
+            self.stop()
+            raise OSError(hello.get("error", "the template did not start"))
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def fork(self, cfg: dict, fds: list[int]) -> tuple[int, int]:
+        """(pid, pidfd) of a new child holding `fds`. BrokenPipeError/ConnectionError before
+        the request was delivered (the descriptors are still only ours); OSError after."""
+        socket.send_fds(self.sock, [json.dumps(cfg).encode()], fds)
+        return self._answer(START_S, with_fd=True)
+
+    def _answer(self, timeout: float, with_fd: bool = False):
+        ready, _, _ = select.select([self.sock], [], [], timeout)
+        if not ready:
+            raise OSError("the template did not answer")
+        msg, fds, _, _ = socket.recv_fds(self.sock, REPLY_BYTES, 1)
+        if not msg:
+            raise OSError("the template closed its control socket")
+        reply = json.loads(msg)
+        if not with_fd:
+            return reply
+        if "pid" not in reply or len(fds) != 1:
+            for fd in fds:
+                os.close(fd)
+            raise OSError(reply.get("error", "the template's answer has no pid"))
+        return reply["pid"], fds[0]
+
+    def stop(self) -> None:
+        """Hang up (the template exits at EOF; its running children go on), then reap it."""
+        self.sock.close()
+        try:
+            self.proc.wait(2.0)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class PreforkPool:
+    """Fork servers by (shim, cpu), started on demand, replaced when dead. Thread-safe."""
+
+    def __init__(self) -> None:
+        self.zygotes: dict[tuple[str, int | None], Zygote] = {}
+        self.lock = threading.Lock()
+        self.last_error = ""
+
+    def __enter__(self) -> "PreforkPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def zygote(self, shim: str, cpu: int | None) -> Zygote:
+        """The live template for (shim, cpu), started (or restarted) if needed; OSError if it cannot start."""
+        z = self.zygotes.get((shim, cpu))
+        if z is not None and not z.alive():
+            z.stop()
+            z = None
+        if z is None:
+            z = self.zygotes[(shim, cpu)] = Zygote(shim)
+        return z
+
+    def fork(self, cfg: dict, fds: list[int]) -> "ForkedChild | None":
+        """A child forked for `cfg` holding `fds`, or None (the caller spawns instead)."""
+        with self.lock:
+            key = (cfg["shim"], cfg.get("cpu"))
+            status_mine, status_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                for attempt in (1, 2):
+                    try:
+                        z = self.zygote(*key)
+                        pid, pidfd = z.fork(cfg, [*fds, status_theirs.fileno()])
+                        return ForkedChild(pid, pidfd, status_mine)
+                    except (BrokenPipeError, ConnectionError) as exc:
+                        self._drop(key, exc)       # died before it got the request: retry afresh
+                    except OSError as exc:
+                        self._drop(key, exc)       # a child may hold the pipes: no retry
+                        break
+            finally:
+                status_theirs.close()
+            status_mine.close()
+            return None
+
+    def _drop(self, key, exc: Exception) -> None:
+        self.last_error = str(exc)
+        z = self.zygotes.pop(key, None)
+        if z is not None:
+            z.stop()
+
+    def close(self) -> None:
+        with self.lock:
+            for z in self.zygotes.values():
+                z.stop()
+            self.zygotes.clear()
+
+
+class ForkedChild:
+    """A player forked by a template: what PlayerProcess needs of its child (see SpawnedChild)."""
+
+    def __init__(self, pid: int, pidfd: int, status: socket.socket) -> None:
+        self.pid = pid
+        self.pidfd = pidfd
+        self.status = status
+        self.returncode = None
+
+    def signal_group(self, sig: int) -> None:
+        if self.pidfd is None:
+            return
+        try:
+            signal.pidfd_send_signal(self.pidfd, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def wait_stop(self):
+        """None once every thread is stopped, (status, rusage) if the child ended first."""
+        while True:
+            states = _thread_states(self.pid)
+            if any(s in "Tt" for s in states) and all(s in "TtZ" for s in states):
+                return None
+            ended = self.wait_end(STOP_POLL_S)
+            if ended is not None:
+                return ended
+
+    def wait_end(self, timeout: float | None):
+        """(status, rusage) from the template once the child has ended; None after `timeout`."""
+        if self.status is None:
+            raise ChildProcessError("already collected")
+        ready, _, _ = select.select([self.status], [], [], timeout)
+        if not ready:
+            return None
+        msg = self.status.recv(REPLY_BYTES)
+        if msg:
+            report = json.loads(msg)
+            return report["status"], resource.struct_rusage(report["rusage"])
+        # The template died: the orphan is init's to reap. Wait for it to end, status unknown.
+        ready, _, _ = select.select([self.pidfd], [], [], timeout)
+        if not ready:
+            return None
+        self.release()
+        raise ChildProcessError("the template that forked the player died")
+
+    def release(self) -> None:
+        """Close the pidfd and the status socket (the child has been collected)."""
+        if self.pidfd is not None:
+            os.close(self.pidfd)
+            self.pidfd = None
+        if self.status is not None:
+            self.status.close()
+            self.status = None
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _thread_states(pid: int) -> list[str]:
+    """The scheduler state letter of each of `pid`'s threads ([] once it is gone)."""
+    states = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return states
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
+                states.append(f.read().rsplit(b")", 1)[1].split()[0].decode())
+        except (OSError, IndexError):
+            pass
+    return states
+
+
+_shared: PreforkPool | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_pool() -> PreforkPool:
+    """The process-wide pool `PlayerProcess(..., prefork=True)` uses (closed at exit)."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            import atexit
+            _shared = PreforkPool()
+            atexit.register(_shared.close)
+        return _shared
+
+
+def launch(prefork, cfg: dict, req_r: int, rep_w: int, out_w: int) -> ForkedChild | None:
+    """PlayerProcess's entry: a forked child for `cfg`, or None to spawn instead."""
+    if available() is not None:
+        return None
+    pool = shared_pool() if prefork is True else prefork
+    return pool.fork(cfg, [req_r, rep_w, out_w])

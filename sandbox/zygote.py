@@ -1,0 +1,129 @@
+"""The pre-fork template ("zygote"): `python -I -m sandbox.zygote '<json>'`, started by sandbox.prefork.
+
+Trusted and unrestricted: it has imported sandbox.child, the shim, its PRELOAD and libseccomp
+(child.Bootstrap.load) and never runs student code. For each request on its control socket
+(a JSON config plus four descriptors by SCM_RIGHTS: request, reply, output, status socket) it
+forks. The parent answers with the child's pid and a pidfd, keeps the status socket and, when
+the child ends, reaps it and writes its wait status and rusage there. The child leaves the
+template's loop entirely, keeps only stdin, stdout/stderr (the output pipe) and the two protocol
+pipes, starts its own session, and runs the same restriction steps as sandbox.child before it
+opens the submission: every game is a fresh process that restricts itself first.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import socket
+import sys
+
+from sandbox import child, wire
+
+REQUEST_BYTES = 64 * 1024          # one fork request: the child's JSON config
+FDS_PER_REQUEST = 4                # request pipe, reply pipe, output pipe, status socket
+
+
+class Template:
+    """The fork server's state: its control socket and the children it has to reap."""
+
+    def __init__(self, control: socket.socket, boot: child.Bootstrap) -> None:
+        self.control = control
+        self.boot = boot
+        self.children: dict[int, tuple[int, socket.socket]] = {}    # pidfd -> (pid, status socket)
+
+    def serve(self) -> dict:
+        """Answer fork requests and reap children until the manager hangs up (then exit).
+        Returns only in a forked child, with the child's config."""
+        while True:
+            ready, _, _ = select.select([self.control.fileno(), *self.children], [], [])
+            for fd in ready:
+                if fd != self.control.fileno():
+                    self.reap(fd)
+                    continue
+                msg, fds, _, _ = socket.recv_fds(self.control, REQUEST_BYTES, FDS_PER_REQUEST)
+                if not msg:
+                    sys.exit(0)                    # the manager is gone; running children go on
+                job = self.fork(json.loads(msg), fds)
+                if job is not None:
+                    return job
+
+    def fork(self, cfg: dict, fds: list[int]) -> dict | None:
+        if len(fds) != FDS_PER_REQUEST:
+            for fd in fds:
+                os.close(fd)
+            self.control.sendall(json.dumps({"error": "a fork request needs four descriptors"}).encode())
+            return None
+        req_r, rep_w, out_w, status_fd = fds
+        try:
+            pid = os.fork()
+        except OSError as exc:
+            for fd in fds:
+                os.close(fd)
+            self.control.sendall(json.dumps({"error": f"fork failed: {exc}"}).encode())
+            return None
+        if pid == 0:
+            self.become_child(out_w, keep=(req_r, rep_w))
+            return {**cfg, "request_fd": req_r, "reply_fd": rep_w}
+        for fd in (req_r, rep_w, out_w):
+            os.close(fd)                           # else the manager never sees EOF on them
+        pidfd = os.pidfd_open(pid)
+        self.children[pidfd] = (pid, socket.socket(fileno=status_fd))
+        socket.send_fds(self.control, [json.dumps({"pid": pid}).encode()], [pidfd])
+        return None
+
+    def reap(self, pidfd: int) -> None:
+        """The child ended: collect it and tell its manager how, on its status socket."""
+        pid, status_sock = self.children.pop(pidfd)
+        _, status, rusage = os.wait4(pid, 0)
+        try:
+            status_sock.sendall(json.dumps({"status": status, "rusage": list(rusage)}).encode())
+        except OSError:
+            pass                                   # that manager has gone already
+        status_sock.close()
+        os.close(pidfd)
+
+    def become_child(self, out_w: int, keep: tuple[int, ...]) -> None:
+        """In the new child: its own session, output to the capture pipe, and not one descriptor
+        of the template (control socket, other children's pidfds and status sockets)."""
+        os.setsid()
+        os.dup2(out_w, 1)
+        os.dup2(out_w, 2)
+        for pidfd, (_, sock) in self.children.items():
+            os.close(pidfd)
+            os.close(sock.detach())                # detach: a later GC must not close a reused number
+        self.children = {}
+        os.close(self.control.detach())
+        self.control = None
+        lowest = 3
+        for fd in sorted(keep):
+            os.closerange(lowest, fd)
+            lowest = fd + 1
+        os.closerange(lowest, os.sysconf("SC_OPEN_MAX"))
+        numpy_random = sys.modules.get("numpy.random")
+        if numpy_random is not None:               # `random` reseeds itself after fork; numpy does not
+            numpy_random.seed()
+
+
+def main() -> None:
+    args = json.loads(sys.argv[1])
+    control = socket.socket(fileno=args["control_fd"])
+    child.prepare_interpreter()
+    boot = child.Bootstrap({"shim": args["shim"]})
+    try:
+        shim = boot.load()
+    except BaseException as exc:                   # a shim that cannot import: say why, then stop
+        control.sendall(json.dumps({"error": f"the template cannot import {args['shim']}: {exc!r}"}).encode())
+        raise SystemExit(1)
+    control.sendall(json.dumps({"ready": os.getpid()}).encode())
+    cfg = Template(control, boot).serve()
+    sys.argv = [child.__file__, json.dumps(cfg)]     # what a spawned child's argv holds
+    boot.cfg = cfg
+    try:                                           # from here on: exactly sandbox.child's main()
+        boot.restrict()
+        child.serve(boot, shim, cfg["request_fd"], cfg["reply_fd"])
+    except MemoryError:
+        os._exit(wire.MEMORY_EXIT)
+
+
+if __name__ == "__main__":
+    main()
