@@ -210,7 +210,7 @@ class PlayerProcess:
     def _exchange(self, message: dict, soft: float, t0: float | None = None, ready: bool = False) -> CallResult:
         """Send one request and wait for its reply (after the child's "ready" frame when `ready`)."""
         hard = self.limits.hard_for(soft)
-        unasked = self._pending_bytes()
+        unasked = 0 if ready else self._pending_bytes()   # the ready frame may already be there
         if unasked:
             return self._fail(Verdict.PROTOCOL, f"The player wrote {unasked} bytes to the protocol pipe without being asked.")
         if unasked is None:
