@@ -1,8 +1,10 @@
 """What the sandbox costs: start-up to the first reply, and the round trip of a trivial call.
 
-Each is measured for a PlayerProcess (all protections, freezing between calls) and for a plain
-subprocess that speaks the same protocol through the same child code without restricting itself
-(no cgroup, rlimits, Landlock, seccomp or freezing). Medians; the ratio is sandbox / plain.
+Each is measured for a spawned PlayerProcess (all protections, freezing between calls), for a
+pre-forked one (the same protections, forked from a template that has imported the shim:
+sandbox/prefork.py), and for a plain subprocess that speaks the same protocol through the same
+child code without restricting itself (no cgroup, rlimits, Landlock, seccomp or freezing).
+Medians; ratios are against the plain subprocess, and spawned over pre-forked (the speed-up).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sandbox import Limits, PlayerProcess, wire
+from sandbox import Limits, PlayerProcess, prefork, wire
 
 SHIM = "sandbox.module_shim"
 STARTS = 15
@@ -95,6 +97,12 @@ def run():
 
         sandboxed = _measure(lambda: PlayerProcess(SHIM, tmp, limits, name="bench"), sandboxed_start,
                              sandboxed_call, lambda p: p.close())
+        with prefork.PreforkPool() as pool:
+            warm = PlayerProcess(SHIM, tmp, limits, prefork=pool)      # the template starts once
+            assert warm.start().ok and warm.started_by == "prefork", pool.last_error
+            warm.close()
+            forked = _measure(lambda: PlayerProcess(SHIM, tmp, limits, name="bench", prefork=pool),
+                              sandboxed_start, sandboxed_call, lambda p: p.close())
 
         def plain_call(p):
             assert p.request({"method": "ping", "args": {}})["ok"] == "pong"
@@ -102,8 +110,10 @@ def run():
         plain = _measure(lambda: PlainPlayer(tmp), lambda p: p.start(), plain_call, lambda p: p.close())
     rows = []
     for what, i in (("start to first reply", 0), ("trivial call round trip", 1)):
-        rows.append({"measure": what, "sandbox ms": sandboxed[i], "plain subprocess ms": plain[i],
-                     "ratio": round(sandboxed[i] / plain[i], 1)})
+        rows.append({"measure": what, "sandbox ms": sandboxed[i], "pre-forked ms": forked[i],
+                     "plain subprocess ms": plain[i], "sandbox / plain": round(sandboxed[i] / plain[i], 1),
+                     "pre-forked / plain": round(forked[i] / plain[i], 2),
+                     "sandbox / pre-forked": round(sandboxed[i] / forked[i], 1)})
     return f"Sandbox cost (medians of {STARTS} starts, {CALLS} calls)", rows
 
 

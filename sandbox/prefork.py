@@ -180,8 +180,7 @@ class ForkedChild:
     def wait_stop(self):
         """None once every thread is stopped, (status, rusage) if the child ended first."""
         while True:
-            states = _thread_states(self.pid)
-            if any(s in "Tt" for s in states) and all(s in "TtZ" for s in states):
+            if _stopped(self.pid):
                 return None
             ended = self.wait_end(STOP_POLL_S)
             if ended is not None:
@@ -218,20 +217,28 @@ class ForkedChild:
         self.release()
 
 
-def _thread_states(pid: int) -> list[str]:
-    """The scheduler state letter of each of `pid`'s threads ([] once it is gone)."""
-    states = []
+def _stat_fields(path: str) -> list[bytes]:
+    """The fields of a /proc stat file after the command name ([] when unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def _stopped(pid: int) -> bool:
+    """Every thread of `pid` is in state T (a lone main thread is read from one file)."""
+    fields = _stat_fields(f"/proc/{pid}/stat")
+    if not fields or fields[0] not in (b"T", b"t", b"Z"):
+        return False
+    if fields[17] == b"1":                        # num_threads
+        return fields[0] != b"Z"
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return states
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
-                states.append(f.read().rsplit(b")", 1)[1].split()[0].decode())
-        except (OSError, IndexError):
-            pass
-    return states
+        return False
+    states = [(_stat_fields(f"/proc/{pid}/task/{tid}/stat") or [b"X"])[0] for tid in tids]
+    return any(s in (b"T", b"t") for s in states) and all(s in (b"T", b"t", b"Z") for s in states)
 
 
 _shared: PreforkPool | None = None
