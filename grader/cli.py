@@ -53,12 +53,14 @@ def cmd_check(args) -> int:
         raise UsageError(f"{path}: no such file or folder.")
     if args.assignment:
         assignment = pick(assignments, args.assignment, cfg_path)
+        _refuse_class_folder(path, assignment)
     else:
         fits = _entry_candidates(assignments, path)
         if len(fits) != 1:
             names = ", ".join(a.name for a in (fits or assignments.values()))
             raise UsageError(f"{path} could belong to several assignments ({names}); name one with --assignment.")
         assignment = fits[0]
+        _refuse_class_folder(path, assignment)
     sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb)
     report = validate(assignment, sub)
     if args.json:
@@ -73,6 +75,19 @@ def cmd_check(args) -> int:
     else:
         _print_report(assignment, sub, report)
     return 0 if report.passed else 1
+
+
+def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
+    """`check` takes one submission; a folder of several (a class) gets a sentence, not a failed check."""
+    from .submissions import entry_folders
+
+    entry = assignment.ruleset.entry
+    if path.is_dir() and not (path / entry).is_file():
+        several = entry_folders(path, entry)
+        if len(several) > 1:
+            shown = ", ".join(d.name for d in several[:5]) + (", …" if len(several) > 5 else "")
+            raise UsageError(f"{path} holds {len(several)} submissions ({shown}); check one at a time "
+                             f"(grader check {path / several[0].name}), or grade them all with 'grader run'.")
 
 
 def _print_report(assignment: Assignment, sub, report) -> None:
@@ -118,6 +133,8 @@ def cmd_play(args) -> int:
 
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1 (got {args.games}).")
     a, b = _entrant(assignment, args.a), _entrant(assignment, args.b)
     seed = assignment.config.league.seed if args.seed is None else args.seed
     games = []
@@ -147,6 +164,9 @@ def cmd_run(args) -> int:
     names = [args.assignment] if args.assignment else list(assignments)
     for name in names:
         assignment = pick(assignments, name, cfg_path)
+        if not assignment.submissions_dir.is_dir():
+            raise UsageError(f"{cfg_path}: assignments.{name}.submissions: the folder "
+                             f"{assignment.submissions_dir} does not exist (paths are relative to the config file).")
         console.rule(f"[bold]{escape(assignment.title)}[/]")
         run = run_league(assignment, fresh=args.fresh, progress=not args.quiet, console=console)
         grades = compute_grades(assignment, run)

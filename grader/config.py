@@ -7,7 +7,7 @@ was expected; callers print it and exit with status 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -63,9 +63,17 @@ class LeagueConfig(Strict):
     opponents: int = Field(5, ge=1)                         # random_subset: opponents per submission
     top_fraction: float = Field(0.1, gt=0, le=1)            # random_subset: who plays the playoff
     gauntlet: list[str] = Field(default_factory=lambda: ["random"])   # built-ins every submission meets
-    concurrency: Union[int, Literal["auto"]] = "auto"
+    concurrency: Union[Annotated[int, Field(ge=1)], Literal["auto"]] = "auto"
     executor: Literal["local", "dask"] = "local"
     dask: dict[str, Any] = Field(default_factory=dict)
+
+
+class ThresholdRule(Strict):
+    """One "thresholds" rule: scoring at least `share` against the built-in `beats` earns `grade`."""
+
+    beats: str
+    grade: float
+    share: float = Field(0.5, ge=0, le=1)
 
 
 class GradingConfig(Strict):
@@ -74,7 +82,7 @@ class GradingConfig(Strict):
     max: float = 100
     pass_min: float = 50
     must_beat: str | None = None
-    rules: list[dict[str, Any]] = Field(default_factory=list)
+    rules: list[ThresholdRule] = Field(default_factory=list)
     failed_grade: float = 0
 
 
@@ -106,6 +114,14 @@ class AssignmentConfig(Strict):
             raise ValueError(str(exc).rstrip(".")) from None
         return value
 
+    @field_validator("options")
+    @classmethod
+    def _read_once_is_a_list_of_paths(cls, value: dict) -> dict:
+        paths = value.get("read_once", [])
+        if not isinstance(paths, list) or not all(isinstance(p, str) and p for p in paths):
+            raise ValueError(f"read_once must be a list of paths inside the submission (got {paths!r})")
+        return value
+
     @field_validator("ruleset")
     @classmethod
     def _known_ruleset(cls, value: str) -> str:
@@ -120,9 +136,15 @@ class Config(Strict):
     assignments: dict[str, AssignmentConfig]
 
 
+def _key(loc: tuple) -> str:
+    """The config key of an error location, without pydantic's names for union members and validators."""
+    return ".".join(str(p) for p in loc if not (isinstance(p, str) and ("-" in p or "[" in p)))
+
+
 def _sentence(path: Path, err: ValidationError) -> str:
-    first = err.errors()[0]
-    loc = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-after"))
+    errors = err.errors()
+    first = errors[0]
+    loc = _key(first["loc"])
     msg = first["msg"]
     if first["type"] == "extra_forbidden":
         msg = "is not a known setting (check the spelling)"
@@ -133,7 +155,8 @@ def _sentence(path: Path, err: ValidationError) -> str:
         msg = msg.replace("Value error, ", "").replace("value error, ", "")
         if "input" in first and first["type"] not in ("value_error",):
             msg += f" (got {first['input']!r})"
-    more = f" ({len(err.errors()) - 1} more problem(s) after this one)" if len(err.errors()) > 1 else ""
+    others = {_key(e["loc"]) for e in errors} - {loc}      # a union reports each member's complaint
+    more = f" ({len(others)} more problem(s) after this one)" if others else ""
     return f"{path}: {loc}: {msg}.{more}"
 
 
@@ -202,8 +225,28 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
             raise ConfigError(
                 f"{path}: assignments.{name}.validation.stages.{stage}: is not a stage of "
                 f"{a.ruleset} (stages: {', '.join(sorted(known)) or 'none'}).")
-    for builtin in [*a.league.builtins, *a.league.gauntlet, a.validation.smoke_opponent]:
+    _check_builtins(path, name, a, ruleset)
+
+
+def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None:
+    """Every built-in the config names exists, and a grading rule only names one the league plays."""
+    named = [("league.builtins", b) for b in a.league.builtins]
+    named += [("league.gauntlet", b) for b in a.league.gauntlet]
+    named += [("validation.smoke_opponent", a.validation.smoke_opponent)]
+    if a.grading.must_beat:
+        named.append(("grading.must_beat", a.grading.must_beat))
+    if a.grading.kind == "thresholds":
+        named += [("grading.rules", rule.beats) for rule in a.grading.rules]
+    for key, builtin in named:
         if builtin not in ruleset.players:
             raise ConfigError(
-                f"{path}: assignments.{name}.league: {builtin!r} is not a built-in player of "
+                f"{path}: assignments.{name}.{key}: {builtin!r} is not a built-in player of "
                 f"{a.ruleset} (built-ins: {', '.join(sorted(ruleset.players))}).")
+    if a.grading.kind == "thresholds":
+        entered = set(a.league.gauntlet if a.league.format == "gauntlet" else a.league.builtins)
+        for rule in a.grading.rules:
+            if rule.beats not in entered:
+                where = "league.gauntlet" if a.league.format == "gauntlet" else "league.builtins"
+                raise ConfigError(
+                    f"{path}: assignments.{name}.grading.rules: {rule.beats!r} never plays in this "
+                    f"league, so no one could beat it; add it to {where}.")

@@ -70,12 +70,36 @@ def _size_mb(folder: Path) -> float:
     return sum(p.stat().st_size for p in _files(folder)) / 1e6
 
 
+def entry_folders(folder: Path, entry: str) -> list[Path]:
+    """Sub-folders (one level down) that hold the entry file, in name order."""
+    return sorted(d for d in folder.iterdir() if d.is_dir() and d.name not in IGNORED and (d / entry).is_file())
+
+
 def _find_root(folder: Path, entry: str) -> Path | None:
     """The folder holding the entry file: the top, or the only sub-folder that has it."""
     if (folder / entry).is_file():
         return folder
-    candidates = [d for d in folder.iterdir() if d.is_dir() and d.name not in IGNORED and (d / entry).is_file()]
+    candidates = entry_folders(folder, entry)
     return candidates[0] if len(candidates) == 1 else None
+
+
+def _missing_entry(tree: Path, entry: str) -> str:
+    """Why no entry file was found, in the words that help the student fix it."""
+    several = entry_folders(tree, entry)
+    if several:
+        return (f"the submission has {entry} in several folders ({', '.join(d.name for d in several)}); "
+                f"it must have exactly one.")
+    files = [p for p in tree.rglob("*") if p.is_file() and p.name not in IGNORED]
+    if not files:
+        return f"the submission is empty; it needs {entry}."
+    if all(p.suffix.lower() == ".zip" for p in files):
+        return (f"the submission holds only another zip ({', '.join(sorted(p.name for p in files))}); "
+                f"zip {entry} itself, not a zip of a zip.")
+    deeper = sorted(p.relative_to(tree).as_posix() for p in files if p.name == entry)
+    if deeper:
+        return (f"{entry} is too deep in the submission (at {deeper[0]}); it must be at the top level "
+                f"or one folder down.")
+    return f"the submission has no {entry} (at its top level or one folder down)."
 
 
 def _make_readonly(folder: Path) -> None:
@@ -111,7 +135,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
                 pass
         root = _find_root(tree, entry)
         if root is None:
-            sub.problem = f"the submission has no {entry} (at its top level or one folder down)."
+            sub.problem = _missing_entry(tree, entry)
             return sub
         size = _size_mb(root)
         if size > max_mb:
