@@ -114,6 +114,11 @@ def main() -> None:
     except BaseException as exc:                   # a shim that cannot import: say why, then stop
         control.sendall(json.dumps({"error": f"the template cannot import {args['shim']}: {exc!r}"}).encode())
         raise SystemExit(1)
+    threads = len(os.listdir("/proc/self/task"))
+    if threads != 1:                               # fork copies one thread: locks held by others stay held
+        control.sendall(json.dumps({"error": f"the template runs {threads} threads after importing "
+                                             f"{args['shim']}; forking it would not be safe"}).encode())
+        raise SystemExit(1)
     control.sendall(json.dumps({"ready": os.getpid()}).encode())
     cfg = Template(control, boot).serve()
     sys.argv = [child.__file__, json.dumps(cfg)]     # what a spawned child's argv holds
