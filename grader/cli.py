@@ -239,7 +239,15 @@ def _results(assignment: Assignment) -> dict:
     results = assignment.reports_dir / "results.json"
     if not results.exists():
         raise UsageError(f"no results yet for {assignment.name}: run 'grader run {assignment.name}' first.")
-    return json.loads(results.read_text(encoding="utf-8"))
+    try:
+        doc = json.loads(results.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        doc = exc
+    if not (isinstance(doc, dict) and isinstance(doc.get("assignment"), dict)
+            and isinstance(doc.get("submissions"), list)):
+        raise UsageError(f"{results} is damaged or not a results file; run 'grader run {assignment.name}' "
+                         f"again to rewrite it (the stored games are reused).")
+    return doc
 
 
 def cmd_export(args) -> int:
@@ -250,11 +258,11 @@ def cmd_export(args) -> int:
     assignment = pick(assignments, args.assignment, cfg_path)
     doc = _results(assignment)
     rows = grade_rows(doc, assignment.config.report_url)
-    if not (args.moodle or args.canvas or args.gradescope):
-        out = Path(args.out or assignment.reports_dir / "grades.csv")
-        write_grades_csv(out, doc, assignment.config.report_url)
-        console.print(f"Wrote {escape(str(out))}: {len(rows)} students.")
     try:
+        if not (args.moodle or args.canvas or args.gradescope):
+            out = Path(args.out or assignment.reports_dir / "grades.csv")
+            write_grades_csv(out, doc, assignment.config.report_url)
+            console.print(f"Wrote {escape(str(out))}: {len(rows)} students.")
         if args.moodle:
             console.print(escape(str(fill_moodle_worksheet(Path(args.moodle), rows,
                                                            Path(args.out) if args.out else None))))
@@ -263,14 +271,15 @@ def cmd_export(args) -> int:
                 raise UsageError("--canvas needs --canvas-assignment: the gradebook column's title or id.")
             console.print(escape(str(fill_canvas_gradebook(Path(args.canvas), rows, args.canvas_assignment,
                                                            Path(args.out) if args.out else None))))
+        if args.gradescope:
+            checks = {s["id"]: (s.get("validation") or {}).get("checks") or [] for s in doc["submissions"]}
+            for row in rows:
+                write_gradescope_results(row, Path(args.gradescope) / row["student_id"] / "results.json",
+                                         checks.get(row["student_id"], []))
+            console.print(f"Wrote {len(rows)} Gradescope results.json files under {escape(args.gradescope)}.")
     except (CsvProblem, OSError) as exc:
-        raise UsageError(str(exc) if isinstance(exc, CsvProblem) else f"cannot read or write a grade file ({exc}).") from None
-    if args.gradescope:
-        checks = {s["id"]: (s.get("validation") or {}).get("checks") or [] for s in doc["submissions"]}
-        for row in rows:
-            write_gradescope_results(row, Path(args.gradescope) / row["student_id"] / "results.json",
-                                     checks.get(row["student_id"], []))
-        console.print(f"Wrote {len(rows)} Gradescope results.json files under {escape(args.gradescope)}.")
+        raise UsageError(str(exc) if isinstance(exc, CsvProblem) else
+                         f"cannot read or write a grade file: {exc.filename}: {exc.strerror or exc}.") from None
     return 0
 
 

@@ -149,10 +149,16 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
     }
 
 
-def _failed_validation(v: dict | None) -> str:
-    stage = next((c["name"] for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
-                  and not c.get("informational")), "interface")
-    return f"failed validation at the {stage} stage"
+def _failed_validation(v: dict | None, limit: int = 160) -> str:
+    """Which required stage failed and its sentence (cut short), so the standings say why."""
+    check = next((c for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
+                  and not c.get("informational")), None)
+    if check is None:
+        return "failed validation at the interface stage"
+    why = " ".join(str(check.get("message") or "").split())
+    if len(why) > limit:
+        why = why[:limit - 1].rstrip() + "…"
+    return f"failed validation at the {check['name']} stage" + (f": {why}" if why else "")
 
 
 def compute_grades(assignment: Assignment, run) -> dict:
