@@ -105,11 +105,23 @@ def _print_report(assignment: Assignment, sub, report) -> None:
     for g in report.games:
         console.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                       f"{g['result']} ({escape(g['reason'])})")
-    verdict = "[green]passed[/]" if report.passed else "[red]did not pass[/]"
-    console.print(f"\nResult: {verdict} — {report.points:g} of {report.max_points:g} points.")
+    console.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]
     if missing:
         console.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
+
+
+def _verdict(report) -> str:
+    """"passed" only where a required stage was tried; graded stages that lost points are said so."""
+    counted = [c for c in report.checks if not c.informational]
+    if not report.passed:
+        return "[red]did not pass[/]"
+    lost = [c for c in counted if not c.passed]
+    if not any(c.required for c in counted):
+        return "[yellow]graded on points alone[/] (no stage is a gate)" if lost else "[green]passed[/]"
+    if lost:
+        return f"[green]passed[/] every required stage; [yellow]{len(lost)} graded stage(s) lost points[/]"
+    return "[green]passed[/]"
 
 
 def _entrant(assignment: Assignment, spec: str):

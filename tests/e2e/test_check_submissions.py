@@ -114,3 +114,20 @@ def test_links_and_oversized_files_are_refused(tmp_path, cli, arena):
         fh.truncate(60 * 1024 * 1024)                 # sparse: 60 MB on paper, nothing on disk
     status, doc = check(cli, config, big)
     assert status == 1 and "weights.bin is larger than" in interface_message(doc)
+
+
+def test_a_check_with_no_gate_does_not_call_zero_points_passed(tmp_path, cli):
+    import yaml
+
+    config = tmp_path / "rbnim.yaml"
+    config.write_text(yaml.safe_dump({"assignments": {"r": {
+        "ruleset": "rbnim", "submissions": "subs", "validation": {"smoke_games": 0},
+        "league": {"format": "gauntlet", "gauntlet": ["random"]}, "grading": {"kind": "validation", "max": 10}}}}))
+    examples = EXAMPLES.parent / "rbnim"
+    hangs = cli("--config", config, "check", examples / "hangs_on_input", "--assignment", "r")
+    assert "Result: graded on points alone (no stage is a gate) — 0 of 10 points." in hangs.out
+    assert "Result: passed" not in hangs.out
+    wrong = cli("--config", config, "check", examples / "off_by_one", "--assignment", "r")
+    assert "Result: passed every required stage; 1 graded stage(s) lost points — " in wrong.out
+    right = cli("--config", config, "check", examples / "correct_module", "--assignment", "r")
+    assert right.status == 0 and "Result: passed — 10 of 10 points." in right.out
