@@ -109,6 +109,13 @@ class PreforkPool:
         self.zygotes: dict[tuple[str, int | None], Zygote] = {}
         self.lock = threading.Lock()
         self.last_error = ""
+        self.owner = os.getpid()
+
+    def _forget_if_inherited(self) -> None:
+        """After a fork of the manager, the copy must not talk on its parent's control sockets
+        (their requests and answers would interleave): it starts templates of its own."""
+        if os.getpid() != self.owner:
+            self.zygotes, self.lock, self.owner = {}, threading.Lock(), os.getpid()
 
     def __enter__(self) -> "PreforkPool":
         return self
@@ -128,6 +135,7 @@ class PreforkPool:
 
     def fork(self, cfg: dict, fds: list[int]) -> "ForkedChild | None":
         """A child forked for `cfg` holding `fds`, or None (the caller spawns instead)."""
+        self._forget_if_inherited()
         with self.lock:
             key = (cfg["shim"], cfg.get("cpu"))
             status_mine, status_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -154,6 +162,7 @@ class PreforkPool:
             z.stop()
 
     def close(self) -> None:
+        self._forget_if_inherited()
         with self.lock:
             for z in self.zygotes.values():
                 z.stop()

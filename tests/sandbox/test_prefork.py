@@ -146,6 +146,16 @@ def test_a_killed_template_is_replaced(forked, prefork_pool):
     assert running.close().exit_status                   # closes without its template's report
 
 
+def test_a_forked_manager_starts_templates_of_its_own(forked, prefork_pool):
+    forked("def ping():\n    return 1\n")
+    parents = prefork_pool.zygotes[(SHIM, FAST.cpu)]
+    prefork_pool.owner = -1                              # as if this process were a fork of the owner
+    fresh = forked("def ping():\n    return 2\n", name="fresh")
+    assert fresh.call("ping").value == 2
+    assert prefork_pool.zygote(SHIM, FAST.cpu) is not parents and parents.alive()
+    parents.stop()
+
+
 def test_without_a_template_the_player_is_spawned(write_submission, monkeypatch, prefork_pool):
     monkeypatch.setattr(prefork, "available", lambda: "a test host without fork servers")
     with PlayerProcess(SHIM, write_submission("def ping():\n    return 1\n"), FAST, prefork=prefork_pool) as p:
