@@ -174,11 +174,17 @@ def cmd_run(args) -> int:
 
     assignments, cfg_path = _assignments(args)
     names = [args.assignment] if args.assignment else list(assignments)
+    skipped = []
     for name in names:
         assignment = pick(assignments, name, cfg_path)
         if not assignment.submissions_dir.is_dir():
-            raise UsageError(f"{cfg_path}: assignments.{name}.submissions: the folder "
-                             f"{assignment.submissions_dir} does not exist (paths are relative to the config file).")
+            problem = (f"{cfg_path}: assignments.{name}.submissions: the folder {assignment.submissions_dir} "
+                       f"does not exist (paths are relative to the config file).")
+            if len(names) == 1:
+                raise UsageError(problem)
+            err.print(f"grader: {escape(problem)} Skipped; the other assignments run.")
+            skipped.append(name)
+            continue
         console.rule(f"[bold]{escape(assignment.title)}[/]")
         run = run_league(assignment, fresh=args.fresh, progress=not args.quiet, console=console)
         grades = compute_grades(assignment, run)
@@ -189,6 +195,9 @@ def cmd_run(args) -> int:
         console.print(escape(run.summary_line()))
         for label, path in paths.items():
             console.print(f"  {label}: {escape(str(path))}")
+    if skipped:
+        err.print(f"grader: not run: {', '.join(skipped)} (see above).")
+        return 2
     return 0
 
 

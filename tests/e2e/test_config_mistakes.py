@@ -75,3 +75,14 @@ def test_the_bundled_config_still_loads(cli):
 
     assert set(load_assignments(default_config_path())) >= {"quoridor", "colosseum", "rbnim"}
     assert yaml.safe_load(default_config_path().read_text())["assignments"]
+
+
+def test_running_every_assignment_skips_one_with_a_missing_folder_and_runs_the_rest(tmp_path, cli):
+    (tmp_path / "subs").mkdir()
+    path = config_with(tmp_path, "assignments:\n"
+                       "  gone: {ruleset: rbnim, submissions: nothere, reports: out_gone}\n"
+                       "  here: {ruleset: rbnim, submissions: subs, reports: out_here, grading: {kind: validation}}\n")
+    result = cli("--config", path, "run", "--quiet", "--no-report")
+    assert result.status == 2
+    assert "assignments.gone.submissions: the folder" in result.err and "not run: gone" in result.err
+    assert (tmp_path / "out_here" / "results.json").exists()
