@@ -179,13 +179,11 @@ def discover(folder: Path, entry: str, max_mb: float) -> list[Submission]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    subs = []
-    for child in sorted(folder.iterdir()):
-        if child.name.startswith((".", "_")):
-            continue
-        if child.is_dir() or child.suffix.lower() in (".zip", ".py"):
-            subs.append(load(child, entry, max_mb))
-    return subs
+    children = [c for c in sorted(folder.iterdir()) if not c.name.startswith((".", "_"))
+                and (c.is_dir() or c.suffix.lower() in (".zip", ".py"))]
+    ids = [c.stem if c.is_file() else c.name for c in children]
+    # alice/ and alice.zip would both be "alice": each is then known by its full name, so both are graded
+    return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None) for c, i in zip(children, ids)]
 
 
 def builtin(ruleset: Ruleset, name: str) -> Submission:

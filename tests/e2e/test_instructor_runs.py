@@ -110,3 +110,15 @@ def test_the_readme_lms_walk_through_from_a_moodle_zip_to_the_filled_worksheet(t
     assert rows["Participant 45678"]["Grade"] == "0.00"
     assert "the submission has no student_agent.py" in rows["Participant 45678"]["Feedback comments"]
     assert rows["Participant 23456"]["Email address"] == "bob@example.org"     # other columns kept
+
+
+def test_a_folder_and_a_zip_with_the_same_name_are_both_graded_instead_of_crashing_the_run(tmp_path, cli, arena):
+    config = arena(examples=("baseline_student",))
+    subs = tmp_path / "subs"
+    (subs / "baseline_student").rename(subs / "alice")
+    with zipfile.ZipFile(subs / "alice.zip", "w") as z:
+        z.write(EXAMPLES / "raises" / "student_agent.py", "student_agent.py")
+    result = cli("--config", config, "run", "a", "--quiet", "--no-report")
+    assert result.status == 0
+    rows = {s["id"]: s for s in json.loads((tmp_path / "out" / "results.json").read_text())["submissions"]}
+    assert rows["alice"]["rank"] == 1 and rows["alice.zip"]["games"] == 4
