@@ -40,12 +40,16 @@ def test_folders_and_archives_without_a_usable_entry_file_say_what_is_wrong(tmp_
     zipfile.ZipFile(tmp_path / "empty.zip", "w").close()
     (tmp_path / "corrupt.zip").write_bytes(b"this is not a zip")
     (tmp_path / "bad.py").write_bytes(b"x = '\xff\xfe'\n")
+    (tmp_path / "renamed").mkdir()
+    (tmp_path / "renamed" / "student_agent (1).py").write_text("x = 1\n")
     expected = {
         "empty": "the submission is empty; it needs student_agent.py.",
         "empty.zip": "the submission is empty; it needs student_agent.py.",
         "deep": "student_agent.py is too deep in the submission (at a/b/student_agent.py)",
         "zip_of_zip.zip": "student_agent.py is too deep in the submission (at mine/proj/student_agent.py)",
         "corrupt.zip": "corrupt.zip was refused: it is not a readable zip archive.",
+        "renamed": "no student_agent.py (at its top level or one folder down); is student_agent (1).py meant "
+                   "to be it? The name must match exactly.",
         "bad.py": "student_agent.py could not be loaded: SyntaxError: (unicode error) 'utf-8' codec",
     }
     for name, sentence in expected.items():
