@@ -177,9 +177,8 @@ def cmd_run(args) -> int:
     skipped = []
     for name in names:
         assignment = pick(assignments, name, cfg_path)
-        if not assignment.submissions_dir.is_dir():
-            problem = (f"{cfg_path}: assignments.{name}.submissions: the folder {assignment.submissions_dir} "
-                       f"does not exist (paths are relative to the config file).")
+        problem = _cannot_run(assignment, cfg_path)
+        if problem:
             if len(names) == 1:
                 raise UsageError(problem)
             err.print(f"grader: {escape(problem)} Skipped; the other assignments run.")
@@ -199,6 +198,29 @@ def cmd_run(args) -> int:
         err.print(f"grader: not run: {', '.join(skipped)} (see above).")
         return 2
     return 0
+
+
+def _cannot_run(assignment: Assignment, cfg_path: Path) -> str | None:
+    """Why this assignment cannot run at all (its folders or its store), as one sentence; None if it can."""
+    import sqlite3
+
+    from .store import Store
+
+    key = f"{cfg_path}: assignments.{assignment.name}"
+    if not assignment.submissions_dir.is_dir():
+        return (f"{key}.submissions: the folder {assignment.submissions_dir} does not exist "
+                f"(paths are relative to the config file).")
+    try:
+        assignment.reports_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"{key}.reports: cannot create the folder {assignment.reports_dir} ({exc.strerror or exc})."
+    try:
+        with Store(assignment.store_path) as store:
+            store.submissions(assignment.name)
+    except (sqlite3.Error, OSError) as exc:
+        return (f"{key}.store: {assignment.store_path} cannot be used as the results store ({exc}); "
+                f"move it away, or set store: to another file.")
+    return None
 
 
 def _print_standings(doc: dict) -> None:

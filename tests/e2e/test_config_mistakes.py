@@ -86,3 +86,17 @@ def test_running_every_assignment_skips_one_with_a_missing_folder_and_runs_the_r
     assert result.status == 2
     assert "assignments.gone.submissions: the folder" in result.err and "not run: gone" in result.err
     assert (tmp_path / "out_here" / "results.json").exists()
+
+
+@pytest.mark.parametrize("setting, expected", [
+    ("reports: a_file", "assignments.a.reports: cannot create the folder"),
+    ("reports: out, store: damaged.sqlite", "assignments.a.store: "),
+])
+def test_outputs_that_cannot_be_written_are_one_sentence_before_anything_runs(tmp_path, cli, setting, expected):
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "a_file").write_text("")
+    (tmp_path / "damaged.sqlite").write_text("not a database")
+    result = cli("--config", config_with(tmp_path, BASE % setting), "run", "a", "--quiet")
+    assert result.status == 2 and expected in result.err
+    assert "damaged.sqlite cannot be used as the results store (file is not a database)" in result.err \
+        or "store" not in setting
