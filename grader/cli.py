@@ -56,8 +56,12 @@ def cmd_check(args) -> int:
         _refuse_class_folder(path, assignment)
     else:
         fits = _entry_candidates(assignments, path)
-        if len(fits) != 1:
-            names = ", ".join(a.name for a in (fits or assignments.values()))
+        if not fits:
+            expected = ", ".join(f"{a.name}: {a.ruleset.entry}" for a in assignments.values())
+            raise UsageError(f"{path} has none of the entry files the assignments expect ({expected}); "
+                             f"name the assignment with --assignment.")
+        if len(fits) > 1:
+            names = ", ".join(a.name for a in fits)
             raise UsageError(f"{path} could belong to several assignments ({names}); name one with --assignment.")
         assignment = fits[0]
         _refuse_class_folder(path, assignment)

@@ -135,3 +135,11 @@ def test_a_check_with_no_gate_does_not_call_zero_points_passed(tmp_path, cli):
     assert "Result: passed every required stage; 1 graded stage(s) lost points — " in wrong.out
     right = cli("--config", config, "check", examples / "correct_module", "--assignment", "r")
     assert right.status == 0 and "Result: passed — 10 of 10 points." in right.out
+
+
+def test_check_without_assignment_says_whether_no_or_several_assignments_fit(tmp_path, cli, arena):
+    config = arena()
+    (tmp_path / "my_agent.py").write_text("x = 1\n")
+    result = cli("--config", config, "check", tmp_path / "my_agent.py")
+    assert result.status == 2
+    assert "has none of the entry files the assignments expect (a: student_agent.py)" in result.err
