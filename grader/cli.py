@@ -138,9 +138,14 @@ def _entrant(assignment: Assignment, spec: str):
     if not Path(spec).exists():
         raise UsageError(f"{spec}: no such submission, and {assignment.ruleset.name} has no built-in player "
                          f"of that name (built-ins: {', '.join(assignment.ruleset.players)}).")
+    from .validation import submission_kind
+
     sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb)
     if sub.problem:
         raise UsageError(f"{spec}: {sub.problem}")
+    if submission_kind(assignment, sub) == "program":
+        raise UsageError(f"{spec}: is an interactive command-line program, which plays no games; "
+                         f"'grader check {spec} --assignment {assignment.name}' grades it through its console.")
     return sub
 
 

@@ -143,3 +143,13 @@ def test_check_without_assignment_says_whether_no_or_several_assignments_fit(tmp
     result = cli("--config", config, "check", tmp_path / "my_agent.py")
     assert result.status == 2
     assert "has none of the entry files the assignments expect (a: student_agent.py)" in result.err
+
+
+def test_play_refuses_an_interactive_program_with_a_sentence(tmp_path, cli):
+    import yaml
+
+    config = tmp_path / "rbnim.yaml"
+    config.write_text(yaml.safe_dump({"assignments": {"r": {"ruleset": "rbnim", "submissions": "subs"}}}))
+    program = EXAMPLES.parent / "rbnim" / "correct_program"
+    result = cli("--config", config, "play", program, "random", "--assignment", "r", "--games", "1")
+    assert result.status == 2 and "is an interactive command-line program, which plays no games" in result.err
