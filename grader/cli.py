@@ -283,6 +283,11 @@ def cmd_import(args) -> int:
     except ImportRefused as exc:
         raise UsageError(str(exc)) from None
     console.print(escape(str(report)))
+    if not (report.imported or report.replaced or report.unchanged):
+        hint = f" Is --format {args.format} right for this download?" if args.format != "auto" else ""
+        err.print(f"grader: nothing was imported from {escape(str(source))} "
+                  f"({len(report.refused)} refused).{escape(hint)}")
+        return 1
     console.print(f"Next: grader run {assignment.name}")
     return 0
 

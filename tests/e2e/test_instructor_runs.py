@@ -122,3 +122,12 @@ def test_a_folder_and_a_zip_with_the_same_name_are_both_graded_instead_of_crashi
     assert result.status == 0
     rows = {s["id"]: s for s in json.loads((tmp_path / "out" / "results.json").read_text())["submissions"]}
     assert rows["alice"]["rank"] == 1 and rows["alice.zip"]["games"] == 4
+
+
+def test_an_import_that_refuses_everyone_is_not_reported_as_success(tmp_path, cli, arena):
+    config = arena(submissions="submissions/a")
+    moodle_download(tmp_path / "download.zip")
+    result = cli("--config", config, "import", tmp_path / "download.zip", "--assignment", "a", "--format", "canvas")
+    assert result.status == 1
+    assert "nothing was imported from" in result.err and "Is --format canvas right for this download?" in result.err
+    assert "Next: grader run" not in result.out
