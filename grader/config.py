@@ -65,6 +65,7 @@ class LeagueConfig(Strict):
     gauntlet: list[str] = Field(default_factory=lambda: ["random"])   # built-ins every submission meets
     concurrency: Union[Annotated[int, Field(ge=1)], Literal["auto"]] = "auto"
     executor: Literal["local", "dask"] = "local"
+    prefork: bool = True            # start players from a pre-imported template (sandbox/prefork.py)
     dask: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .config import ConfigError
 from .executors import Executor, infra_result, reap_orphaned_players, tracked
-from .match import play_game
+from .match import play_game, player_factory
 from .submissions import stage_root
 
 try:
@@ -68,7 +68,7 @@ def materialize(content_hash: str, data: bytes) -> Path:
 def _play_batch(assignment, jobs: list, payloads: dict, factory) -> list:
     """Runs on a worker: play every game of one pairing, in order."""
     staged = {h: materialize(h, data) for h, data in payloads.items()}
-    factory = tracked(factory)
+    factory = tracked(factory or player_factory(assignment))
     out = []
     for key, spec, s0, s1 in jobs:
         s0 = replace(s0, staged=staged[s0.content_hash])

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .assignment import Assignment
-from .match import GameResult, play_game
+from .match import GameResult, play_game, player_factory
 
 _worker_cpu: int | None = None
 
@@ -31,7 +31,8 @@ def _init_worker(counter, ncpu: int) -> None:
 
 
 def _run_job(assignment: Assignment, sub0, sub1, seed: int, factory) -> GameResult:
-    return play_game(assignment, sub0, sub1, seed, factory=tracked(factory), cpu=_worker_cpu)
+    factory = tracked(factory or player_factory(assignment))
+    return play_game(assignment, sub0, sub1, seed, factory=factory, cpu=_worker_cpu)
 
 
 def infra_result(message: str, exc: BaseException) -> GameResult:
@@ -90,10 +91,8 @@ class _TrackedPlayer:
         return getattr(self._player, name)
 
 
-def tracked(factory=None):
+def tracked(factory):
     """The player factory, with every started player noted so a dead worker's players can be killed."""
-    if factory is None:
-        from sandbox import PlayerProcess as factory
     return lambda **kw: _TrackedPlayer(factory(**kw))
 
 

@@ -64,8 +64,6 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
     """Validate what changed, reuse the rest; returns (validation docs by id, ids validated now)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from sandbox import PlayerProcess
-
     known = {r.id: r for r in store.submissions(assignment.name)}
     docs: dict[str, dict] = {}
     todo: list[Submission] = []
@@ -78,7 +76,7 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
             todo.append(sub)
 
     def run(sub: Submission) -> tuple[Submission, ValidationReport]:
-        return sub, validate(assignment, sub, factory=factory or PlayerProcess)
+        return sub, validate(assignment, sub, factory=factory)
 
     workers = max(1, min(len(todo), os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:

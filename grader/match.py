@@ -9,6 +9,7 @@ scoring them against a student.
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -70,10 +71,20 @@ class GameResult:
 PlayerFactory = Callable[..., Any]
 
 
+def player_factory(assignment: Assignment) -> PlayerFactory:
+    """How this assignment's players are started: forked from a pre-imported template (the
+    default, `league.prefork`), or spawned afresh; both are the same sandbox (sandbox/prefork.py)."""
+    from sandbox import PlayerProcess
+    if assignment.config.league.prefork:
+        return functools.partial(PlayerProcess, prefork=True)
+    return PlayerProcess
+
+
 class _Seat:
     """One player's process and its bookkeeping during a game."""
 
-    def __init__(self, seat: int, sub: Submission, assignment: Assignment, factory: PlayerFactory, cpu):
+    def __init__(self, seat: int, sub: Submission, assignment: Assignment, factory: PlayerFactory, cpu,
+                 seed: int):
         self.seat = seat
         self.sub = sub
         self.record = PlayerRecord(id=sub.id)
@@ -81,7 +92,7 @@ class _Seat:
         self.first = True
         self.proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged),
                             limits=assignment.limits(cpu), options=assignment.config.options,
-                            name=sub.display_name)
+                            name=sub.display_name, seed=seed)
 
     def label(self) -> str:
         return f"{SEAT_NAMES[self.seat]} ({self.sub.display_name})"
@@ -116,12 +127,12 @@ def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed
               max_plies: int = 100000) -> GameResult:
     """Play one game between two staged submissions; never raises for anything a player does."""
     if factory is None:
-        from sandbox import PlayerProcess as factory
+        factory = player_factory(assignment)
     game = _Game(assignment, seed, max_plies)
     try:
         for i, sub in enumerate((seat0, seat1)):
             try:
-                game.seats.append(_Seat(i, sub, assignment, factory, cpu))
+                game.seats.append(_Seat(i, sub, assignment, factory, cpu, seed=2 * seed + i))
             except Exception as exc:  # noqa: BLE001 - spawning failed: the grader's fault
                 return GameResult((0, 0), (0, 0), "infra", f"could not start a player process: {exc}",
                                   infra_error=str(exc))

@@ -17,7 +17,7 @@ from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
 
 from .assignment import Assignment
-from .match import PlayerFactory, play_game
+from .match import PlayerFactory, play_game, player_factory
 from .submissions import Submission, builtin
 
 MAX_RESTARTS = 3
@@ -70,9 +70,9 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
     import sandbox
 
     if factory is None:
-        factory = sandbox.PlayerProcess
-    report = ValidationReport(submission=sub.id,
-                              sandbox=sandbox.protections() if factory is sandbox.PlayerProcess else {})
+        factory = player_factory(assignment)
+    real = getattr(factory, "func", factory) is sandbox.PlayerProcess
+    report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if real else {})
     probes = assignment.probes()
     report.max_points = sum(p.points for p in probes if not p.informational)
     if sub.problem or sub.staged is None:

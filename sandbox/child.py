@@ -143,6 +143,7 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
         if msg is None:
             os._exit(0)
         if "open" in msg:
+            invoke.seed_generators(msg.get("seed"))
             try:
                 handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
                 reply = {"ok": None}

@@ -18,12 +18,13 @@ from .verdict import CallResult, ProcessReport, Verdict
 
 class InProcessPlayer:
     def __init__(self, shim: str, submission: str | Path, options: dict | None = None,
-                 name: str = "player", limits: Limits | None = None) -> None:
+                 name: str = "player", limits: Limits | None = None, seed: int | None = None) -> None:
         self.shim_name = shim
         self.submission = str(Path(submission).resolve())
         self.options = options or {}
         self.name = name
         self.limits = limits or Limits()
+        self.seed = seed
         self.handler = None
         self.started = False
         self.death: CallResult | None = None
@@ -48,6 +49,7 @@ class InProcessPlayer:
 
         def open_():
             shim = importlib.import_module(self.shim_name)
+            invoke.seed_generators(self.seed)
             if self.submission not in sys.path:
                 sys.path.insert(0, self.submission)
             self.handler = shim.open_submission(self.submission, self.options)

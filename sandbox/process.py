@@ -76,16 +76,20 @@ class PlayerProcess:
     """A sandboxed player. Nothing the player does raises here: every call returns a CallResult.
 
     `prefork`: a sandbox.prefork.PreforkPool (or True for the shared one) to fork the child from
-    a template that has already imported the shim; the spawn path is used when it cannot."""
+    a template that has already imported the shim; the spawn path is used when it cannot.
+    `seed`: seeds `random` (and NumPy's global generator when the shim has imported it) before
+    the submission is opened, so a game replayed with its seed meets the same random choices."""
 
     def __init__(self, shim: str, submission: str | Path, limits: Limits,
-                 options: dict | None = None, name: str = "player", prefork=None) -> None:
+                 options: dict | None = None, name: str = "player", prefork=None,
+                 seed: int | None = None) -> None:
         self.shim = shim
         self.submission = str(Path(submission).resolve())
         self.limits = limits
         self.options = options or {}
         self.name = name
         self.prefork = prefork
+        self.seed = seed
         self.proc = None                        # SpawnedChild or sandbox.prefork.ForkedChild
         self.started_by = ""                    # "spawn" or "prefork" once started
         self.cgroup: PlayerCgroup | None = None
@@ -167,7 +171,7 @@ class PlayerProcess:
                     pass
         os.set_blocking(self.rep_r, False)
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
-        return self._exchange({"open": self.options}, lim.start_s, t0=self.t_spawn, ready=True)
+        return self._exchange({"open": self.options, "seed": self.seed}, lim.start_s, t0=self.t_spawn, ready=True)
 
     def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
         """One RPC: handler.rpc_<method>(**args) in the child, within soft/hard limits."""

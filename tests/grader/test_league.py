@@ -166,3 +166,34 @@ def test_rerun_replays_only_the_changed_submission(tmp_path):
     _, changed = league(config)
     assert changed.changed == ["raises"]
     assert changed.played == 4 and changed.reused == 2     # raises' two pairings replayed, the third kept
+
+
+def test_pre_forked_and_spawned_players_play_the_same_games(tmp_path):
+    """league.prefork only changes how a player process starts, never what happens in a game."""
+    moves = {}
+    for prefork in (True, False):
+        folder = tmp_path / str(prefork)
+        folder.mkdir()
+        config = make_config(folder, ["baseline_student", "raises"], league={
+            "format": "round_robin", "games_per_pair": 2, "seed": 5, "builtins": ["random"],
+            "concurrency": 2, "prefork": prefork})
+        assignment, run = league(config)
+        assert run.played == 6
+        moves[prefork] = {g.key: (g.points0, g.points1, json.loads(g.moves_json)["moves"])
+                          for g in done_games(assignment)}
+    assert moves[True] == moves[False]
+
+
+def test_the_league_starts_players_from_the_template_unless_told_not_to(tmp_path):
+    from grader.match import player_factory
+    from sandbox import PlayerProcess
+
+    for prefork, started_by in ((True, "prefork"), (False, "spawn")):
+        config = make_config(tmp_path, ["baseline_student"], league={"prefork": prefork})
+        assignment = load_assignments(config)["arena"]
+        factory = player_factory(assignment)
+        assert getattr(factory, "func", factory) is PlayerProcess
+        with factory(shim=assignment.ruleset.shim, submission=str(EXAMPLES / "baseline_student"),
+                     limits=assignment.limits(None), options=assignment.config.options) as player:
+            assert player.start().ok
+            assert player.started_by == started_by

@@ -28,7 +28,7 @@ class Scripted:
     scripts: dict[str, list[str]] = {}
     calls: dict[str, list] = {}
 
-    def __init__(self, shim, submission, limits, options, name):
+    def __init__(self, shim, submission, limits, options, name, seed=None):
         self.id = Path(submission).name
         self.script = self.scripts[self.id]
         self.calls[self.id] = []

@@ -69,8 +69,10 @@ def player(write_submission, start_mode, request):
     made: list[PlayerProcess] = []
     pool = request.getfixturevalue("prefork_pool") if start_mode == "prefork" else None
 
-    def make(code: str, limits: Limits | None = None, start: bool = True, name: str = "sub", **kw) -> PlayerProcess:
-        p = PlayerProcess(SHIM, write_submission(code, name=name, **kw), limits or FAST, name=name, prefork=pool)
+    def make(code: str, limits: Limits | None = None, start: bool = True, name: str = "sub", seed: int | None = None,
+             **kw) -> PlayerProcess:
+        p = PlayerProcess(SHIM, write_submission(code, name=name, **kw), limits or FAST, name=name, prefork=pool,
+                          seed=seed)
         made.append(p)
         if start:
             r = p.start()

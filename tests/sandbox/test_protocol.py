@@ -125,3 +125,26 @@ def test_frame_buffer_rejects_oversize_and_reads_split_frames():
     frames.feed(wire.HEADER.pack(65))
     with pytest.raises(wire.WireError):
         frames.pop()
+
+
+DRAWS = """
+import random
+def draws():
+    return [random.random() for _ in range(3)]
+"""
+
+
+def test_a_seeded_player_draws_the_same_numbers_every_time(player):
+    """The game's seed reaches `random` before the submission is opened: a replay meets the same luck."""
+    first = player(DRAWS, name="a", seed=42).call("call", {"function": "draws"})
+    again = player(DRAWS, name="b", seed=42).call("call", {"function": "draws"})
+    other = player(DRAWS, name="c", seed=43).call("call", {"function": "draws"})
+    assert first.ok and again.ok and other.ok
+    assert first.value == again.value != other.value
+
+
+def test_unseeded_players_do_not_share_a_random_stream(player):
+    """Two forks of one template must not replay the template's generator state."""
+    a = player(DRAWS, name="a").call("call", {"function": "draws"})
+    b = player(DRAWS, name="b").call("call", {"function": "draws"})
+    assert a.ok and b.ok and a.value != b.value

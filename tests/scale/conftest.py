@@ -42,11 +42,15 @@ def assignment_in(folder: Path, **league):
 
 
 def live_players(stage_dir: Path) -> list[psutil.Process]:
-    """Sandboxed player processes (not zombies) that play submissions staged under stage_dir."""
+    """Sandboxed player processes (not zombies) that play submissions staged under stage_dir:
+    spawned or forked from a template, a player's working folder is its staged submission."""
     out = []
-    for proc in psutil.process_iter(["cmdline", "status"]):
-        cmd = " ".join(proc.info["cmdline"] or [])
-        if "sandbox.child" in cmd and str(stage_dir) in cmd and proc.info["status"] != psutil.STATUS_ZOMBIE:
+    for proc in psutil.process_iter(["status"]):
+        try:
+            cwd = proc.cwd()
+        except (psutil.Error, OSError):
+            continue
+        if cwd.startswith(str(stage_dir)) and proc.info["status"] != psutil.STATUS_ZOMBIE:
             out.append(proc)
     return out
 

@@ -74,7 +74,7 @@ class KillOneWorker(Executor):
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             for pid in pids:
-                if any(c.status() == psutil.STATUS_STOPPED for c in psutil.Process(pid).children()):
+                if any(c.status() == psutil.STATUS_STOPPED for c in psutil.Process(pid).children(recursive=True)):
                     os.kill(pid, signal.SIGKILL)
                     return pid
             time.sleep(0.01)
