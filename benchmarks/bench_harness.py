@@ -38,9 +38,9 @@ def random_jobs(assignment, n: int, sub=None) -> list[tuple]:
     return [(str(i), GameSpec("bench", sub.id, sub.id, i, 0, "bench"), sub, sub) for i in range(n)]
 
 
-def _in_process(shim, submission, limits=None, options=None, name="player"):
+def _in_process(shim, submission, limits=None, options=None, name="player", seed=None):
     from sandbox import InProcessPlayer
-    return InProcessPlayer(shim, submission, options=options, name=name)
+    return InProcessPlayer(shim, submission, options=options, name=name, seed=seed)
 
 
 def _games(assignment, factory) -> tuple[float, float]:
@@ -50,6 +50,8 @@ def _games(assignment, factory) -> tuple[float, float]:
     for seed in range(GAMES):
         t0 = time.perf_counter()
         result = play_game(assignment, sub, sub, seed, factory=factory)
+        if result.infra_error:
+            raise RuntimeError(f"the benchmark game could not be played: {result.infra_error}")
         per_game.append(time.perf_counter() - t0)
         per_move += [wall for wall, _cpu in result.times]
     return statistics.median(per_game), 1000 * statistics.mean(per_move)
@@ -71,11 +73,15 @@ def _load(assignment, sub, workers: int, games: int) -> dict:
 
 def run():
     rows = []
-    assignment = colosseum(game={"board_size": 8})
+    assignment = colosseum(game={"board_size": 8})                  # players forked from a template
     game_s, move_ms = _games(assignment, None)
+    spawned_s, spawned_ms = _games(colosseum(game={"board_size": 8}, league={"prefork": False}), None)
     plain_game_s, plain_move_ms = _games(assignment, _in_process)
-    rows.append({"measure": "one game, random v random 8x8", "figure": f"{game_s:.3f} s through the sandbox",
+    rows.append({"measure": "one game, random v random 8x8", "figure": f"{game_s:.3f} s through the sandbox (pre-forked)",
                  "compared with": f"{plain_game_s:.4f} s in-process", "ratio": f"{game_s / plain_game_s:.0f}x"})
+    rows.append({"measure": "the same game, players spawned (league.prefork: false)",
+                 "figure": f"{spawned_s:.3f} s", "compared with": f"{game_s:.3f} s pre-forked",
+                 "ratio": f"{spawned_s / game_s:.1f}x"})
     rows.append({"measure": "one move (call round trip)", "figure": f"{move_ms:.2f} ms through the sandbox",
                  "compared with": f"{plain_move_ms:.3f} ms in-process", "ratio": f"{move_ms / plain_move_ms:.0f}x"})
 
