@@ -26,7 +26,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 
 REPLY_BYTES = 4096
 START_S = 30.0                     # a template's imports (numpy) on a loaded machine

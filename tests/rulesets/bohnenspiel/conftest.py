@@ -5,10 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.bohnenspiel import RULESET, shim
+from rulesets.bohnenspiel import shim
 from rulesets.bohnenspiel.engine import BohnenspielGame
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "submissions" / "bohnenspiel"
 
 
 def _open(folder: Path, seat: int):
@@ -29,14 +27,6 @@ def _play(game, folders, max_plies: int = 2000):
 @pytest.fixture
 def game() -> BohnenspielGame:
     return BohnenspielGame()
-
-
-@pytest.fixture
-def folders() -> dict[str, Path]:
-    """Example submissions and built-in players by name."""
-    found = {p.name: p for p in EXAMPLES.iterdir() if p.is_dir()}
-    found.update({f"builtin:{name}": Path(path) for name, path in RULESET.players.items()})
-    return found
 
 
 @pytest.fixture

@@ -6,10 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.doublecard import RULESET, shim
+from rulesets.doublecard import shim
 from rulesets.doublecard.engine import DoubleCardGame
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "submissions" / "doublecard"
 
 
 def _position(*moves: str, **params):
@@ -48,14 +46,6 @@ def _play_in_process(game: DoubleCardGame, folders, seeds=(None, None)):
 @pytest.fixture
 def game() -> DoubleCardGame:
     return DoubleCardGame()
-
-
-@pytest.fixture
-def folders() -> dict[str, Path]:
-    """Example submissions and built-in players by name."""
-    found = {p.name: p for p in EXAMPLES.iterdir() if p.is_dir()}
-    found.update({f"builtin:{name}": Path(path) for name, path in RULESET.players.items()})
-    return found
 
 
 @pytest.fixture

@@ -1,21 +1,9 @@
-"""Shared set-up for the Red-Blue Nim tests: example folders and in-process shim handlers."""
+"""Shared set-up for the Red-Blue Nim tests: in-process shim handlers (example folders: tests/rulesets/conftest.py)."""
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
-from rulesets.rbnim import RULESET, shim
-
-EXAMPLES = Path(__file__).resolve().parents[3] / "submissions" / "rbnim"
-
-
-@pytest.fixture
-def folders() -> dict[str, Path]:
-    """Example submissions and built-in players (as "builtin:<name>") by name."""
-    found = {p.name: p for p in EXAMPLES.iterdir() if p.is_dir()}
-    found.update({f"builtin:{name}": Path(path) for name, path in RULESET.players.items()})
-    return found
+from rulesets.rbnim import shim
 
 
 @pytest.fixture
