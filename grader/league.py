@@ -41,6 +41,7 @@ class LeagueRun:
     infra_failed: int = 0
     infra_retries: int = 0          # games replayed because the grader (not a player) failed
     changed: list[str] = field(default_factory=list)
+    gone: list[str] = field(default_factory=list)       # in the store from earlier runs, no longer in the folder
     disqualified: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
 
@@ -48,7 +49,9 @@ class LeagueRun:
         changed = f": {len(self.changed)} submission(s) new or changed" if self.changed else ""
         infra = f", {self.infra_failed} could not be played by the grader (retried next run)" if self.infra_failed else ""
         retried = f", {self.infra_retries} replayed after a grader failure" if self.infra_retries else ""
-        return f"{self.reused} games reused, {self.played} played{changed}{retried}{infra}."
+        named = ", ".join(self.gone[:5]) + (f" and {len(self.gone) - 5} more" if len(self.gone) > 5 else "")
+        gone = f"; left out: {len(self.gone)} earlier submission(s) no longer in the folder ({named})" if self.gone else ""
+        return f"{self.reused} games reused, {self.played} played{changed}{retried}{infra}{gone}."
 
 
 def validation_key(assignment: Assignment, sub: Submission) -> str:
@@ -150,8 +153,10 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         entrants = {s.id: s for s in valid} | builtins
         specs = _schedule(assignment, [s.id for s in valid], league_builtins)
 
+        present = {s.id for s in subs}
+        gone = sorted(i for i in records if i not in present and not i.startswith("builtin:"))
         run = LeagueRun(assignment, subs, validations, list(entrants.values()), specs, {}, changed=changed,
-                        disqualified=dict(disq))
+                        gone=gone, disqualified=dict(disq))
         _play(assignment, store, run, specs, entrants, executor, factory, run_id, progress, console)
         if lg.format == "random_subset":
             interim = _standings(assignment, store, run, entrants)
@@ -165,7 +170,7 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         run.standings = _standings(assignment, store, run, entrants)
         run.seconds = time.perf_counter() - t0
         store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
-                                  "changed": run.changed, "standings": run.standings.to_json(),
+                                  "changed": run.changed, "gone": run.gone, "standings": run.standings.to_json(),
                                   "seconds": round(run.seconds, 2)})
         return run
     finally:

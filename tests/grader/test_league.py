@@ -168,6 +168,16 @@ def test_rerun_replays_only_the_changed_submission(tmp_path):
     assert changed.played == 4 and changed.reused == 2     # raises' two pairings replayed, the third kept
 
 
+def test_a_removed_submission_leaves_the_standings_and_the_summary_says_so(tmp_path):
+    config = make_config(tmp_path, ["baseline_student", "raises"])
+    league(config)
+    shutil.rmtree(tmp_path / "subs" / "raises")
+    _, run = league(config)
+    assert run.gone == ["raises"] and run.played == 0 and run.reused == 2
+    assert {r.id for r in run.standings.rows} == {"baseline_student", "builtin:random"}
+    assert "left out: 1 earlier submission(s) no longer in the folder (raises)" in run.summary_line()
+
+
 def test_pre_forked_and_spawned_players_play_the_same_games(tmp_path):
     """league.prefork only changes how a player process starts, never what happens in a game."""
     moves = {}
