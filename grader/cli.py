@@ -233,20 +233,29 @@ def _cannot_run(assignment: Assignment, cfg_path: Path) -> str | None:
 
 
 def _print_standings(doc: dict) -> None:
+    """The table keeps to one line per submission; why a submission failed follows it as a list."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=f"Standings — {doc['assignment']['title']}", title_justify="left")
+    table = Table(title=f"Standings — {doc['assignment']['title']}", title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False, collapse_padding=True)
     for col in ("rank", "submission", "points", "W-D-L", "rating", "grade", "status"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=True)
+    reasons = []
     for s in doc["submissions"]:
         wdl = f"{s['wins']}-{s['draws']}-{s['losses']}" if s["games"] is not None else ""
-        rating = (f"{s['rating']:.0f} ({s['rating_low']:.0f}–{s['rating_high']:.0f})"
+        rating = (f"{s['rating']:.0f} ±{(s['rating_high'] - s['rating_low']) / 2:.0f}"      # the 95% interval
                   if s.get("rating") is not None and s.get("rating_low") is not None else "")
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
-        status = s["status_detail"] if s["status"] in ("failed", "disqualified") and s["status_detail"] else s["status"]
+        status = s["status"]
+        if status in ("failed", "disqualified") and s["status_detail"]:
+            reasons.append(f"[{len(reasons) + 1}] {s['display_name']}: {s['status_detail']}")
+            status += f" [{len(reasons)}]"
         table.add_row(str(s["rank"] or ""), escape(s["display_name"]),
                       "" if s["points"] is None else f"{s['points']:g}", wdl, rating, grade, escape(status))
     console.print(table)
+    for line in reasons:
+        console.print(escape(line))
 
 
 def cmd_standings(args) -> int:

@@ -45,15 +45,20 @@ def test_hostile_players_do_not_stop_the_league_and_reruns_replay_only_what_chan
     assert "12 games reused, 0 played." in summary(cli("--config", config, "run", "a", "--quiet", "--no-report"))
     shutil.rmtree(subs / "exits")
     after_delete = cli("--config", config, "run", "a", "--quiet", "--no-report")
-    assert "6 games reused, 0 played." in summary(after_delete)
+    assert ("6 games reused, 0 played; left out: 1 earlier submission(s) no longer in the folder (exits)."
+            in summary(after_delete))
     assert "exits" not in {s["id"] for s in json.loads((tmp_path / "out" / "results.json").read_text())["submissions"]}
     shutil.copytree(EXAMPLES / "raises", subs / "raises")
-    assert "6 games reused, 6 played: 1 submission(s) new or changed." in summary(
+    assert "6 games reused, 6 played: 1 submission(s) new or changed; left out: 1" in summary(
         cli("--config", config, "run", "a", "--quiet", "--no-report"))
     assert "0 games reused, 12 played" in summary(cli("--config", config, "run", "a", "--quiet", "--no-report", "--fresh"))
 
     standings = cli("--config", config, "standings", "a")
     assert standings.status == 0 and standings.out.startswith("Standings — ")
+    corrupt_row = next(line for line in standings.out.splitlines() if line.split()[:1] == ["corrupt"])
+    assert corrupt_row.split()[-2:] == ["failed", "[1]"]                   # the reason follows the table
+    assert ("[1] corrupt: failed validation at the interface stage: corrupt.zip was refused: "
+            "it is not a readable zip archive.") in standings.out
     (tmp_path / "out" / "results.json").write_text("{")
     damaged = cli("--config", config, "standings", "a")
     assert damaged.status == 2 and "results.json is damaged or not a results file" in damaged.err
