@@ -96,10 +96,11 @@ def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
 
 def _print_report(assignment: Assignment, sub, report) -> None:
     console.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
+    width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
         pts = f"{c.points:g}/{c.max_points:g} pt" if c.max_points else ("gate" if not c.informational else "info")
-        console.print(f"  {mark}  {escape(c.title):<40} {pts}")
+        console.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
     for c in report.checks:
         if c.passed:
             continue

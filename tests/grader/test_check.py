@@ -104,6 +104,8 @@ def test_human_output_names_each_stage():
         assert title.lower() in out.lower()
     assert "FAIL" in out and "PASS" in out
     assert "missing" in out
+    stage_lines = [line for line in out.splitlines() if line.lstrip().startswith(("PASS", "FAIL"))]
+    assert len({line.rindex("  ") for line in stage_lines}) == 1        # the points form one column
 
 
 def test_usage_errors_exit_2(tmp_path):
