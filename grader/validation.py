@@ -20,7 +20,7 @@ from .assignment import Assignment
 from .match import PlayerFactory, play_game, player_factory
 from .submissions import Submission, builtin
 
-MAX_RESTARTS = 3
+MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
 
 
@@ -176,25 +176,26 @@ def _load_failure(entry: str, res, limit: float) -> str:
 def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
     proc = None
-    restarts = 0
+    deaths = 0                  # cases that ended with the player stopped, killed or unable to start
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     try:
-        for case in cases:
-            if case.fresh and proc is not None:
+        for n, case in enumerate(cases):
+            if deaths > MAX_STOPPED:
+                fatal_note = (f" The player was stopped in {deaths} positions, "
+                              f"so the other {len(cases) - n} were not tried.")
+                failed.extend((c, "not tried", {}) for c in cases[n:])
+                break
+            if proc is not None and (case.fresh or not proc.alive):
                 proc.close()
                 proc = None
-            if proc is None or not proc.alive:
-                if proc is not None:
-                    proc.close()
-                    restarts += 1
-                    if restarts > MAX_RESTARTS:
-                        fatal_note = " The player process kept dying, so the remaining positions were not tried."
-                        failed.extend((c, "not tried", {}) for c in cases[cases.index(case):])
-                        break
+            if proc is None:
                 proc, res = _start(assignment, sub, factory)
                 if not res.ok:
                     failed.append((case, f"the player did not start: {res.message}", {}))
+                    deaths += 1
+                    proc.close()
+                    proc = None
                     continue
             error = None
             for method, args in case.setup:
@@ -211,6 +212,7 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                     continue
                 error = _call_failure(case.method, res, assignment.move_s)
             failed.append((case, error, {}))
+            deaths += not proc.alive
             if case.fresh:
                 proc.close()
                 proc = None
@@ -232,8 +234,8 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
         return Check(probe.name, probe.title, True, points, probe.points, f"All {total} positions answered correctly.",
                      required=probe.required, informational=probe.informational, cases=total)
     case, message, marks = failed[0]
-    summary = (f"{len(failed)} of {total} positions answered wrongly. First: {case.label}: {message}"
-               f"{fatal_note}")
+    wrong = sum(why != "not tried" for _, why, _ in failed)
+    summary = f"{wrong} of {total} positions answered wrongly. First: {case.label}: {message}{fatal_note}"
     picture = svg = None
     try:
         picture = case.state.render_text(marks or None)

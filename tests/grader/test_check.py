@@ -5,6 +5,7 @@ These run the real command in a subprocess, through the real sandbox, as a stude
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "submissions" / "quoridor"
 
 
-def check(path: Path, *extra: str) -> tuple[int, dict]:
+def check(path: Path, *extra: str, assignment: str = "quoridor") -> tuple[int, dict]:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
-                           str(path), "--assignment", "quoridor", "--json", *extra],
+                           str(path), "--assignment", assignment, "--json", *extra],
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.stdout.strip(), proc.stderr
     doc = json.loads(proc.stdout)
@@ -112,3 +113,31 @@ def test_usage_errors_exit_2(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
                            str(tmp_path / "nothing.py")], capture_output=True, text=True)
     assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_a_stage_stops_asking_a_player_that_keeps_dying(tmp_path):
+    """Four positions that end with the process gone, then the stage gives up: a hostile or hanging
+    player cannot make validation cost every position times the time limit."""
+    sub = tmp_path / "dies"
+    sub.mkdir()
+    source = (EXAMPLES / "alice" / "player.py").read_text()
+    (sub / "player.py").write_text(source.replace("    def expand_player(self):\n",
+                                                  "    def expand_player(self):\n        import os; os._exit(3)\n"))
+    code, doc = check(sub)
+    stage = stages(doc)["expand_player"]
+    assert code == 1 and not stage["passed"]
+    found = re.fullmatch(r"4 of (\d+) positions answered wrongly\. First: .* The player was stopped in 4 "
+                         r"positions, so the other (\d+) were not tried\.", stage["message"])
+    assert found and int(found[1]) - int(found[2]) == 4
+    assert stages(doc)["expand_obstacles"]["passed"]          # the next stage starts afresh
+
+
+def test_positions_played_in_fresh_processes_stop_too(tmp_path):
+    """Double Card replays each position in a fresh process; those deaths count the same."""
+    sub = tmp_path / "dies"
+    sub.mkdir()
+    source = (ROOT / "submissions" / "doublecard" / "slow" / "player.py").read_text()
+    (sub / "player.py").write_text(source.replace("time.sleep(5)", "import os; os._exit(3)"))
+    code, doc = check(sub, assignment="doublecard")
+    stage = stages(doc)["legal_moves"]
+    assert code == 1 and "The player was stopped in 4 positions, so the other" in stage["message"]
