@@ -1,5 +1,6 @@
-"""Example submission that is too slow: its first move is instant, every later one takes 3 s
-(the limit is 2 s), so the grader plays a random walk for it from the second move on."""
+"""Example submission that is too slow in the opening: its first move is instant, its second and
+third take 3 s each (the limit is 2 s), so the grader plays a random walk for it on those two moves
+and logs them as late."""
 import time
 
 import numpy as np
@@ -20,7 +21,7 @@ class StudentAgent(Agent):
 
     def step(self, chess_board, my_pos, adv_pos, max_step):
         self.turns += 1
-        if self.turns > 1:
+        if self.turns in (2, 3):
             time.sleep(3)
         # stay put and wall the first free side
         r, c = my_pos
