@@ -176,13 +176,13 @@ def _load_failure(entry: str, res, limit: float) -> str:
 def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
     proc = None
-    deaths = 0                  # cases that ended with the player stopped, killed or unable to start
+    stopped = 0                 # positions that ended with the player killed, crashed or unable to start
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     try:
         for n, case in enumerate(cases):
-            if deaths > MAX_STOPPED:
-                fatal_note = (f" The player was stopped in {deaths} positions, "
+            if stopped > MAX_STOPPED:
+                fatal_note = (f" The player was stopped in {stopped} positions, "
                               f"so the other {len(cases) - n} were not tried.")
                 failed.extend((c, "not tried", {}) for c in cases[n:])
                 break
@@ -193,7 +193,7 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                 proc, res = _start(assignment, sub, factory)
                 if not res.ok:
                     failed.append((case, f"the player did not start: {res.message}", {}))
-                    deaths += 1
+                    stopped += 1
                     proc.close()
                     proc = None
                     continue
@@ -212,7 +212,7 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                     continue
                 error = _call_failure(case.method, res, assignment.move_s)
             failed.append((case, error, {}))
-            deaths += not proc.alive
+            stopped += not proc.alive
             if case.fresh:
                 proc.close()
                 proc = None

@@ -133,7 +133,7 @@ def test_a_stage_stops_asking_a_player_that_keeps_dying(tmp_path):
 
 
 def test_positions_played_in_fresh_processes_stop_too(tmp_path):
-    """Double Card replays each position in a fresh process; those deaths count the same."""
+    """Double Card replays each position in a fresh process; a player stopped there counts the same."""
     sub = tmp_path / "dies"
     sub.mkdir()
     source = (ROOT / "submissions" / "doublecard" / "slow" / "player.py").read_text()
