@@ -41,7 +41,8 @@ class CsvText:
     changed: set[int] = field(default_factory=set)
 
     @classmethod
-    def read(cls, path: Path, delimiter: str = ",") -> "CsvText":
+    def read(cls, path: Path, delimiter: str | None = ",") -> "CsvText":
+        """Read a CSV file; `delimiter=None` takes the one its header line uses (`,`, `;` or tab)."""
         path = Path(path)
         try:
             data = path.read_bytes()
@@ -50,7 +51,7 @@ class CsvText:
         return cls.parse(data, delimiter, path.name)
 
     @classmethod
-    def parse(cls, data: bytes, delimiter: str = ",", name: str = "the CSV file") -> "CsvText":
+    def parse(cls, data: bytes, delimiter: str | None = ",", name: str = "the CSV file") -> "CsvText":
         bom = data.startswith(BOM)
         body = data[len(BOM):] if bom else data
         for encoding in ("utf-8", "cp1252"):
@@ -61,6 +62,7 @@ class CsvText:
                 continue
         else:
             raise CsvProblem(f"{name} is neither UTF-8 nor Windows-1252 text.")
+        delimiter = delimiter or sniff_delimiter(text)
         records = split_records(text, delimiter)
         if not records:
             raise CsvProblem(f"{name} is empty.")
@@ -93,6 +95,22 @@ class CsvText:
 
     def write(self, path: Path) -> None:
         Path(path).write_bytes(self.encode())
+
+
+def sniff_delimiter(text: str) -> str:
+    """The separator of the first record: `,`, `;` (Canvas's and Excel's choice in decimal-comma
+    locales) or a tab, whichever occurs most often outside quotes; `,` when there is none."""
+    counts = {",": 0, ";": 0, "\t": 0}
+    quoted = False
+    for c in text:
+        if c == '"':
+            quoted = not quoted
+        elif not quoted and c in "\r\n":
+            break
+        elif not quoted and c in counts:
+            counts[c] += 1
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else ","
 
 
 def quote(value: str) -> str:

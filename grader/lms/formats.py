@@ -1,15 +1,24 @@
-"""Reading a class download (Moodle, Canvas, BRUTE-style or a plain folder) into one `Upload` per student.
+"""Reading a class download (Moodle, Canvas, Gradescope, BRUTE-style or a plain folder) into one `Upload` per student.
 
 Nothing is copied here: this module only looks at names and decides which files belong to whom.
-The shapes understood:
+Upload times are never taken from the files: Moodle and Canvas write the download time into every
+zip entry. Only what the LMS recorded counts (Gradescope's metadata here, a worksheet or export
+through `roster.py`). The shapes understood (the sources are Moodle's
+mod/assign/classes/downloader.php and Canvas's lib/content_zipper.rb):
 
-- moodle: one folder per student `Full Name_<id>_assignsubmission_file_/` holding the files, or
-  (downloads without folders) flat files `Full Name_<id>_assignsubmission_file_<filename>`.
-  The id is Moodle's participant id (the worksheet's `Participant <id>`). Online-text entries
-  (`_assignsubmission_onlinetext_`) are skipped with a note.
-- canvas: flat files `lastfirst_<userid>_<subid>_<filename>`, `lastfirst_LATE_<userid>_...` or
-  `lastfirst_late_...` for late ones. Canvas renames a re-uploaded file `player-1.py`; the suffix
-  is removed again unless that would clash with another file of the same student.
+- moodle: one folder per student and plugin `Full Name_<id>_assignsubmission_file/` (Moodle 4.1+;
+  before 4.1 with a trailing `_`), or flat files `Full Name_<id>_assignsubmission_file_<filename>`.
+  The id is Moodle's participant id (the worksheet's `Participant <id>`). Team submissions use the
+  group instead: `Group name_<group id>_…`, and `Default group_…` (no id) for students in no group.
+  Online-text entries (`…_assignsubmission_onlinetext/onlinetext.html`) are skipped with a note.
+- canvas: flat files `lastfirst_<userid>_<attachment id>_<filename>`, `lastfirst_LATE_<userid>_…`
+  for late ones, `anon_<anonymous id>_…` (and `LATE_anon_…`) when grading is anonymous, and
+  `lastfirst_<userid>_text.html` / `_link.html` for text and URL entries (skipped with a note).
+  Canvas numbers a file the student uploaded again (`player-1.py`); the suffix is removed only
+  where Canvas said so (a submissions export giving the attachment's original name) or where the
+  name is the assignment's entry file, and the import says so each time.
+- gradescope: Gradescope's "Export Submissions": `submission_metadata.yml` (submitters' names,
+  student ids, emails, upload times) and a folder `submission_<id>/` per submission.
 - brute: per login either a folder `<login>/`, a zip `<login>.zip` or a single file `<login>.py`
   (stored under the assignment's entry name). A login folder made only of numbered folders
   (`1/`, `2/`, ...) is an upload history: the highest number is the submission, and the count is
@@ -23,12 +32,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from datetime import datetime
+
 from ..archive import is_junk
 
-FORMATS = ("moodle", "canvas", "brute", "folder")
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<rest>.*)$")
-CANVAS = re.compile(r"^(?P<name>[^_]+?)(?:_(?P<late>late|LATE))?_(?P<id>\d+)_(?P<sub>\d+)_(?P<file>.+)$")
+FORMATS = ("moodle", "canvas", "gradescope", "brute", "folder")
+MOODLE = re.compile(r"^(?P<name>.+?)(?:_(?P<id>\d+))?_assignsubmission_(?P<plugin>[a-z]+)(?:_(?P<rest>.*))?$")
+CANVAS = re.compile(r"^(?:(?P<name>[^_]+?)_)?(?:(?P<late>late|LATE)_)?(?P<id>anon_[A-Za-z0-9]+|\d+)_"
+                    r"(?:(?P<entry>text|link)\.html|(?P<att>\d+)_(?P<file>.+))$")
 CANVAS_COPY = re.compile(r"^(?P<stem>.+)-\d+(?P<ext>\.[^.]+)?$")
+GRADESCOPE_METADATA = "submission_metadata.yml"
 STUDENT_ID = re.compile(r"^[^\W_][\w.@+ -]{0,99}$")
 
 
@@ -48,6 +61,9 @@ class Upload:
     original_names: list[str] = field(default_factory=list)      # as they appear in the download
     late: bool | None = None
     uploads: int | None = None
+    uploaded_at: datetime | None = None         # only from the LMS's own record
+    team: bool = False                          # a Moodle team submission (the id is the group's)
+    attachments: dict[str, str] = field(default_factory=dict)    # Canvas: name given -> attachment id
     problem: str | None = None                  # refused before anything is copied
 
     def sources(self) -> list[Path]:
@@ -80,17 +96,27 @@ def detect(root: Path) -> str:
     found = entries(root)
     if not found:
         raise FormatUnknown(f"{root.name or root} holds no submissions.")
+    if any(e.name == GRADESCOPE_METADATA for e in found):
+        return "gradescope"
     if all(MOODLE.match(e.name) for e in found):
         return "moodle"
     if all(not _is_dir(e) and CANVAS.match(e.name) for e in found):
         return "canvas"
     odd = [e.name for e in found if not (_is_dir(e) or e.name.lower().endswith((".zip", ".py")))]
-    if odd or any(MOODLE.match(e.name) for e in found):
-        example = odd[0] if odd else next(e.name for e in found if not MOODLE.match(e.name))
+    lms = [e.name for e in found if MOODLE.match(e.name) or (not _is_dir(e) and CANVAS.match(e.name))]
+    if odd or lms:
+        looks = "Moodle" if any(MOODLE.match(n) for n in lms) else "Canvas"
+        example = next((e.name for e in found if not MOODLE.match(e.name) and not CANVAS.match(e.name)), None)
+        if lms and example:
+            raise FormatUnknown(
+                f"{root.name or root} looks like a {looks} download, but {example} fits none of its names "
+                f"(Moodle: Full Name_<id>_assignsubmission_file/, Canvas: name_<userid>_<attachment id>_<file>); "
+                "remove it or pass --format.")
+        example = odd[0] if odd else lms[0]
         raise FormatUnknown(
             f"could not tell the format of {root.name or root}: {example} fits none of Moodle "
-            "(Name_<id>_assignsubmission_file_), Canvas (name_<userid>_<subid>_file), BRUTE "
-            "(<login>/, <login>.zip, <login>.py) or a plain folder; pass --format.")
+            "(Name_<id>_assignsubmission_file/), Canvas (name_<userid>_<attachment id>_file), Gradescope "
+            f"({GRADESCOPE_METADATA}), BRUTE (<login>/, <login>.zip, <login>.py) or a plain folder; pass --format.")
     if any(e.name.lower().endswith(".py") for e in found) or any(
             _is_dir(e) and _history(Path(e.path)) for e in found):
         return "brute"
@@ -114,6 +140,7 @@ def _merge(uploads: dict[str, Upload], up: Upload, shown: str) -> None:
     have.files += up.files
     have.original_names += up.original_names
     have.name = have.name or up.name
+    have.attachments.update(up.attachments)
     if up.late:
         have.late = True
 
@@ -124,33 +151,44 @@ def read_moodle(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
         m = MOODLE.match(e.name)
         if not m:
             uploads[e.name] = Upload(e.name, problem=f"{e.name} does not look like a Moodle submission "
-                                                     "(Full Name_<id>_assignsubmission_file_).")
+                                                     "(Full Name_<id>_assignsubmission_file/).")
             continue
-        sid, name, plugin, rest = m["id"], m["name"], m["plugin"], m["rest"]
+        name, plugin, rest = m["name"], m["plugin"], m["rest"]
+        sid = m["id"] or name                    # no id: Moodle's "Default group" of a team assignment
         if plugin != "file":
             notes.append((sid, f"skipped {e.name}: only file submissions are imported, not {plugin}."))
             continue
+        team = m["id"] is None
         if _is_dir(e) and not rest:
-            _merge(uploads, Upload(sid, name, folder=Path(e.path), original_names=[e.name]), e.name)
+            _merge(uploads, Upload(sid, name, folder=Path(e.path), original_names=[e.name], team=team), e.name)
         elif not _is_dir(e) and rest:
-            _merge(uploads, Upload(sid, name, files=[(Path(e.path), rest)], original_names=[e.name]), e.name)
+            _merge(uploads, Upload(sid, name, files=[(Path(e.path), rest)], original_names=[e.name], team=team),
+                   e.name)
         else:
             uploads.setdefault(sid, Upload(sid, name)).problem = f"{e.name} does not look like a Moodle submission."
     return [_check_id(u) for u in uploads.values()]
 
 
-def _restore_canvas_names(up: Upload) -> None:
-    """Undo Canvas's `-1`, `-2` suffixes where the original name is free."""
+def restore_canvas_names(up: Upload, entry: str | None, originals: dict[str, str],
+                         notes: list[tuple[str, str]]) -> None:
+    """Undo Canvas's `-1`, `-2` suffixes where Canvas added them: where its submissions export gives
+    the attachment's uploaded name (`originals`: attachment id -> name), or for the entry file.
+    Other numbered names are kept, with a note."""
     taken = {name for _, name in up.files}
     restored = []
     for src, name in up.files:
         m = CANVAS_COPY.match(name)
-        if m:
-            original = m["stem"] + (m["ext"] or "")
-            if original not in taken:
-                taken.discard(name)
-                taken.add(original)
-                name = original
+        said = originals.get(up.attachments.get(name, ""))
+        original = said if said and said != name else (m["stem"] + (m["ext"] or "") if m else None)
+        if original and original not in taken and (said or original == entry):
+            why = "as the Canvas submissions export names it" if said else "the assignment's entry file"
+            notes.append((up.student_id, f"{name} renamed {original} ({why}; Canvas numbers a file uploaded again)."))
+            taken.discard(name)
+            taken.add(original)
+            name = original
+        elif m and not said:
+            notes.append((up.student_id, f"kept {name} as named: Canvas may have numbered a re-upload of "
+                                         f"{m['stem'] + (m['ext'] or '')}; its submissions export would say."))
         restored.append((src, name))
     up.files = restored
 
@@ -161,14 +199,65 @@ def read_canvas(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
         m = CANVAS.match(e.name)
         if not m or _is_dir(e):
             uploads[e.name] = Upload(e.name, problem=f"{e.name} does not look like a Canvas submission "
-                                                     "(lastfirst_<userid>_<subid>_<file>).")
+                                                     "(lastfirst_<userid>_<attachment id>_<file>).")
             continue
-        up = Upload(m["id"], m["name"], files=[(Path(e.path), m["file"])], original_names=[e.name],
-                    late=bool(m["late"]))
+        name, late, sid = m["name"], bool(m["late"]), m["id"]
+        if name in ("LATE", "late") and not m["late"]:
+            name, late = None, True
+        if name == "anon":                       # an anonymous id made only of digits
+            name, sid = None, f"anon_{sid}"
+        if m["entry"]:
+            notes.append((sid, f"skipped {e.name}: a {m['entry']} entry, not a file upload."))
+            continue
+        up = Upload(sid, name, files=[(Path(e.path), m["file"])], original_names=[e.name], late=late,
+                    attachments={m["file"]: m["att"]})
         _merge(uploads, up, e.name)
-    for up in uploads.values():
-        _restore_canvas_names(up)
     return [_check_id(u) for u in uploads.values()]
+
+
+def read_gradescope(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
+    """Gradescope's export: the submitters, ids and upload times come from submission_metadata.yml."""
+    import yaml
+
+    try:
+        meta = yaml.safe_load((root / GRADESCOPE_METADATA).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise FormatUnknown(f"{GRADESCOPE_METADATA} cannot be read ({exc}).") from None
+    if not isinstance(meta, dict):
+        raise FormatUnknown(f"{GRADESCOPE_METADATA} does not list submissions.")
+    uploads: dict[str, Upload] = {}
+    for e in entries(root):
+        if e.name == GRADESCOPE_METADATA:
+            continue
+        info = meta.get(e.name)
+        if not isinstance(info, dict) or not _is_dir(e):
+            uploads[e.name] = Upload(e.name, problem=f"{e.name} is not a submission listed in {GRADESCOPE_METADATA}.")
+            continue
+        people = [p for p in info.get(":submitters") or info.get("submitters") or [] if isinstance(p, dict)]
+
+        def who(p: dict) -> str:
+            return str(p.get(":sid") or p.get("sid") or p.get(":email") or p.get("email") or "").strip()
+        ids = [who(p) for p in people if who(p)]
+        sid = ids[0] if ids else e.name
+        created = info.get(":created_at") or info.get("created_at")
+        up = Upload(sid, str(people[0].get(":name") or people[0].get("name") or "") or None if people else None,
+                    folder=Path(e.path), original_names=[e.name], uploaded_at=_gradescope_time(created))
+        if len(ids) > 1:
+            notes.append((sid, f"a group submission; also submitted by {', '.join(ids[1:])} (graded under {sid})."))
+        _merge(uploads, up, e.name)
+    return [_check_id(u) for u in uploads.values()]
+
+
+def _gradescope_time(value) -> datetime | None:
+    """Gradescope writes `2026-11-20 14:03:00.123456000 +0100` (Ruby's Time)."""
+    if isinstance(value, datetime):
+        return value
+    m = re.match(r"^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.\d+)?\s*(Z|UTC|[+-]\d\d:?\d\d)?$", str(value or "").strip())
+    if not m:
+        return None
+    zone = m[3] or ""
+    zone = "+00:00" if zone in ("Z", "UTC") else (zone[:3] + ":" + zone[-2:] if zone else "")
+    return datetime.fromisoformat(f"{m[1]}T{m[2]}{zone}")
 
 
 def read_brute(root: Path, notes: list[tuple[str, str]], entry: str | None) -> list[Upload]:
@@ -212,6 +301,8 @@ def read_uploads(root: Path, fmt: str, entry: str | None, notes: list[tuple[str,
         return read_moodle(root, notes)
     if fmt == "canvas":
         return read_canvas(root, notes)
+    if fmt == "gradescope":
+        return read_gradescope(root, notes)
     if fmt == "brute":
         return read_brute(root, notes, entry)
     if fmt == "folder":

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..archive import ArchiveCaps, ArchiveRefused, copy_tree_safely, is_junk, safe_extract
+from ..archive import ArchiveCaps, ArchiveRefused, copy_tree_safely, safe_extract
 from ..submissions import METADATA, content_hash
-from .formats import FORMATS, FormatUnknown, Upload, detect, entries, read_uploads
+from .csvtext import CsvProblem
+from .formats import FORMATS, FormatUnknown, Upload, detect, entries, read_uploads, restore_canvas_names
+from .roster import Roster, read_roster
 
 PREVIOUS = ".previous"
 # A whole class download: many students, each up to the per-student caps.
@@ -42,6 +44,7 @@ class ImportReport:
     unchanged: list[str] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)     # (student id or entry, sentence)
     notes: list[tuple[str, str]] = field(default_factory=list)       # imported, but worth a look
+    remarks: list[str] = field(default_factory=list)                 # about the whole import
 
     def __str__(self) -> str:
         lines = [f"Imported {self.source} ({self.format}) into assignment {self.assignment}: "
@@ -52,25 +55,12 @@ class ImportReport:
                 lines.append(f"  {title}: {', '.join(ids)}")
         lines += [f"  refused {sid}: {why}" for sid, why in self.refused]
         lines += [f"  note {sid}: {what}" for sid, what in self.notes]
+        lines += [f"  {what}" for what in self.remarks]
         return "\n".join(lines)
 
 
 def _stamp(moment: datetime) -> str:
     return moment.strftime("%Y%m%dT%H%M%SZ")
-
-
-def _latest_mtime(paths: list[Path]) -> float | None:
-    """Newest modification time of the given files and of every file under the given folders."""
-    best = None
-    for path in paths:
-        walk = os.walk(path) if path.is_dir() else [(str(path.parent), [], [path.name])]
-        for dirpath, dirnames, filenames in walk:
-            dirnames[:] = [d for d in dirnames if not is_junk(d)]
-            for name in filenames:
-                if not is_junk(name):
-                    t = os.lstat(os.path.join(dirpath, name)).st_mtime
-                    best = t if best is None else max(best, t)
-    return best
 
 
 def _stage(up: Upload, into: Path, work: Path, caps: ArchiveCaps) -> None:
@@ -168,7 +158,7 @@ def _unwrap(root: Path) -> Path:
     if len(found) == 1 and found[0].is_dir(follow_symlinks=False):
         inner = Path(found[0].path)
         try:
-            if detect(inner) in ("moodle", "canvas") and detect(root) not in ("moodle",):
+            if detect(inner) in ("moodle", "canvas", "gradescope") and detect(root) not in ("moodle",):
                 return inner
         except FormatUnknown:
             pass
@@ -177,11 +167,13 @@ def _unwrap(root: Path) -> Path:
 
 def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str = "auto",
                        entry: str | None = None, *, caps: ArchiveCaps = ArchiveCaps(),
-                       now: datetime | None = None) -> ImportReport:
+                       now: datetime | None = None, roster: Path | None = None) -> ImportReport:
     """Import a class download into `dest_root/<assignment>/<student-id>/`.
 
-    `fmt` is auto, moodle, canvas, brute or folder; `entry` (e.g. "player.py") lets a submission
-    whose entry file sits one folder down be lifted up. `caps` apply to each student separately.
+    `fmt` is auto, moodle, canvas, gradescope, brute or folder; `entry` (e.g. "player.py") lets a
+    submission whose entry file sits one folder down be lifted up. `caps` apply to each student
+    separately. `roster` is what the LMS recorded beside the zip (see roster.py): display names,
+    teams and the upload times; without one (or Gradescope's metadata) no upload time is recorded.
     Raises `ImportRefused` (a sentence) when the whole download cannot be used.
     """
     source, dest_root = Path(source), Path(dest_root)
@@ -191,6 +183,10 @@ def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str 
         raise ImportRefused(f"{assignment!r} cannot be used as an assignment folder name.")
     now = now or datetime.now(timezone.utc)
     report = ImportReport(source=source.name, assignment=assignment)
+    try:
+        recorded = read_roster(Path(roster)) if roster else None
+    except CsvProblem as exc:
+        raise ImportRefused(str(exc)) from None
     with tempfile.TemporaryDirectory(prefix="grader-import-") as tmp:
         root = _unwrap(_open_source(source, Path(tmp)))
         try:
@@ -198,6 +194,7 @@ def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str 
             uploads = read_uploads(root, report.format, entry, report.notes)
         except FormatUnknown as exc:
             raise ImportRefused(str(exc)) from None
+        _apply_record(uploads, recorded, report, entry)
         assignment_dir = dest_root / assignment
         incoming = None
         try:
@@ -213,6 +210,44 @@ def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str 
             if incoming is not None:
                 shutil.rmtree(incoming, ignore_errors=True)
     return report
+
+
+def _apply_record(uploads: list[Upload], roster: Roster | None, report: ImportReport, entry: str | None) -> None:
+    """Names, teams, lateness and upload times from what the LMS recorded; say where times came from."""
+    timed = 0
+    uploads = [up for up in uploads if not up.problem]
+    for up in uploads:
+        rec = roster.get(up.student_id) if roster else None
+        members = roster.team(up.name) if roster and rec is None else []
+        if rec is not None:
+            up.name = rec.name or up.name
+            up.late = rec.late if rec.late is not None else up.late
+            if roster.has_times:
+                up.uploaded_at = rec.uploaded_at
+        elif members:
+            up.team = True
+            times = [m.uploaded_at for m in members if m.uploaded_at]
+            up.uploaded_at = max(times) if times and roster.has_times else up.uploaded_at
+        if up.team:
+            shown = ", ".join(f"{m.name or m.student_id} ({m.student_id})" for m in members)
+            report.notes.append((up.student_id, f"a team submission ({up.name})"
+                                 + (f": {shown}." if shown else "; the worksheet would name its members.")))
+        if report.format == "canvas":
+            restore_canvas_names(up, entry, rec.original_names if rec else {}, report.notes)
+        timed += up.uploaded_at is not None
+    source = ("Gradescope's submission_metadata.yml" if report.format == "gradescope"
+              else f"the {roster.kind} {roster.source}" if roster and roster.has_times else None)
+    if source:
+        report.remarks.append(f"upload times: from {source} for {timed} of {len(uploads)} submissions.")
+    untimed = len(uploads) - timed
+    if untimed:
+        why = (f"the {roster.kind} does not record them" if roster and not roster.has_times
+               else "the download does not record them (the dates in a zip are when it was downloaded)")
+        report.remarks.append(
+            f"no upload time for {untimed} submission(s): {why}, so no late penalty is applied to them"
+            + ("" if roster and roster.has_times else
+               "; pass --roster with Moodle's grading worksheet or Canvas's submissions export for the times")
+            + ".")
 
 
 def _import_one(up: Upload, report: ImportReport, assignment_dir: Path, incoming: Path,
@@ -232,15 +267,15 @@ def _import_one(up: Upload, report: ImportReport, assignment_dir: Path, incoming
     if not _lift(staged, entry) or (entry and not (staged / entry).is_file()):
         report.notes.append((sid, f"no {entry} at the top of the submission or one folder down." if entry
                              else "the submission's layout was left as uploaded."))
-    uploaded = _latest_mtime(up.sources())
     meta = {
         "student_id": sid,
         "name": up.name,
         "original_files": up.original_names,
         "files": sorted(p.relative_to(staged).as_posix() for p in staged.rglob("*") if p.is_file()),
-        "uploaded_at": datetime.fromtimestamp(uploaded).isoformat(timespec="seconds") if uploaded else None,
+        "uploaded_at": up.uploaded_at.isoformat(timespec="seconds") if up.uploaded_at else None,
         "late": up.late,
         "uploads": up.uploads,
+        "team": up.team or None,
         "content_hash": content_hash(staged),
         "format": report.format,
         "source": source_name,

@@ -48,7 +48,8 @@ def test_moodle_zip(tmp_path: Path):
     assert m["student_id"] == "102" and m["name"] == "Bob Jones"
     assert m["original_files"] == ["Bob Jones_102_assignsubmission_file_"]
     assert m["files"] == ["player.py", "util.py"]
-    assert m["uploaded_at"] == "2026-11-20T14:03:00"
+    assert m["uploaded_at"] is None          # the zip's dates are the download's, never the upload's
+    assert any("no upload time for 4 submission(s)" in r and "no late penalty" in r for r in report.remarks)
     assert m["late"] is None and m["format"] == "moodle" and m["source"] == "class.zip"
     assert m["imported_at"] == "2026-11-22T08:00:00+00:00"
     assert m["content_hash"] == content_hash(root / "102")
@@ -84,7 +85,9 @@ def test_canvas_zip_late_marker_and_copy_suffixes(tmp_path: Path):
     report = import_submissions(source, tmp_path / "subs", "q", entry="player.py")
     assert report.format == "canvas" and report.imported == ["2001", "2002", "2003"]
     root = tmp_path / "subs" / "q"
-    assert sorted(meta(root / "2001")["files"]) == ["helper.py", "player.py"]
+    assert sorted(meta(root / "2001")["files"]) == ["helper-1.py", "player.py"]    # Canvas did not say
+    assert any(sid == "2001" and "kept helper-1.py" in note for sid, note in report.notes)
+    assert any(sid == "2002" and "player-2.py renamed player.py" in note for sid, note in report.notes)
     assert meta(root / "2001")["late"] is False and meta(root / "2001")["name"] == "smithalice"
     assert meta(root / "2002")["late"] is True
     assert (root / "2002" / "player.py").read_text() == "y = 2"
@@ -185,10 +188,19 @@ def test_reimport_changes_nothing(tmp_path: Path):
             if (tmp_path / "subs" / p).is_file()} == snapshot
 
 
+def upload_record(path: Path, when: str) -> Path:
+    """A plain upload record (what BRUTE or an instructor gives): every student uploaded at `when`."""
+    path.write_text("student_id,uploaded_at\n" + "".join(f"{sid},{when}\n" for sid in ("101", "102", "104")))
+    return path
+
+
 def test_newer_upload_replaces_and_keeps_the_old_aside(tmp_path: Path):
-    import_submissions(moodle_zip(tmp_path / "monday.zip"), tmp_path / "subs", "q", entry="player.py", now=T1)
+    monday = upload_record(tmp_path / "monday.csv", "2026-11-20T14:03:00")
+    import_submissions(moodle_zip(tmp_path / "monday.zip"), tmp_path / "subs", "q", entry="player.py", now=T1,
+                       roster=monday)
     newer = moodle_zip(tmp_path / "tuesday.zip", date_time=(2026, 11, 21, 9, 0, 0), alice_code="x = 2")
-    report = import_submissions(newer, tmp_path / "subs", "q", entry="player.py", now=T2)
+    report = import_submissions(newer, tmp_path / "subs", "q", entry="player.py", now=T2,
+                                roster=upload_record(tmp_path / "tuesday.csv", "2026-11-21T09:00:00"))
     assert report.replaced == ["101"] and report.unchanged == ["102", "104"]
     root = tmp_path / "subs" / "q"
     assert (root / "101" / "player.py").read_text() == "x = 2"
@@ -198,7 +210,8 @@ def test_newer_upload_replaces_and_keeps_the_old_aside(tmp_path: Path):
     assert meta(aside)["imported_at"] == "2026-11-22T08:00:00+00:00"
     assert not [p for p in root.iterdir() if p.name.startswith(".importing")]
     # the older download imported again later does not win over the newer one
-    report = import_submissions(tmp_path / "monday.zip", tmp_path / "subs", "q", entry="player.py", now=T2)
+    report = import_submissions(tmp_path / "monday.zip", tmp_path / "subs", "q", entry="player.py", now=T2,
+                                roster=monday)
     assert report.replaced == [] and "101" in report.unchanged
     assert any(sid == "101" and "is older" in note for sid, note in report.notes)
     assert (root / "101" / "player.py").read_text() == "x = 2"
