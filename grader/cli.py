@@ -289,7 +289,7 @@ def cmd_import(args) -> int:
     target = assignment.submissions_dir
     try:
         report = import_submissions(source, target.parent, target.name, fmt=args.format,
-                                    entry=assignment.ruleset.entry)
+                                    entry=assignment.ruleset.entry, roster=args.roster and Path(args.roster))
     except ImportRefused as exc:
         raise UsageError(str(exc)) from None
     console.print(escape(str(report)))
@@ -318,7 +318,7 @@ def _results(assignment: Assignment) -> dict:
 
 
 def cmd_export(args) -> int:
-    from .lms import CsvProblem, fill_canvas_gradebook, fill_moodle_worksheet, write_gradescope_results
+    from .lms import CsvProblem, Unmatched, fill_canvas_gradebook, fill_moodle_worksheet, write_gradescope_results
     from .outputs import grade_rows, write_grades_csv
 
     assignments, cfg_path = _assignments(args)
@@ -332,18 +332,23 @@ def cmd_export(args) -> int:
             console.print(f"Wrote {escape(str(out))}: {len(rows)} students.")
         if args.moodle:
             console.print(escape(str(fill_moodle_worksheet(Path(args.moodle), rows,
-                                                           Path(args.out) if args.out else None))))
+                                                           Path(args.out) if args.out else None,
+                                                           allow_partial=args.allow_partial))))
         if args.canvas:
             if not args.canvas_assignment:
                 raise UsageError("--canvas needs --canvas-assignment: the gradebook column's title or id.")
             console.print(escape(str(fill_canvas_gradebook(Path(args.canvas), rows, args.canvas_assignment,
-                                                           Path(args.out) if args.out else None))))
+                                                           Path(args.out) if args.out else None,
+                                                           allow_partial=args.allow_partial))))
         if args.gradescope:
             checks = {s["id"]: (s.get("validation") or {}).get("checks") or [] for s in doc["submissions"]}
             for row in rows:
                 write_gradescope_results(row, Path(args.gradescope) / row["student_id"] / "results.json",
                                          checks.get(row["student_id"], []))
             console.print(f"Wrote {len(rows)} Gradescope results.json files under {escape(args.gradescope)}.")
+    except Unmatched as exc:
+        err.print(f"grader: {escape(str(exc))}")
+        return 1
     except (CsvProblem, OSError) as exc:
         raise UsageError(str(exc) if isinstance(exc, CsvProblem) else
                          f"cannot read or write a grade file: {exc.filename}: {exc.strerror or exc}.") from None
@@ -398,10 +403,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("assignment", nargs="?")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("import", help="import a class download from the LMS (Moodle, Canvas, BRUTE, folder)")
+    p = sub.add_parser("import", help="import a class download from the LMS (Moodle, Canvas, Gradescope, BRUTE, folder)")
     p.add_argument("source", help="the downloaded zip or its unpacked folder")
     p.add_argument("--assignment", help="assignment name from the config")
-    p.add_argument("--format", default="auto", choices=["auto", "moodle", "canvas", "brute", "folder"])
+    p.add_argument("--format", default="auto", choices=["auto", "moodle", "canvas", "gradescope", "brute", "folder"])
+    p.add_argument("--roster", metavar="FILE",
+                   help="what the LMS recorded (names, teams, upload times): Moodle's grading worksheet, "
+                        "Canvas's gradebook or submissions export (JSON), or a CSV with student_id,uploaded_at")
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser("export", help="grades and feedback for the LMS: plain CSV, Moodle worksheet, Canvas, Gradescope")
@@ -411,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--canvas-assignment", help="the Canvas gradebook column (title or id)")
     p.add_argument("--gradescope", metavar="FOLDER", help="write <FOLDER>/<student>/results.json")
     p.add_argument("--out", help="where to write (default: next to the input, or reports/<assignment>/grades.csv)")
+    p.add_argument("--allow-partial", action="store_true",
+                   help="write the LMS file even when some graded students are not in it")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")

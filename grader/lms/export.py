@@ -11,15 +11,25 @@ from __future__ import annotations
 import csv
 import html
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from . import moodle
 from .csvtext import CsvProblem, CsvText
 
 PLAIN_COLUMNS = ("student_id", "name", "grade", "max_grade", "feedback")
-MOODLE_PREFIX = "Participant "
+
+
+class Unmatched(ValueError):
+    """The LMS file matched nobody, or fewer students than were graded; nothing was written."""
+
+    def __init__(self, path: Path, unmatched: list[str], filled: int):
+        self.unmatched = unmatched
+        shown = ", ".join(unmatched[:20]) + (f" and {len(unmatched) - 20} more" if len(unmatched) > 20 else "")
+        what = "matched no graded student" if not filled else f"matched {filled} graded students but not {len(unmatched)}"
+        super().__init__(f"{path.name} {what} ({shown}); nothing was written. Is it the right file for this "
+                         "assignment? Pass --allow-partial to write the matched ones anyway.")
 
 
 @dataclass
@@ -58,12 +68,7 @@ def _number(value: float, decimals: int = 2) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _float(text: str) -> float | None:
-    try:
-        value = float(text.strip().replace(",", "."))
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+_float = moodle.to_float
 
 
 def _scaled(row: Mapping[str, Any], lms_max: float | None, notes: list[str]) -> float:
@@ -83,7 +88,15 @@ def _default_out(path: Path) -> Path:
 
 def _moodle_id(value: Any) -> str:
     text = str(value).strip()
-    return text[len(MOODLE_PREFIX):].strip() if text.startswith(MOODLE_PREFIX) else text
+    return moodle.participant_id(text) or text
+
+
+def _finish(sheet: CsvText, result: "FillResult", allow_partial: bool) -> "FillResult":
+    """Write the filled file, unless it matched nobody or not everyone and that was not allowed."""
+    if not allow_partial and (result.unmatched or not (result.filled or result.locked)):
+        raise Unmatched(result.path, result.unmatched, len(result.filled))
+    sheet.write(result.path)
+    return result
 
 
 def feedback_html(text: str) -> str:
@@ -91,42 +104,52 @@ def feedback_html(text: str) -> str:
     return html.escape(text).replace("\n", "<br>")
 
 
-def fill_moodle_worksheet(worksheet: Path, rows: Iterable[Mapping[str, Any]], out: Path | None = None) -> FillResult:
-    """Fill `Grade` and `Feedback comments` of a Moodle offline grading worksheet; write it to `out`.
+def fill_moodle_worksheet(worksheet: Path, rows: Iterable[Mapping[str, Any]], out: Path | None = None,
+                          allow_partial: bool = True) -> FillResult:
+    """Fill the grade and feedback comments of a Moodle offline grading worksheet; write it to `out`.
 
-    Students are matched on `Identifier` ("Participant 12345") against the row's student_id
-    ("12345", the id the Moodle import gives). Raises `CsvProblem` if the file is not a worksheet.
+    The worksheet may be in any language Moodle writes (see moodle.py). Students are matched on
+    the identifier ("Participant 12345", "Účastník 12345") against the row's student_id ("12345",
+    the id the Moodle import gives); a team's row (a group id, named after the group) fills every
+    member of that group. Grades are written with the decimal mark of the worksheet's maximum grade.
+    Raises `CsvProblem` if the file is not a worksheet, `Unmatched` (nothing written) when rows
+    are left unmatched and `allow_partial` is False.
     """
-    sheet = CsvText.read(worksheet)
-    ident, grade_col = sheet.column("Identifier"), sheet.column("Grade")
-    if ident is None or grade_col is None:
-        raise CsvProblem(f"{sheet.name} is not a Moodle grading worksheet (it has no Identifier and Grade columns).")
-    feedback_col = sheet.column("Feedback comments")
-    max_col, lock_col = sheet.column("Maximum Grade"), sheet.column("Grade can be changed")
+    sheet = CsvText.read(worksheet, delimiter=None)
+    cols = moodle.columns(sheet)
+    if cols is None:
+        raise CsvProblem(f"{sheet.name} is not a Moodle grading worksheet (no column holds participant "
+                         "identifiers such as 'Participant 12345' beside a grade column).")
     result = FillResult(out or _default_out(Path(worksheet)))
-    if feedback_col is None:
+    if cols.feedback is None:
         result.notes.append("the worksheet has no Feedback comments column; only grades were filled.")
-    where = {}
+    where: dict[str, tuple[int, list[str]]] = {}
+    teams: dict[str, list[str]] = {}
     for i, record in enumerate(sheet.records[1:], start=1):
         values = record.values()
-        if len(values) > ident:
-            where[_moodle_id(values[ident])] = (i, values)
+        if len(values) > cols.identifier and moodle.participant_id(values[cols.identifier]):
+            sid = _moodle_id(values[cols.identifier])
+            where[sid] = (i, values)
+            if cols.team is not None and len(values) > cols.team and values[cols.team].strip():
+                teams.setdefault(values[cols.team].strip(), []).append(sid)
     for row in rows:
         sid = _moodle_id(row["student_id"])
-        if sid not in where:
+        members = [sid] if sid in where else teams.get(str(row.get("name") or "").strip(), [])
+        if not members:
             result.unmatched.append(sid)
             continue
-        i, values = where[sid]
-        if lock_col is not None and len(values) > lock_col and values[lock_col].strip().lower() == "no":
-            result.locked.append(sid)
-            continue
-        lms_max = _float(values[max_col]) if max_col is not None and len(values) > max_col else None
-        sheet.set(i, grade_col, f"{_scaled(row, lms_max, result.notes):.2f}")
-        if feedback_col is not None and row.get("feedback") is not None:
-            sheet.set(i, feedback_col, feedback_html(str(row["feedback"])))
-        result.filled.append(sid)
-    sheet.write(result.path)
-    return result
+        for member in members:
+            i, values = where[member]
+            if cols.canchange is not None and len(values) > cols.canchange and moodle.is_no(values[cols.canchange]):
+                result.locked.append(member)
+                continue
+            max_text = values[cols.maxgrade] if cols.maxgrade is not None and len(values) > cols.maxgrade else ""
+            grade = f"{_scaled(row, _float(max_text), result.notes):.2f}"
+            sheet.set(i, cols.grade, grade.replace(".", ",") if "," in max_text else grade)
+            if cols.feedback is not None and row.get("feedback") is not None:
+                sheet.set(i, cols.feedback, feedback_html(str(row["feedback"])))
+            result.filled.append(member)
+    return _finish(sheet, result, allow_partial)
 
 
 def _canvas_column(sheet: CsvText, assignment: str) -> int:
@@ -146,15 +169,19 @@ def _canvas_column(sheet: CsvText, assignment: str) -> int:
 
 
 def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], assignment: str,
-                          out: Path | None = None) -> FillResult:
-    """Fill one assignment column of a Canvas gradebook export; write it to `out`.
+                          out: Path | None = None, allow_partial: bool = True) -> FillResult:
+    """Fill one assignment column of a Canvas gradebook export (`,` or `;` separated); write it to `out`.
 
     Students are matched on `ID` (the Canvas user id the Canvas import gives), then `SIS User ID`,
     then `SIS Login ID`. Canvas cannot import comments from CSV, so feedback is not written here.
+    Grades are written with a decimal comma where the file is `;`-separated (Canvas's setting for
+    decimal-comma locales). `Unmatched` as for Moodle.
     """
-    sheet = CsvText.read(gradebook)
+    sheet = CsvText.read(gradebook, delimiter=None)
     ids = [sheet.column(t) for t in ("ID", "SIS User ID", "SIS Login ID")]
     student_col = sheet.column("Student")
+    if student_col is None:
+        student_col = sheet.column("LastName")
     if ids[0] is None or student_col is None:
         raise CsvProblem(f"{sheet.name} is not a Canvas gradebook export (it has no Student and ID columns).")
     col = _canvas_column(sheet, assignment)
@@ -178,10 +205,10 @@ def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], as
         if sid not in where:
             result.unmatched.append(sid)
             continue
-        sheet.set(where[sid], col, _number(_scaled(row, points_possible, result.notes)))
+        grade = _number(_scaled(row, points_possible, result.notes))
+        sheet.set(where[sid], col, grade.replace(".", ",") if sheet.delimiter == ";" else grade)
         result.filled.append(sid)
-    sheet.write(result.path)
-    return result
+    return _finish(sheet, result, allow_partial)
 
 
 def write_grades_csv(rows: Iterable[Mapping[str, Any]], path: Path) -> Path:

@@ -58,7 +58,7 @@ MONTHS = {
     12: "december prosinec prosince dezember décembre diciembre",
 }
 MONTH = {word: n for n, words in MONTHS.items() for word in words.split()}
-CLOCK = re.compile(r"(?P<h>\d{1,2})[:.](?P<m>\d{2})(?::(?P<s>\d{2}))?\s*(?P<ampm>[ap])?\.?\s*m?\.?", re.I)
+CLOCK = re.compile(r"(?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2}))?\s*(?P<ampm>[ap])?\.?\s*m?\.?", re.I)
 
 
 @dataclass
@@ -122,9 +122,16 @@ def columns(sheet: CsvText) -> Columns | None:
     submitted = found["submitted"]
     if submitted is None and canchange is not None and canchange + 1 < len(header):
         submitted = canchange + 1
+    feedback = found["feedback"]
+    if feedback is None and submitted is not None:       # "Last modified (grade)", then the comments
+        graded = found["graded"]
+        if graded is None:
+            graded = next((i for i in range(len(header) - 2, submitted, -1) if cells(i)
+                           and all(c in ("-", "") or parse_date(c) for c in cells(i))), None)
+        feedback = graded + 1 if graded is not None and graded + 1 < len(header) else None
     fullname = found["fullname"] if found["fullname"] is not None else (ident + 1 if ident + 1 < grade else None)
     return Columns(identifier=ident, grade=grade, maxgrade=maxgrade, canchange=canchange, submitted=submitted,
-                   feedback=found["feedback"], fullname=fullname, team=found["team"], email=found["email"])
+                   feedback=feedback, fullname=fullname, team=found["team"], email=found["email"])
 
 
 def is_no(cell: str) -> bool:
