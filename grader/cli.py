@@ -65,8 +65,14 @@ def cmd_check(args) -> int:
             raise UsageError(f"{path} could belong to several assignments ({names}); name one with --assignment.")
         assignment = fits[0]
         _refuse_class_folder(path, assignment)
+    alone = path
+    path, helpers = _with_helpers(path, assignment.ruleset.entry)
+    if helpers and not args.json:
+        console.print(f"Checking the folder {escape(str(path))}: {escape(alone.name)} imports "
+                      f"{escape(', '.join(helpers))} from beside it.")
     sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb)
     report = validate(assignment, sub)
+    fix = _missing_module_fix(alone, report) if path == alone else None
     if args.json:
         doc = report.to_json()
         out = {"passed": report.passed, "points": report.points, "max_points": report.max_points,
@@ -75,10 +81,59 @@ def cmd_check(args) -> int:
                           | {"picture": c["picture"]} for c in doc["checks"]],
                "games": [{k: g[k] for k in ("opponent", "seat", "result", "reason")} for g in report.games],
                "sandbox": report.sandbox}
+        if helpers or fix:
+            out["note"] = fix or f"checked the folder {path}: {alone.name} imports {', '.join(helpers)} from beside it."
         print(json.dumps(out, indent=2))
     else:
         _print_report(assignment, sub, report)
+        if fix:
+            console.print(escape(fix))
     return 0 if report.passed else 1
+
+
+def _imported_names(path: Path) -> set[str]:
+    """Module names a Python file imports (each dotted part, and relative imports' names)."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+    except (SyntaxError, ValueError, OSError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {part for alias in node.names for part in alias.name.split(".")}
+        elif isinstance(node, ast.ImportFrom):
+            names |= set((node.module or "").split(".")) - {""}
+            if node.level:
+                names |= {alias.name for alias in node.names}
+    return names
+
+
+def _with_helpers(path: Path, entry: str) -> tuple[Path, list[str]]:
+    """A single entry file whose own modules sit beside it is checked with its folder (the server
+    receives the whole upload); returns the path to check and the helper modules found."""
+    if not (path.is_file() and path.suffix == ".py" and path.name == entry):
+        return path, []
+    folder = path.resolve().parent
+    helpers = sorted(n for n in _imported_names(path) if n != path.stem and (
+        (folder / f"{n}.py").is_file() or (folder / n / "__init__.py").is_file()))
+    return (folder, helpers) if helpers else (path, [])
+
+
+def _missing_module_fix(path: Path, report) -> str | None:
+    """The fix when a file checked alone imports a module the check did not have."""
+    import re
+
+    if not path.is_file():
+        return None
+    for c in report.checks:
+        m = re.search(r"No module named '([\w.]+)'", c.message or "")
+        if m:
+            return (f"{path.name} was checked alone, without {m[1]}. If that module is one of your files, "
+                    f"put {m[1].split('.')[-1]}.py beside {path.name} and check the folder that holds them all "
+                    f"(grader check {path.parent if str(path.parent) != '.' else './'}).")
+    return None
 
 
 def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
