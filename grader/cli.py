@@ -410,6 +410,24 @@ def cmd_export(args) -> int:
     return 0
 
 
+def cmd_gradescope(args) -> int:
+    from .gradescope import AutograderProblem, build_autograder
+
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    try:
+        out = build_autograder(assignment, cfg_path, Path(args.out), visibility=args.visibility,
+                               leaderboard=args.leaderboard)
+    except AutograderProblem as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
+    console.print(f"Wrote {escape(str(out))}: upload it as the autograder of a Gradescope programming "
+                  f"assignment (Ubuntu base image); every upload then gets the {escape(assignment.name)} "
+                  f"validation stages as tests.")
+    return 0
+
+
 def cmd_doctor(args) -> int:
     import sandbox
 
@@ -477,6 +495,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-partial", action="store_true",
                    help="write the LMS file even when some graded students are not in it")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("gradescope", help="build a Gradescope autograder zip that runs the validation stages")
+    p.add_argument("assignment", nargs="?")
+    p.add_argument("--out", default="autograder.zip", help="where to write the zip (default: autograder.zip)")
+    p.add_argument("--visibility", default="visible",
+                   choices=["visible", "hidden", "after_due_date", "after_published"],
+                   help="when students see the tests (Gradescope's visibility)")
+    p.add_argument("--leaderboard", action="store_true", help="add a leaderboard entry (stage points, smoke wins)")
+    p.set_defaults(func=cmd_gradescope)
 
     p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")
     p.set_defaults(func=cmd_doctor)

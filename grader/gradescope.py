@@ -1,0 +1,191 @@
+"""The grader as a Gradescope autograder: the zip Gradescope accepts, and what runs inside it.
+
+`build_autograder` writes the zip an instructor uploads to a Gradescope programming assignment:
+
+    setup.sh          run once by Gradescope on its Ubuntu image (as root, with network): installs
+                      the system packages the sandbox uses (libseccomp2) and Python 3.11+, then this
+                      project from grader-src/ into /autograder/venv
+    run_autograder    run for every upload: `python -m grader.gradescope` on /autograder/submission
+    config.yaml       this assignment's settings only (the course's limits and stages)
+    grader-src/       this project's source (grader/, sandbox/, rulesets/, pyproject.toml, README.md)
+
+`run_submission` is what run_autograder calls: exactly the validation stages `grader check` and
+the server run, in the same sandbox, written as Gradescope's `results.json`
+(https://gradescope-autograders.readthedocs.io/en/latest/specs/): one test per stage with name,
+score, max_score, status, output (the stage's message and the picture of a failing position) and
+visibility; the top-level score is the sum of the tests; an optional leaderboard. Where the
+container lacks a sandbox layer (Docker often refuses namespaces or Landlock), the rest still
+applies and the output says which layers are missing, as `grader check` does.
+
+`AUTOGRADER_ROOT` (default /autograder) and `AUTOGRADER_PYTHON` let run_autograder run outside
+Gradescope, e.g. in a temporary folder laid out the same way.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import stat
+import sys
+import zipfile
+from pathlib import Path
+
+import yaml
+
+from .assignment import Assignment, ConfigError, load_assignments, pick
+
+SOURCE_PARTS = ("grader", "sandbox", "rulesets", "pyproject.toml", "README.md")
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once on its Ubuntu image, as root, with this zip unpacked in /autograder/source.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# libseccomp2: the sandbox's system-call filter. Python 3.11+ and venv: this project.
+apt-get install -y -qq libseccomp2 python3 python3-venv python3-pip ca-certificates
+PY=python3
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  # Ubuntu 22.04 ships 3.10; its universe has 3.11
+  apt-get install -y -qq python3.11 python3.11-venv
+  PY=python3.11
+fi
+"$PY" -m venv /autograder/venv
+/autograder/venv/bin/python -m pip install --quiet --upgrade pip
+/autograder/venv/bin/python -m pip install --quiet /autograder/source/grader-src
+/autograder/venv/bin/python -c 'import grader, sandbox, rulesets'
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every upload: the validation stages on the submission, as results.json.
+ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+PY="${{AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}}"
+cd "$ROOT/source"
+exec "$PY" -m grader.gradescope --root "$ROOT" --config "$ROOT/source/config.yaml" \\
+    --assignment {assignment} --visibility {visibility}{leaderboard}
+"""
+
+
+class AutograderProblem(ValueError):
+    """The autograder cannot be built (one sentence)."""
+
+
+def project_root() -> Path:
+    """The folder holding this project's packages (the source the zip carries)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def _assignment_config(config_path: Path, name: str) -> dict:
+    """The assignment's own block of the config, made to stand alone in the autograder."""
+    raw = yaml.safe_load(Path(config_path).read_text(encoding="utf-8")) or {}
+    block = dict((raw.get("assignments") or {}).get(name) or {})
+    block["submissions"] = "submissions"            # unused inside the autograder; must exist as a key
+    block.pop("reports", None)
+    block.pop("store", None)
+    return {"assignments": {name: block}}
+
+
+def build_autograder(assignment: Assignment, config_path: Path, out: Path, *, visibility: str = "visible",
+                     leaderboard: bool = False) -> Path:
+    """Write the autograder zip for `assignment` to `out` (see the module doc for its contents)."""
+    if visibility not in VISIBILITIES:
+        raise AutograderProblem(f"visibility must be one of {', '.join(VISIBILITIES)}, not {visibility!r}.")
+    root = project_root()
+    missing = [p for p in SOURCE_PARTS if not (root / p).exists()]
+    if missing:
+        raise AutograderProblem(f"this installation has no {', '.join(missing)} beside the grader package "
+                                f"({root}); build the autograder from a checkout of the project.")
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    script = RUN_AUTOGRADER.format(assignment=assignment.name, visibility=visibility,
+                                   leaderboard=" --leaderboard" if leaderboard else "")
+    config = yaml.safe_dump(_assignment_config(config_path, assignment.name), allow_unicode=True, sort_keys=False)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        _add(z, "setup.sh", SETUP_SH, executable=True)
+        _add(z, "run_autograder", script, executable=True)
+        _add(z, "config.yaml", config)
+        for part in SOURCE_PARTS:
+            path = root / part
+            files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+            for f in files:
+                rel = f.relative_to(root)
+                if "__pycache__" in rel.parts or f.suffix == ".pyc" or any(x.startswith(".") for x in rel.parts):
+                    continue
+                _add(z, f"grader-src/{rel.as_posix()}", f.read_bytes())
+    return out
+
+
+def _add(z: zipfile.ZipFile, name: str, data: str | bytes, executable: bool = False) -> None:
+    info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = (stat.S_IFREG | (0o755 if executable else 0o644)) << 16
+    z.writestr(info, data)
+
+
+def results_json(report, *, visibility: str = "visible", leaderboard: bool = False) -> dict:
+    """A validation report as Gradescope's results.json."""
+    tests = []
+    for c in report.checks:
+        output = (c.message or "").strip()
+        if c.picture:
+            output += ("\n\n" if output else "") + c.picture
+        kind = "informational" if c.informational else ("required" if c.required else "graded")
+        tests.append({"name": c.title, "score": float(c.points), "max_score": float(c.max_points),
+                      "status": "passed" if c.passed else "failed", "output": output or "passed",
+                      "tags": [kind], "visibility": visibility})
+    lines = [("Passed every required stage." if report.passed else "Did not pass: "
+              + (report.failed_stage or "a required stage") + ".")]
+    lines += [f"Game vs {g['opponent']} as {('first', 'second')[g['seat']]} player: {g['result']} ({g['reason']})."
+              for g in report.games]
+    missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing") or "no cgroup" in v]
+    if missing:
+        lines.append("This autograder container lacks some sandbox protections (the others still apply): "
+                     + "; ".join(missing) + ".")
+    doc = {"score": sum(t["score"] for t in tests), "output": "\n".join(lines), "output_format": "text",
+           "test_output_format": "text", "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
+    if leaderboard:
+        won = sum(1 for g in report.games if g.get("result") == "win")
+        doc["leaderboard"] = [{"name": "Stage points", "value": doc["score"]},
+                              {"name": "Smoke games won", "value": won}]
+    return doc
+
+
+def run_submission(root: Path, assignment: Assignment, *, visibility: str = "visible",
+                   leaderboard: bool = False) -> dict:
+    """Validate `<root>/submission` and write `<root>/results/results.json`; returns the document."""
+    from .submissions import load
+    from .validation import validate
+
+    sub = load(root / "submission", assignment.ruleset.entry, assignment.max_submission_mb, sub_id="submission")
+    doc = results_json(validate(assignment, sub), visibility=visibility, leaderboard=leaderboard)
+    (root / "results").mkdir(parents=True, exist_ok=True)
+    (root / "results" / "results.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
+                                                   encoding="utf-8")
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader.gradescope", description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--assignment", required=True)
+    parser.add_argument("--visibility", default="visible", choices=VISIBILITIES)
+    parser.add_argument("--leaderboard", action="store_true")
+    args = parser.parse_args(argv)
+    root = Path(args.root)
+    try:
+        assignment = pick(load_assignments(args.config), args.assignment, args.config)
+    except ConfigError as exc:
+        doc = {"score": 0.0, "output": f"The autograder is misconfigured (not the student's fault): {exc}",
+               "tests": []}
+        (root / "results").mkdir(parents=True, exist_ok=True)
+        (root / "results" / "results.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        print(doc["output"], file=sys.stderr)
+        return 2
+    doc = run_submission(root, assignment, visibility=args.visibility, leaderboard=args.leaderboard)
+    print(doc["output"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
