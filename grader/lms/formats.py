@@ -38,8 +38,9 @@ from ..archive import is_junk
 
 FORMATS = ("moodle", "canvas", "gradescope", "brute", "folder")
 MOODLE = re.compile(r"^(?P<name>.+?)(?:_(?P<id>\d+))?_assignsubmission_(?P<plugin>[a-z]+)(?:_(?P<rest>.*))?$")
-CANVAS = re.compile(r"^(?:(?P<name>[^_]+?)_)?(?:(?P<late>late|LATE)_)?(?P<id>anon_[A-Za-z0-9]+|\d+)_"
-                    r"(?:(?P<entry>text|link)\.html|(?P<att>\d+)_(?P<file>.+))$")
+_CANVAS_TAIL = r"_(?:(?P<entry>text|link)\.html|(?P<att>\d+)_(?P<file>.+))$"
+CANVAS_ANON = re.compile(r"^(?:(?P<late>LATE|late)_)?(?P<id>anon_[A-Za-z0-9]+)" + _CANVAS_TAIL)
+CANVAS_NAMED = re.compile(r"^(?P<name>.+?)_(?:(?P<late>LATE|late)_)?(?P<id>\d+)" + _CANVAS_TAIL)
 CANVAS_COPY = re.compile(r"^(?P<stem>.+)-\d+(?P<ext>\.[^.]+)?$")
 GRADESCOPE_METADATA = "submission_metadata.yml"
 STUDENT_ID = re.compile(r"^[^\W_][\w.@+ -]{0,99}$")
@@ -91,6 +92,11 @@ def _history(folder: Path) -> list[Path] | None:
     return [Path(e.path) for e in sorted(subs, key=lambda e: int(e.name))]
 
 
+def canvas_match(name: str) -> re.Match | None:
+    """A Canvas download name: anonymous (`[LATE_]anon_<id>_…`, tried first) or `lastfirst_[LATE_]<userid>_…`."""
+    return CANVAS_ANON.match(name) or CANVAS_NAMED.match(name)
+
+
 def detect(root: Path) -> str:
     """The format of a download folder, or `FormatUnknown` with a sentence saying what did not fit."""
     found = entries(root)
@@ -100,13 +106,13 @@ def detect(root: Path) -> str:
         return "gradescope"
     if all(MOODLE.match(e.name) for e in found):
         return "moodle"
-    if all(not _is_dir(e) and CANVAS.match(e.name) for e in found):
+    if all(not _is_dir(e) and canvas_match(e.name) for e in found):
         return "canvas"
     odd = [e.name for e in found if not (_is_dir(e) or e.name.lower().endswith((".zip", ".py")))]
-    lms = [e.name for e in found if MOODLE.match(e.name) or (not _is_dir(e) and CANVAS.match(e.name))]
+    lms = [e.name for e in found if MOODLE.match(e.name) or (not _is_dir(e) and canvas_match(e.name))]
     if odd or lms:
         looks = "Moodle" if any(MOODLE.match(n) for n in lms) else "Canvas"
-        example = next((e.name for e in found if not MOODLE.match(e.name) and not CANVAS.match(e.name)), None)
+        example = next((e.name for e in found if not MOODLE.match(e.name) and not canvas_match(e.name)), None)
         if lms and example:
             raise FormatUnknown(
                 f"{root.name or root} looks like a {looks} download, but {example} fits none of its names "
@@ -196,16 +202,12 @@ def restore_canvas_names(up: Upload, entry: str | None, originals: dict[str, str
 def read_canvas(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
     uploads: dict[str, Upload] = {}
     for e in entries(root):
-        m = CANVAS.match(e.name)
+        m = canvas_match(e.name)
         if not m or _is_dir(e):
             uploads[e.name] = Upload(e.name, problem=f"{e.name} does not look like a Canvas submission "
                                                      "(lastfirst_<userid>_<attachment id>_<file>).")
             continue
-        name, late, sid = m["name"], bool(m["late"]), m["id"]
-        if name in ("LATE", "late") and not m["late"]:
-            name, late = None, True
-        if name == "anon":                       # an anonymous id made only of digits
-            name, sid = None, f"anon_{sid}"
+        name, late, sid = m.groupdict().get("name"), bool(m["late"]), m["id"]
         if m["entry"]:
             notes.append((sid, f"skipped {e.name}: a {m['entry']} entry, not a file upload."))
             continue

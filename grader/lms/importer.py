@@ -235,6 +235,9 @@ def _apply_record(uploads: list[Upload], roster: Roster | None, report: ImportRe
         if report.format == "canvas":
             restore_canvas_names(up, entry, rec.original_names if rec else {}, report.notes)
         timed += up.uploaded_at is not None
+        if up.late and up.uploaded_at is None:
+            report.notes.append((up.student_id, "marked late by the LMS, but with no upload time no late penalty "
+                                                "can be computed; its submissions export has the time."))
     source = ("Gradescope's submission_metadata.yml" if report.format == "gradescope"
               else f"the {roster.kind} {roster.source}" if roster and roster.has_times else None)
     if source:

@@ -19,6 +19,7 @@ from lms_builders import make_zip
 
 from grader.lms import (CsvProblem, Unmatched, apply_penalties, fill_canvas_gradebook, fill_moodle_worksheet,
                         import_submissions, read_roster)
+from grader.lms.formats import canvas_match
 from grader.lms.moodle import parse_date
 
 DOWNLOADED = (2026, 11, 23, 10, 15, 0)        # what Moodle and Canvas write into every zip entry
@@ -206,6 +207,7 @@ def test_canvas_text_entries_and_names_from_a_semicolon_gradebook(tmp_path: Path
     assert any(sid == "2002" and "player-1.py renamed player.py" in n for sid, n in report.notes)
     assert any(sid == "2003" and "text entry" in n for sid, n in report.notes)
     assert meta(root / "2002")["late"] is True and meta(root / "2002")["uploaded_at"] is None
+    assert any(sid == "2002" and "marked late" in n and "no late penalty" in n for sid, n in report.notes)
     assert any("Canvas gradebook does not record them" in r for r in report.remarks)
     # grades back into the ;-separated gradebook, decimal comma, every other byte kept
     result = fill_canvas_gradebook(gradebook, [{"student_id": "2001", "grade": 2.5, "max_grade": 3},
@@ -246,6 +248,13 @@ def test_canvas_anonymous_download(tmp_path: Path):
     assert report.format == "canvas"
     assert report.imported == ["anon_72814", "anon_Xk3Pq"]
     assert meta(tmp_path / "subs" / "q" / "anon_72814")["late"] is True
+
+
+def test_canvas_names_with_underscores_and_numbers():
+    m = canvas_match("o_brienpat_LATE_2004_9010_my_player_v2.py")
+    assert (m["name"], m["late"], m["id"], m["att"], m["file"]) == ("o_brienpat", "LATE", "2004", "9010", "my_player_v2.py")
+    m = canvas_match("anon_Xk3Pq_9001_12_notes.txt")
+    assert (m["id"], m["att"], m["file"]) == ("anon_Xk3Pq", "9001", "12_notes.txt")
 
 
 def test_canvas_gradebook_with_student_column(tmp_path: Path):
