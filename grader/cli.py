@@ -480,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source", help="the downloaded zip or its unpacked folder")
     p.add_argument("--assignment", help="assignment name from the config")
     p.add_argument("--format", default="auto", choices=["auto", "moodle", "canvas", "gradescope", "brute", "folder"])
-    p.add_argument("--roster", metavar="FILE",
+    p.add_argument("--roster", "--worksheet", "--gradebook", dest="roster", metavar="FILE",
                    help="what the LMS recorded (names, teams, upload times): Moodle's grading worksheet, "
                         "Canvas's gradebook or submissions export (JSON), or a CSV with student_id,uploaded_at")
     p.set_defaults(func=cmd_import)

@@ -17,8 +17,10 @@ visibility; the top-level score is the sum of the tests; an optional leaderboard
 container lacks a sandbox layer (Docker often refuses namespaces or Landlock), the rest still
 applies and the output says which layers are missing, as `grader check` does.
 
-`AUTOGRADER_ROOT` (default /autograder) and `AUTOGRADER_PYTHON` let run_autograder run outside
-Gradescope, e.g. in a temporary folder laid out the same way.
+run_autograder finds its root from where it sits (`<root>/run_autograder`, as Gradescope copies
+it, or `<root>/source/run_autograder`), so it runs the same in any folder laid out like
+Gradescope's; `AUTOGRADER_ROOT` overrides that. Its Python is `AUTOGRADER_PYTHON` if set, else
+`<root>/venv/bin/python` (what setup.sh installs), else the first `python3` with this project installed.
 """
 from __future__ import annotations
 
@@ -58,10 +60,27 @@ fi
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this for every upload: the validation stages on the submission, as results.json.
-ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
-PY="${{AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}}"
+# The root is where this script sits (Gradescope copies it to /autograder/; it also works from
+# source/ inside any folder laid out the same way), or $AUTOGRADER_ROOT.
+HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
+if [ -n "${{AUTOGRADER_ROOT:-}}" ]; then ROOT="$AUTOGRADER_ROOT"
+elif [ -f "$HERE/config.yaml" ] && [ "$(basename "$HERE")" = source ]; then ROOT="$(dirname "$HERE")"
+elif [ -f "$HERE/source/config.yaml" ]; then ROOT="$HERE"
+else ROOT=/autograder; fi
+PY="${{AUTOGRADER_PYTHON:-}}"
+for candidate in "$ROOT/venv/bin/python" /autograder/venv/bin/python "$(command -v python3 || true)"; do
+  if [ -z "$PY" ] && [ -x "$candidate" ] && "$candidate" -c 'import grader.gradescope' 2>/dev/null; then
+    PY="$candidate"
+  fi
+done
+if [ -z "$PY" ]; then
+  mkdir -p "$ROOT/results"
+  echo '{{"score": 0, "output": "The autograder is not installed (setup.sh did not finish); not the student'"'"'s fault.", "tests": []}}' \
+    > "$ROOT/results/results.json"
+  exit 2
+fi
 cd "$ROOT/source"
-exec "$PY" -m grader.gradescope --root "$ROOT" --config "$ROOT/source/config.yaml" \\
+exec "$PY" -m grader.gradescope --root "$ROOT" --config "$ROOT/source/config.yaml" \
     --assignment {assignment} --visibility {visibility}{leaderboard}
 """
 

@@ -66,10 +66,13 @@ def gradescope_root(tmp_path: Path, autograder: Path, submission: Path) -> Path:
     return root
 
 
-def run_autograder(root: Path) -> dict:
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "AUTOGRADER_PYTHON": sys.executable}
-    done = subprocess.run([str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True,
-                          timeout=600)
+def run_autograder(root: Path, copied: bool = False) -> dict:
+    """Run the script from source/ or, as Gradescope does, copied to the root; it finds the root itself."""
+    script = root / "source" / "run_autograder"
+    if copied:
+        script = Path(shutil.copy2(script, root / "run_autograder"))
+    env = {k: v for k, v in os.environ.items() if k != "AUTOGRADER_ROOT"} | {"AUTOGRADER_PYTHON": sys.executable}
+    done = subprocess.run([str(script)], env=env, capture_output=True, text=True, timeout=600, cwd=root.parent)
     assert done.returncode == 0, done.stderr
     return json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
 
@@ -109,7 +112,7 @@ def test_run_autograder_on_a_failing_submission(tmp_path: Path, prefork: bool):
 def test_run_autograder_on_a_good_and_an_empty_submission(tmp_path: Path, prefork: bool):
     autograder = build(tmp_path, prefork)
     good = run_autograder(gradescope_root(tmp_path / "good", autograder,
-                                          ROOT / "rulesets" / "quoridor" / "players" / "baseline"))
+                                          ROOT / "rulesets" / "quoridor" / "players" / "baseline"), copied=True)
     check_spec(good)
     assert good["score"] == 2.0 and all(t["status"] == "passed" for t in good["tests"])
     (tmp_path / "empty").mkdir()
@@ -128,3 +131,13 @@ def test_missing_sandbox_layers_are_named_in_the_output():
     check_spec(doc)
     assert "lacks some sandbox protections" in doc["output"]
     assert "landlock: missing" in doc["output"] and "no cgroup" in doc["output"] and "seccomp" not in doc["output"]
+
+
+def test_an_autograder_whose_setup_did_not_finish_says_so(tmp_path: Path):
+    root = gradescope_root(tmp_path, build(tmp_path, True), ROOT / "submissions" / "quoridor" / "no_crossing")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}     # no venv; the system python3 lacks the project
+    done = subprocess.run(["/bin/bash", str(root / "source" / "run_autograder")], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    doc = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert doc["score"] == 0 and "not installed" in doc["output"] and "not the student's fault" in doc["output"]
