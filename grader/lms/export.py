@@ -179,9 +179,7 @@ def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], as
     """
     sheet = CsvText.read(gradebook, delimiter=None)
     ids = [sheet.column(t) for t in ("ID", "SIS User ID", "SIS Login ID")]
-    student_col = sheet.column("Student")
-    if student_col is None:
-        student_col = sheet.column("LastName")
+    student_col = next((c for c in map(sheet.column, ("Student", "LastName", "Last Name")) if c is not None), None)
     if ids[0] is None or student_col is None:
         raise CsvProblem(f"{sheet.name} is not a Canvas gradebook export (it has no Student and ID columns).")
     col = _canvas_column(sheet, assignment)

@@ -75,7 +75,7 @@ def read_roster(path: Path) -> Roster:
         return _canvas_api(path)
     sheet = CsvText.read(path, delimiter=None)
     header = [h.strip() for h in sheet.header]
-    if "ID" in header and ("Student" in header or {"LastName", "FirstName"} <= set(header)):
+    if "ID" in header and ("Student" in header or {"LastName", "FirstName"} <= {h.replace(" ", "") for h in header}):
         return _canvas_gradebook(sheet, header)
     if "student_id" in header:
         return _plain(sheet, header)
@@ -104,6 +104,7 @@ def _moodle_worksheet(sheet: CsvText, cols: moodle.Columns) -> Roster:
 
 def _canvas_gradebook(sheet: CsvText, header: list[str]) -> Roster:
     roster = Roster("Canvas gradebook", sheet.name)
+    header = [h.replace(" ", "") if h.replace(" ", "") in ("LastName", "FirstName") else h for h in header]
     ident = header.index("ID")
     for record in sheet.records[1:]:
         values = [v.strip() for v in record.values()]

@@ -262,6 +262,13 @@ def test_canvas_gradebook_with_student_column(tmp_path: Path):
     gradebook.write_text("Student,ID,SIS User ID,SIS Login ID,Section,Quoridor (77)\n"
                          "    Points Possible,,,,,3.00\n\"Nováková, Alice\",2001,,,ALP,\n", encoding="utf-8")
     assert read_roster(gradebook).get("2001").name == "Alice Nováková"
+    spaced = tmp_path / "spaced.csv"
+    spaced.write_text("Last Name,First Name,ID,SIS Login ID,Section,Quoridor (77)\n"
+                      "Points Possible,,,,,3.00\nNováková,Alice,2001,novakal,ALP,\n", encoding="utf-8")
+    assert read_roster(spaced).get("2001").name == "Alice Nováková"
+    fill_canvas_gradebook(spaced, [{"student_id": "2001", "grade": 3, "max_grade": 3}], "Quoridor",
+                          tmp_path / "out.csv", allow_partial=False)
+    assert (tmp_path / "out.csv").read_text(encoding="utf-8").splitlines()[2] == "Nováková,Alice,2001,novakal,ALP,3"
 
 
 # --- Gradescope ----------------------------------------------------------------------------------------
