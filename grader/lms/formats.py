@@ -15,8 +15,9 @@ mod/assign/classes/downloader.php and Canvas's lib/content_zipper.rb):
   for late ones, `anon_<anonymous id>_…` (and `LATE_anon_…`) when grading is anonymous, and
   `lastfirst_<userid>_text.html` / `_link.html` for text and URL entries (skipped with a note).
   Canvas numbers a file the student uploaded again (`player-1.py`); the suffix is removed only
-  where Canvas said so (a submissions export giving the attachment's original name) or where the
-  name is the assignment's entry file, and the import says so each time.
+  where Canvas said so (a submissions export giving the attachment's original name), where the
+  name is the assignment's entry file, or where the student's code uses the unnumbered name; the
+  import says so each time.
 - gradescope: Gradescope's "Export Submissions": `submission_metadata.yml` (submitters' names,
   student ids, emails, upload times) and a folder `submission_<id>/` per submission.
 - brute: per login either a folder `<login>/`, a zip `<login>.zip` or a single file `<login>.py`
@@ -175,26 +176,45 @@ def read_moodle(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
     return [_check_id(u) for u in uploads.values()]
 
 
+def _code_mentions(up: Upload, limit: int = 1 << 20) -> str:
+    """The text of the student's .py files (each read up to `limit` bytes), to see which names it uses."""
+    texts = []
+    for src, name in up.files:
+        if name.endswith(".py"):
+            try:
+                with open(src, "rb") as fh:
+                    texts.append(fh.read(limit).decode("utf-8", errors="replace"))
+            except OSError:
+                pass
+    return "\n".join(texts)
+
+
 def restore_canvas_names(up: Upload, entry: str | None, originals: dict[str, str],
                          notes: list[tuple[str, str]]) -> None:
-    """Undo Canvas's `-1`, `-2` suffixes where Canvas added them: where its submissions export gives
-    the attachment's uploaded name (`originals`: attachment id -> name), or for the entry file.
-    Other numbered names are kept, with a note."""
+    """Undo Canvas's `-1`, `-2` suffixes where Canvas added them, each with a note: where its
+    submissions export gives the attachment's uploaded name (`originals`: attachment id -> name),
+    for the entry file (its name is fixed by the assignment), or where the student's own code
+    refers to the name without the suffix and never to the numbered one. Other numbered names are
+    kept as they are, with a note."""
     taken = {name for _, name in up.files}
+    code = _code_mentions(up) if any(CANVAS_COPY.match(n) for n in taken) else ""
     restored = []
     for src, name in up.files:
         m = CANVAS_COPY.match(name)
         said = originals.get(up.attachments.get(name, ""))
         original = said if said and said != name else (m["stem"] + (m["ext"] or "") if m else None)
-        if original and original not in taken and (said or original == entry):
-            why = "as the Canvas submissions export names it" if said else "the assignment's entry file"
+        why = ("as the Canvas submissions export names it" if said else
+               "the assignment's entry file" if original and original == entry else
+               f"the code refers to {original}" if original and original in code and name not in code else None)
+        if original and original not in taken and why:
             notes.append((up.student_id, f"{name} renamed {original} ({why}; Canvas numbers a file uploaded again)."))
             taken.discard(name)
             taken.add(original)
             name = original
         elif m and not said:
             notes.append((up.student_id, f"kept {name} as named: Canvas may have numbered a re-upload of "
-                                         f"{m['stem'] + (m['ext'] or '')}; its submissions export would say."))
+                                         f"{m['stem'] + (m['ext'] or '')}, but nothing says so (its submissions "
+                                         "export would)."))
         restored.append((src, name))
     up.files = restored
 

@@ -185,7 +185,9 @@ def canvas_zip(path: Path) -> Path:
         "novákováalice_2001_9001_player.py": "a = 1",
         "novákováalice_2001_9002_weights-2.json": "{}",
         "novákováalice_2001_text.html": "<p>see files</p>",
-        "dvořákbořek_LATE_2002_9003_player-1.py": "b = 1",
+        "dvořákbořek_LATE_2002_9003_player-1.py": "W = open('weights.json').read()",
+        "dvořákbořek_LATE_2002_9004_weights-1.json": "[1]",
+        "dvořákbořek_LATE_2002_9005_notes-3.txt": "v3",
         "černýcyril_2003_text.html": "<p>only text</p>",
     }, date_time=DOWNLOADED)
 
@@ -205,6 +207,9 @@ def test_canvas_text_entries_and_names_from_a_semicolon_gradebook(tmp_path: Path
     assert sorted(meta(root / "2001")["files"]) == ["player.py", "weights-2.json"]   # Canvas did not say
     assert any(sid == "2001" and "kept weights-2.json" in n for sid, n in report.notes)
     assert any(sid == "2002" and "player-1.py renamed player.py" in n for sid, n in report.notes)
+    assert sorted(meta(root / "2002")["files"]) == ["notes-3.txt", "player.py", "weights.json"]
+    assert any(sid == "2002" and "weights-1.json renamed weights.json (the code refers to weights.json"
+               in n for sid, n in report.notes)
     assert any(sid == "2003" and "text entry" in n for sid, n in report.notes)
     assert meta(root / "2002")["late"] is True and meta(root / "2002")["uploaded_at"] is None
     assert any(sid == "2002" and "marked late" in n and "no late penalty" in n for sid, n in report.notes)
