@@ -72,10 +72,10 @@ class Upload:
         return [p for p in (self.folder, self.archive) if p is not None] + [src for src, _ in self.files]
 
 
-def entries(root: Path) -> list[os.DirEntry]:
-    """The download's top-level entries, junk and hidden files left out."""
-    return sorted((e for e in os.scandir(root) if not is_junk(e.name) and not e.name.startswith(".")),
-                  key=lambda e: e.name)
+def entries(root: Path, skip: frozenset[str] = frozenset()) -> list[os.DirEntry]:
+    """The download's top-level entries, junk, hidden files and `skip` (a record found beside them) left out."""
+    return sorted((e for e in os.scandir(root) if not is_junk(e.name) and not e.name.startswith(".")
+                   and e.name not in skip), key=lambda e: e.name)
 
 
 def _is_dir(e: os.DirEntry) -> bool:
@@ -93,14 +93,21 @@ def _history(folder: Path) -> list[Path] | None:
     return [Path(e.path) for e in sorted(subs, key=lambda e: int(e.name))]
 
 
+def record_candidates(root: Path) -> list[Path]:
+    """Top-level .csv/.json files that are no student's file by their name: maybe the LMS's record
+    (a worksheet or gradebook the instructor saved beside the submissions)."""
+    return [Path(e.path) for e in entries(root) if not _is_dir(e) and e.name.lower().endswith((".csv", ".json"))
+            and not MOODLE.match(e.name) and not canvas_match(e.name)]
+
+
 def canvas_match(name: str) -> re.Match | None:
     """A Canvas download name: anonymous (`[LATE_]anon_<id>_…`, tried first) or `lastfirst_[LATE_]<userid>_…`."""
     return CANVAS_ANON.match(name) or CANVAS_NAMED.match(name)
 
 
-def detect(root: Path) -> str:
+def detect(root: Path, skip: frozenset[str] = frozenset()) -> str:
     """The format of a download folder, or `FormatUnknown` with a sentence saying what did not fit."""
-    found = entries(root)
+    found = entries(root, skip)
     if not found:
         raise FormatUnknown(f"{root.name or root} holds no submissions.")
     if any(e.name == GRADESCOPE_METADATA for e in found):
@@ -152,9 +159,9 @@ def _merge(uploads: dict[str, Upload], up: Upload, shown: str) -> None:
         have.late = True
 
 
-def read_moodle(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
+def read_moodle(root: Path, notes: list[tuple[str, str]], skip: frozenset[str] = frozenset()) -> list[Upload]:
     uploads: dict[str, Upload] = {}
-    for e in entries(root):
+    for e in entries(root, skip):
         m = MOODLE.match(e.name)
         if not m:
             uploads[e.name] = Upload(e.name, problem=f"{e.name} does not look like a Moodle submission "
@@ -219,9 +226,9 @@ def restore_canvas_names(up: Upload, entry: str | None, originals: dict[str, str
     up.files = restored
 
 
-def read_canvas(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
+def read_canvas(root: Path, notes: list[tuple[str, str]], skip: frozenset[str] = frozenset()) -> list[Upload]:
     uploads: dict[str, Upload] = {}
-    for e in entries(root):
+    for e in entries(root, skip):
         m = canvas_match(e.name)
         if not m or _is_dir(e):
             uploads[e.name] = Upload(e.name, problem=f"{e.name} does not look like a Canvas submission "
@@ -237,7 +244,7 @@ def read_canvas(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
     return [_check_id(u) for u in uploads.values()]
 
 
-def read_gradescope(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
+def read_gradescope(root: Path, notes: list[tuple[str, str]], skip: frozenset[str] = frozenset()) -> list[Upload]:
     """Gradescope's export: the submitters, ids and upload times come from submission_metadata.yml."""
     import yaml
 
@@ -248,7 +255,7 @@ def read_gradescope(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
     if not isinstance(meta, dict):
         raise FormatUnknown(f"{GRADESCOPE_METADATA} does not list submissions.")
     uploads: dict[str, Upload] = {}
-    for e in entries(root):
+    for e in entries(root, skip):
         if e.name == GRADESCOPE_METADATA:
             continue
         info = meta.get(e.name)
@@ -282,9 +289,9 @@ def _gradescope_time(value) -> datetime | None:
     return datetime.fromisoformat(f"{m[1]}T{m[2]}{zone}")
 
 
-def read_brute(root: Path, notes: list[tuple[str, str]], entry: str | None) -> list[Upload]:
+def read_brute(root: Path, notes: list[tuple[str, str]], entry: str | None, skip: frozenset[str] = frozenset()) -> list[Upload]:
     uploads: dict[str, Upload] = {}
-    for e in entries(root):
+    for e in entries(root, skip):
         path = Path(e.path)
         if _is_dir(e):
             history = _history(path)
@@ -303,9 +310,9 @@ def read_brute(root: Path, notes: list[tuple[str, str]], entry: str | None) -> l
     return [_check_id(u) for u in uploads.values()]
 
 
-def read_folder(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
+def read_folder(root: Path, notes: list[tuple[str, str]], skip: frozenset[str] = frozenset()) -> list[Upload]:
     uploads: dict[str, Upload] = {}
-    for e in entries(root):
+    for e in entries(root, skip):
         path = Path(e.path)
         if _is_dir(e):
             up = Upload(e.name, folder=path, original_names=[e.name])
@@ -317,16 +324,17 @@ def read_folder(root: Path, notes: list[tuple[str, str]]) -> list[Upload]:
     return [_check_id(u) for u in uploads.values()]
 
 
-def read_uploads(root: Path, fmt: str, entry: str | None, notes: list[tuple[str, str]]) -> list[Upload]:
+def read_uploads(root: Path, fmt: str, entry: str | None, notes: list[tuple[str, str]],
+                 skip: frozenset[str] = frozenset()) -> list[Upload]:
     """Every student's upload in a download folder of the given (already decided) format."""
     if fmt == "moodle":
-        return read_moodle(root, notes)
+        return read_moodle(root, notes, skip)
     if fmt == "canvas":
-        return read_canvas(root, notes)
+        return read_canvas(root, notes, skip)
     if fmt == "gradescope":
-        return read_gradescope(root, notes)
+        return read_gradescope(root, notes, skip)
     if fmt == "brute":
-        return read_brute(root, notes, entry)
+        return read_brute(root, notes, entry, skip)
     if fmt == "folder":
-        return read_folder(root, notes)
+        return read_folder(root, notes, skip)
     raise FormatUnknown(f"unknown format {fmt!r}; use one of auto, {', '.join(FORMATS)}.")

@@ -20,7 +20,8 @@ from pathlib import Path
 from ..archive import ArchiveCaps, ArchiveRefused, copy_tree_safely, safe_extract
 from ..submissions import METADATA, content_hash
 from .csvtext import CsvProblem
-from .formats import FORMATS, FormatUnknown, Upload, detect, entries, read_uploads, restore_canvas_names
+from .formats import (FORMATS, FormatUnknown, Upload, detect, entries, read_uploads, record_candidates,
+                      restore_canvas_names)
 from .roster import Roster, read_roster
 
 PREVIOUS = ".previous"
@@ -158,7 +159,8 @@ def _unwrap(root: Path) -> Path:
     if len(found) == 1 and found[0].is_dir(follow_symlinks=False):
         inner = Path(found[0].path)
         try:
-            if detect(inner) in ("moodle", "canvas", "gradescope") and detect(root) not in ("moodle",):
+            beside = frozenset(p.name for p in record_candidates(inner))
+            if detect(inner, beside) in ("moodle", "canvas", "gradescope") and detect(root) not in ("moodle",):
                 return inner
         except FormatUnknown:
             pass
@@ -189,9 +191,12 @@ def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str 
         raise ImportRefused(str(exc)) from None
     with tempfile.TemporaryDirectory(prefix="grader-import-") as tmp:
         root = _unwrap(_open_source(source, Path(tmp)))
+        skip = frozenset()
+        if recorded is None:
+            recorded, skip = _record_beside(root, report)
         try:
-            report.format = detect(root) if fmt == "auto" else fmt
-            uploads = read_uploads(root, report.format, entry, report.notes)
+            report.format = detect(root, skip) if fmt == "auto" else fmt
+            uploads = read_uploads(root, report.format, entry, report.notes, skip)
         except FormatUnknown as exc:
             raise ImportRefused(str(exc)) from None
         _apply_record(uploads, recorded, report, entry)
@@ -210,6 +215,18 @@ def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str 
             if incoming is not None:
                 shutil.rmtree(incoming, ignore_errors=True)
     return report
+
+
+def _record_beside(root: Path, report: ImportReport) -> tuple[Roster | None, frozenset[str]]:
+    """A worksheet or gradebook saved among the submissions is used as the record (and is no student)."""
+    for path in record_candidates(root):
+        try:
+            found = read_roster(path)
+        except CsvProblem:
+            continue
+        report.remarks.append(f"used {path.name}, found in the download, as the {found.kind}.")
+        return found, frozenset({path.name})
+    return None, frozenset()
 
 
 def _apply_record(uploads: list[Upload], roster: Roster | None, report: ImportReport, entry: str | None) -> None:

@@ -71,6 +71,18 @@ def test_moodle41_zip_with_online_text_and_a_czech_worksheet(tmp_path: Path):
     assert apply_penalties(3.0, uploaded_at=borek["uploaded_at"], config=DEADLINE).points == pytest.approx(1.8)
 
 
+def test_a_worksheet_saved_among_the_submissions_is_used_as_the_record(tmp_path: Path):
+    make_zip(tmp_path / "class.zip", {f"ALP/{k}": v for k, v in {
+        "Alice Nováková_101_assignsubmission_file/player.py": "x = 1",
+        "Bořek Dvořák_102_assignsubmission_file/player.py": "y = 2",
+        "Známky-ALP.csv": CZECH_WORKSHEET}.items()}, date_time=DOWNLOADED)
+    report = import_submissions(tmp_path / "class.zip", tmp_path / "subs", "q", entry="player.py")
+    assert report.format == "moodle" and report.imported == ["101", "102"] and report.refused == []
+    assert any("used Známky-ALP.csv, found in the download, as the Moodle grading worksheet" in r
+               for r in report.remarks)
+    assert meta(tmp_path / "subs" / "q" / "101")["uploaded_at"] == "2026-11-20T14:03:00"
+
+
 def test_without_a_record_there_is_no_upload_time_and_no_penalty(tmp_path: Path):
     report = import_submissions(moodle41_zip(tmp_path / "class.zip"), tmp_path / "subs", "q", entry="player.py")
     alice = meta(tmp_path / "subs" / "q" / "101")
