@@ -259,6 +259,10 @@ def cmd_run(args) -> int:
         console.print(escape(run.summary_line()))
         for label, path in paths.items():
             console.print(f"  {label}: {escape(str(path))}")
+        if assignment.config.similarity is not None:
+            from .similarity_report import run_similarity
+
+            _print_similarity(run_similarity(assignment, doc))
     if skipped:
         err.print(f"grader: not run: {', '.join(skipped)} (see above).")
         return 2
@@ -428,6 +432,39 @@ def cmd_gradescope(args) -> int:
     return 0
 
 
+def cmd_similarity(args) -> int:
+    from .similarity_report import run_similarity
+
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    if not assignment.submissions_dir.is_dir():
+        raise UsageError(f"{cfg_path}: assignments.{assignment.name}.submissions: the folder "
+                         f"{assignment.submissions_dir} does not exist.")
+    results = None
+    if (assignment.reports_dir / "results.json").exists():
+        results = _results(assignment)
+    _print_similarity(run_similarity(assignment, results))
+    return 0
+
+
+def _print_similarity(out) -> None:
+    from .safetext import one_line as clean
+
+    console.print(escape(out.similarity.summary()))
+    for n, p in enumerate(out.similarity.pairs[:10], 1):
+        console.print(f"  {n:>2}. {p.score:4.0%}  {escape(clean(p.a.label))} ↔ {escape(clean(p.b.label))}")
+    if len(out.similarity.pairs) > 10:
+        console.print(f"  … {len(out.similarity.pairs) - 10} more on the page")
+    pairs = {(f.player, f.beneficiary) for f in out.flags}
+    console.print(escape(out.league_note) if out.league_note else
+                  f"collusion: {len(pairs)} pair(s) flagged" + (f" ({len(out.flags)} findings):" if out.flags else "."))
+    for f in out.flags:
+        console.print(f"  {escape(clean(f.sentence))}")
+    for label, path in out.paths.items():
+        console.print(f"  {label}: {escape(str(path))}")
+    console.print("  (instructor only: these files name students and show their code; do not publish them)")
+
+
 def cmd_doctor(args) -> int:
     import sandbox
 
@@ -504,6 +541,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="when students see the tests (Gradescope's visibility)")
     p.add_argument("--leaderboard", action="store_true", help="add a leaderboard entry (stage points, smoke wins)")
     p.set_defaults(func=cmd_gradescope)
+    p = sub.add_parser("similarity", help="similar code and thrown games: an instructor-only page and CSV")
+    p.add_argument("assignment", nargs="?")
+    p.set_defaults(func=cmd_similarity)
 
     p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")
     p.set_defaults(func=cmd_doctor)

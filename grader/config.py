@@ -87,6 +87,18 @@ class GradingConfig(Strict):
     failed_grade: float = 0
 
 
+class SimilarityConfig(Strict):
+    """`grader similarity` (and `grader run` when set): what is shared template code, what else to compare."""
+
+    skeleton: list[str] = Field(default_factory=list)   # course files every student starts from (relative paths)
+    archive: str | None = None                          # earlier years' submissions, one folder each
+    min_score: float = Field(0.3, gt=0, le=1)           # pairs listed from this share of matching code
+    k: int = Field(25, ge=5, le=200)                    # fingerprint length in tokens
+    window: int = Field(4, ge=1, le=100)                # winnowing window
+    common_cutoff: int | None = Field(None, ge=1)       # ignore passages in more submissions (default max(10, n/10))
+    alpha: float = Field(0.01, gt=0, lt=1)              # collusion flags: family-wise false-flag rate
+
+
 class AssignmentConfig(Strict):
     title: str = ""
     ruleset: str
@@ -103,6 +115,7 @@ class AssignmentConfig(Strict):
     options: dict[str, Any] = Field(default_factory=dict)   # passed to the ruleset's shim
     penalties: dict[str, Any] = Field(default_factory=dict)  # BRUTE-style; see grader/lms/penalties.py
     report_url: str | None = None                     # where the site is published; links in LMS feedback
+    similarity: SimilarityConfig | None = None        # run the similarity report with every `grader run`
 
     @field_validator("penalties")
     @classmethod

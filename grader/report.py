@@ -377,6 +377,11 @@ def _environment() -> jinja2.Environment:
     return _env
 
 
+def render_page(template: str, **context) -> str:
+    """A stand-alone page (the instructor's similarity report) with the site's escaping rules."""
+    return _environment().get_template(template).render(**context)
+
+
 def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, str | None]:
     """The replay's board pictures as data URIs, or None and a sentence saying why not."""
     if frames is None:

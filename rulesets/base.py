@@ -189,6 +189,7 @@ class Ruleset:
     players: dict[str, Path]           # built-in players: name -> folder with the entry file
     probes: Callable[..., list] | None = None   # see rulesets/<name>/probes.py
     description: str = ""
+    blunder: Callable[..., bool | None] | None = None   # (state, move) → an obviously losing move? (collusion check)
 
 
 @dataclass

@@ -6,6 +6,7 @@ from pathlib import Path
 from rulesets.base import Defaults, Policy, Ruleset
 
 from .engine import BohnenspielGame, BohnenspielState
+from .blunders import blunder
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
@@ -21,6 +22,7 @@ RULESET = Ruleset(
                       policy=Policy(on_late="random", on_illegal="forfeit", on_error="forfeit")),
     players={"random": PLAYERS / "random", "greedy": PLAYERS / "greedy"},
     probes=probes,
+    blunder=blunder,
     description="Mancala on 2×6 pits: capture 2, 4 or 6 backwards, two skips per player, "
                 "200-turn cap; StudentPlayer(BohnenspielPlayer).choose_move(board_state).",
 )

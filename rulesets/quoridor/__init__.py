@@ -6,6 +6,7 @@ from pathlib import Path
 from rulesets.base import Defaults, Policy, Ruleset
 
 from .engine import QuoridorGame, QuoridorState
+from .blunders import blunder
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
@@ -23,6 +24,7 @@ RULESET = Ruleset(
                       policy=Policy(on_late="forfeit", on_illegal="disqualify", on_error="forfeit")),
     players={"random": PLAYERS / "random", "baseline": PLAYERS / "baseline"},
     probes=probes,
+    blunder=blunder,
     description="Pawns race to the far row on a sizex x sizey board (9x9), m = 4 two-cell obstacles "
                 "each, no jumping; Player(name).initialization(...), make_move(), opponent_move(t, r), "
                 "expand_player(), expand_obstacles(); probes check both generators.",

@@ -1,0 +1,67 @@
+"""Leagues played by simple simulated players, for the collusion check's tests and its false-flag
+benchmark: honest players of mixed strength, and optionally one player who throws its games
+against one partner by walking away from its goal.
+
+Quoridor on a 7x7 board with random initial walls; pawns only step (the blunder check judges steps).
+A player of skill s takes a shortest-path step with probability s and a random step otherwise.
+"""
+from __future__ import annotations
+
+import random
+
+import rulesets
+
+GAME_PARAMS = {"sizex": 7, "sizey": 7, "max_obstacles": 0, "initial_obstacles": 6, "start": "random"}
+
+
+def choose(state, rng: random.Random, skill: float, throw: float = 0.0):
+    seat = state.to_move
+    steps = state.steps(seat)
+    if not steps:
+        return state.legal_moves()[0]
+
+    def length(s):
+        branch = state.copy()
+        branch.play(s)
+        d = branch.distance(seat)
+        return 10**6 if d is None else d
+
+    if throw and rng.random() < throw:
+        return max(steps, key=lambda s: (length(s), rng.random()))
+    if rng.random() < skill:
+        return min(steps, key=lambda s: (length(s), rng.random()))
+    return rng.choice(steps)
+
+
+def play(game, seed: int, players: tuple[str, str], skills: dict[str, float], thrower: tuple[str, str] | None,
+         throw: float) -> dict:
+    rng = random.Random(seed * 7919 + 1)
+    state = game.new_state(seed)
+    moves = []
+    while state.to_move is not None:
+        me, other = players[state.to_move], players[1 - state.to_move]
+        t = throw if thrower == (me, other) else 0.0
+        move = choose(state, rng, skills[me], t)
+        moves.append(state.move_to_json(move))
+        state.play(move)
+    points = list(state.outcome.points)
+    return {"id": f"{players[0]}-{players[1]}-{seed}", "seat0": players[0], "seat1": players[1], "seed": seed,
+            "points": points, "moves": moves}
+
+
+def league(n_players: int = 8, games_per_pair: int = 4, seed: int = 0, thrower: tuple[str, str] | None = None,
+           throw: float = 0.6) -> tuple[list[dict], object, object]:
+    """(games, game, blunder): a round robin of n players, seat-swapped games, skills spread 0.3..0.95."""
+    ruleset = rulesets.load("quoridor")
+    game = ruleset.game(**GAME_PARAMS)
+    rng = random.Random(seed)
+    names = [f"p{i}" for i in range(n_players)]
+    skills = {name: 0.3 + 0.65 * i / max(n_players - 1, 1) for i, name in enumerate(names)}
+    games = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for g in range(games_per_pair):
+                s = rng.randrange(1 << 30)
+                seats = (a, b) if g % 2 == 0 else (b, a)
+                games.append(play(game, s, seats, skills, thrower, throw))
+    return games, game, ruleset.blunder

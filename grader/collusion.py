@@ -1,0 +1,183 @@
+"""Game throwing in a league: pairs whose games against each other are far from what everything
+else they played predicts. Flags are for the instructor to look at; they never change a grade.
+
+Two tests, each with a Bonferroni correction over every test made in the league, so that among
+honest players of mixed strength a false flag is rare (the rate on leagues of the built-in and
+example players is in docs/BENCHMARKS.md):
+
+- **results**: Bradley–Terry ratings fitted on every game except the pair's own (leave the pair
+  out, so the thrown games do not explain themselves) predict each one's chance against the other,
+  averaged over the ratings' own uncertainty; the binomial tail of what the pair actually scored is
+  the p-value. Strong only when a pair plays
+  many games: two games cannot be unlikely enough alone.
+- **moves**: where the ruleset can tell an obviously losing move (`Ruleset.blunder(state, move)`:
+  Quoridor's step away from the goal while a step that does not lengthen the path exists,
+  Bohnenspiel's move that gives away far more than the best one-ply choice), a player's rate of
+  such moves against one opponent is compared with its rate against everyone else by Fisher's exact
+  test (one-sided), with a floor on the difference so that a tiny but steady gap in huge samples
+  does not count.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+ALPHA = 0.01                # family-wise false-flag rate per league and test
+MIN_OTHER_GAMES = 4         # the leave-pair-out rating needs games outside the pair
+MIN_MOVES = 10              # judged moves against the opponent in question
+MIN_OTHER_MOVES = 20        # judged moves against everyone else
+SCREEN = 0.05              # results: pairs refitted without their own games
+MIN_RATE_GAP = 0.15         # blunder rate against the opponent minus the rate against the others
+
+
+@dataclass
+class Flag:
+    test: str                   # "results" | "moves"
+    player: str                 # who played badly (lost or blundered)
+    beneficiary: str            # the opponent it happened against
+    p_value: float              # corrected (Bonferroni) p-value
+    sentence: str
+    games: list[str] = field(default_factory=list)   # ids of the pair's games
+
+    def to_json(self) -> dict:
+        return {"test": self.test, "player": self.player, "beneficiary": self.beneficiary,
+                "p_value": self.p_value, "sentence": self.sentence, "games": self.games}
+
+
+def binomial_tail(n: int, k: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    if k <= 0:
+        return 1.0
+    return min(1.0, sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1)))
+
+
+def fisher_greater(b1: int, m1: int, b0: int, m0: int) -> float:
+    """One-sided Fisher exact test: P(at least b1 of the b1+b0 events fall among the m1 trials)."""
+    total, events = m1 + m0, b1 + b0
+
+    def log_comb(n: int, k: int) -> float:
+        return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+    denom = log_comb(total, m1)
+    return min(1.0, sum(math.exp(log_comb(events, i) + log_comb(total - events, m1 - i) - denom)
+                        for i in range(b1, min(events, m1) + 1)))
+
+
+def win_probability(rated: dict, a: str, b: str) -> float:
+    """a's chance a game against b from ratings {id: (elo, low, high)}, averaged over the ratings'
+    own uncertainty (the logistic-normal approximation σ(μ / √(1 + πs²/8))): a rating from few games
+    predicts little, so a surprise against it is less surprising."""
+    from .standings import ELO_SCALE, Z95
+
+    mu = (rated[a][0] - rated[b][0]) / ELO_SCALE
+    se = [(rated[x][2] - rated[x][1]) / (2 * Z95 * ELO_SCALE) for x in (a, b)]
+    var = se[0] ** 2 + se[1] ** 2
+    return 1.0 / (1.0 + math.exp(-mu / math.sqrt(1 + math.pi * var / 8)))
+
+
+def _scored(games: list[dict]) -> list[dict]:
+    return [g for g in games if g.get("points") and g.get("seat0") != g.get("seat1")
+            and not (g["points"][0] == 0 and g["points"][1] == 0)]
+
+
+def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
+    """Pairs whose results against each other the rest of the league makes very unlikely."""
+    from .standings import ratings
+
+    games = _scored(games)
+    by_pair: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for g in games:
+        by_pair[tuple(sorted((g["seat0"], g["seat1"])))].append(g)
+    played: dict[str, int] = defaultdict(int)
+    for g in games:
+        played[g["seat0"]] += 1
+        played[g["seat1"]] += 1
+    ids = sorted(played)
+    everything = [(g["seat0"], g["seat1"], g["points"][0], g["points"][1]) for g in games]
+    full = ratings(ids, everything)
+    candidates = []
+    for (a, b), own in sorted(by_pair.items()):
+        if min(played[a], played[b]) - len(own) < MIN_OTHER_GAMES or a not in full or b not in full:
+            continue
+        n = len(own)
+        score_a = sum(g["points"][0] if g["seat0"] == a else g["points"][1] for g in own)
+        # The fit with the pair's own games already absorbs part of a thrown result, so it screens
+        # conservatively; only a pair surprising even then is refitted without its games.
+        p_full = win_probability(full, a, b)
+        screen = min(binomial_tail(n, math.ceil(n - score_a - 1e-9), 1 - p_full),
+                     binomial_tail(n, math.ceil(score_a - 1e-9), p_full))
+        if screen < SCREEN:
+            others = [r for r, g in zip(everything, games) if tuple(sorted((g["seat0"], g["seat1"]))) != (a, b)]
+            rated = ratings(ids, others)
+            if a not in rated or b not in rated:
+                continue
+            p_a = win_probability(rated, a, b)
+        else:
+            p_a = p_full
+        for loser, winner, p_win, score in ((a, b, 1 - p_a, n - score_a), (b, a, p_a, score_a)):
+            # `winner` scoring `score` of n when the rest of the league gives it p_win a game
+            candidates.append((binomial_tail(n, math.ceil(score - 1e-9), p_win), loser, winner, p_win, score, n, own))
+    tests = max(len(candidates), 1)
+    flags = []
+    for p, loser, winner, p_win, score, n, own in candidates:
+        if p * tests < alpha and score / n > p_win:
+            flags.append(Flag("results", loser, winner, min(1.0, p * tests),
+                              f"{winner} scored {score:g} of {n} against {loser}, where their other games "
+                              f"give {winner} a {p_win:.0%} chance a game (p = {min(1.0, p * tests):.2g} "
+                              f"after correcting for {tests} tests).", [g["id"] for g in own]))
+    return flags
+
+
+def blunder_counts(games: list[dict], game, blunder) -> dict[tuple[str, str], list[int]]:
+    """{(player, opponent): [obviously losing moves, moves the ruleset could judge]}."""
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    for g in games:
+        seats = (g["seat0"], g["seat1"])
+        if seats[0] == seats[1]:
+            continue
+        try:
+            state = game.new_state(g["seed"])
+            for wire in g.get("moves", []):
+                seat = state.to_move
+                move = state.parse_move(wire)
+                verdict = blunder(state, move) if seat is not None else None
+                if verdict is not None:
+                    cell = counts[seats[seat], seats[1 - seat]]
+                    cell[0] += bool(verdict)
+                    cell[1] += 1
+                state.play(move)
+        except Exception:               # a stored game the current engine cannot replay: judge what was read
+            continue
+    return counts
+
+
+def move_flags(counts: dict[tuple[str, str], list[int]], games: list[dict], alpha: float = ALPHA) -> list[Flag]:
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for (player, _), (b, m) in counts.items():
+        totals[player][0] += b
+        totals[player][1] += m
+    candidates = []
+    for (player, opponent), (b1, m1) in sorted(counts.items()):
+        b0, m0 = totals[player][0] - b1, totals[player][1] - m1
+        if m1 < MIN_MOVES or m0 < MIN_OTHER_MOVES:
+            continue
+        candidates.append((fisher_greater(b1, m1, b0, m0), player, opponent, b1, m1, b0, m0))
+    tests = max(len(candidates), 1)
+    flags = []
+    for p, player, opponent, b1, m1, b0, m0 in candidates:
+        if p * tests < alpha and b1 / m1 - b0 / m0 >= MIN_RATE_GAP:
+            ids = [g["id"] for g in games if {g["seat0"], g["seat1"]} == {player, opponent}]
+            flags.append(Flag("moves", player, opponent, min(1.0, p * tests),
+                              f"{player} made an obviously losing move in {b1} of {m1} judged moves against "
+                              f"{opponent}, but in {b0} of {m0} against everyone else (p = {min(1.0, p * tests):.2g} "
+                              f"after correcting for {tests} tests).", ids))
+    return flags
+
+
+def find_collusion(games: list[dict], game=None, blunder=None, alpha: float = ALPHA) -> list[Flag]:
+    """Every flag of a league's games (results.json's `games`), most significant first."""
+    flags = result_flags(games, alpha)
+    if blunder is not None and game is not None:
+        flags += move_flags(blunder_counts(games, game, blunder), games, alpha)
+    return sorted(flags, key=lambda f: (f.p_value, f.player, f.beneficiary))

@@ -1,0 +1,99 @@
+"""`grader similarity ASSIGNMENT`: the report an instructor reads before publishing grades.
+
+Gathers what to compare (the current submissions, the course skeleton from the config, this
+project's engine, probes and built-in players, an archive of earlier years), runs
+grader.similarity and, when a league has been played, grader.collusion on its results, and writes
+an instructor-only page and a CSV into `<reports>-instructor/` — beside the published site, never
+inside it: the page shows students' code and names.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .assignment import Assignment
+from .config import SimilarityConfig
+from .similarity import (Document, SimilarityReport, archive_documents, compare, csv_text, document,
+                         highlighted, reference_documents)
+
+
+@dataclass
+class InstructorReport:
+    similarity: SimilarityReport
+    flags: list = field(default_factory=list)          # grader.collusion.Flag
+    league_note: str = ""                              # why no collusion check ran, if it did not
+    paths: dict[str, Path] = field(default_factory=dict)
+
+
+def instructor_dir(assignment: Assignment) -> Path:
+    """`reports/<name>-instructor/`: a sibling of the published folder, not inside it."""
+    site = assignment.reports_dir
+    return site.with_name(site.name + "-instructor")
+
+
+def settings(assignment: Assignment) -> SimilarityConfig:
+    return assignment.config.similarity or SimilarityConfig()
+
+
+def submission_documents(assignment: Assignment) -> tuple[list[Document], list[str]]:
+    from .submissions import discover
+
+    docs, skipped = [], []
+    for sub in discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb):
+        folder = sub.staged or sub.source
+        doc = document(sub.id, "submission", sub.display_name, Path(folder)) if not sub.problem else None
+        if doc is None:
+            skipped.append(f"{sub.display_name}: {sub.problem or 'no code files to compare'}")
+        else:
+            docs.append(doc)
+    return docs, skipped
+
+
+def run_similarity(assignment: Assignment, results: dict | None = None) -> InstructorReport:
+    """Compare, check the league (when `results` holds one), write the page and the CSV."""
+    cfg = settings(assignment)
+    skeleton = [(assignment.base / p).resolve() for p in cfg.skeleton]
+    subs, skipped = submission_documents(assignment)
+    ruleset_dir = Path(assignment.ruleset.players[next(iter(assignment.ruleset.players))]).resolve().parent.parent \
+        if assignment.ruleset.players else None
+    excluded = {f.resolve() for p in skeleton for f in ([p] if p.is_file() else p.rglob("*"))}
+    others = reference_documents(ruleset_dir, assignment.ruleset.players, excluded) if ruleset_dir else []
+    if cfg.archive:
+        others += archive_documents((assignment.base / cfg.archive).resolve(), assignment.ruleset.entry)
+    report = compare(subs, others, skeleton, k=cfg.k, window=cfg.window, min_score=cfg.min_score,
+                     common_cutoff=cfg.common_cutoff)
+    report.skipped = skipped
+    out = InstructorReport(report)
+    if results and results.get("games"):
+        from .collusion import find_collusion
+
+        out.flags = find_collusion(results["games"], assignment.game, assignment.ruleset.blunder, cfg.alpha)
+    else:
+        out.league_note = "No league results yet: run `grader run` first for the collusion check."
+    out.paths = write(assignment, out, results)
+    return out
+
+
+def write(assignment: Assignment, out: InstructorReport, results: dict | None) -> dict[str, Path]:
+    from .report import render_page
+
+    folder = instructor_dir(assignment)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {"similarity page": folder / "similarity.html", "similarity csv": folder / "similarity.csv",
+             "collusion json": folder / "collusion.json"}
+    paths["similarity csv"].write_text(csv_text(out.similarity), encoding="utf-8")
+    paths["collusion json"].write_text(json.dumps([f.to_json() for f in out.flags], indent=1), encoding="utf-8")
+    names = {s["id"]: s.get("student_name") or s.get("display_name") or s["id"]
+             for s in (results or {}).get("submissions", [])}
+    games = {g["id"]: g for g in (results or {}).get("games", [])}
+    site = Path("..") / assignment.reports_dir.name
+    pairs = [{"pair": p, "left": highlighted(p.a.text, p.slices_a), "right": highlighted(p.b.text, p.slices_b)}
+             for p in out.similarity.pairs]
+    flags = [{"flag": f, "player": names.get(f.player, f.player), "beneficiary": names.get(f.beneficiary, f.beneficiary),
+              "games": [games.get(g, {"id": g}) for g in f.games]} for f in out.flags]
+    html = render_page("similarity.html", title=f"Similarity and collusion — {assignment.title}",
+                       report=out.similarity, pairs=pairs, flags=flags, league_note=out.league_note,
+                       site=site.as_posix(), assignment=assignment.name)
+    paths["similarity page"].write_text(html, encoding="utf-8")
+    return paths
