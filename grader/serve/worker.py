@@ -73,6 +73,7 @@ def evaluate(assignment, upload: dict) -> dict:
                sub_id=f"upload-{upload['id'][:8]}")
     sub.name = upload["filename"]
     report = validate(assignment, sub)
+    sub.source = Path(upload["filename"])          # the page names the student's file, not the server's path
     doc = report.to_json()
     return {"passed": int(bool(report.passed)), "points": report.points, "max_points": report.max_points,
             "verdict_text": verdict_text(assignment, sub, report), "verdict_json": json.dumps(doc),
