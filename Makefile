@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench clean
+.PHONY: install demo test bench serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ demo: $(STAMP)
 ## test: the whole test suite
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+## serve: the upload service on http://127.0.0.1:8000/ (prints the demo instructor's password once)
+serve: $(STAMP)
+	$(BIN)/grader serve
 
 ## bench: sandbox, harness and league figures, printed as a table
 bench: $(STAMP)

@@ -85,7 +85,7 @@ def cmd_check(args) -> int:
             out["note"] = fix or f"checked the folder {path}: {alone.name} imports {', '.join(helpers)} from beside it."
         print(json.dumps(out, indent=2))
     else:
-        _print_report(assignment, sub, report)
+        print_check_report(assignment, sub, report)
         if fix:
             console.print(escape(fix))
     return 0 if report.passed else 1
@@ -149,26 +149,28 @@ def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
                              f"(grader check {path / several[0].name}), or grade them all with 'grader run'.")
 
 
-def _print_report(assignment: Assignment, sub, report) -> None:
-    console.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
+def print_check_report(assignment: Assignment, sub, report, out: Console | None = None) -> None:
+    """What `grader check` prints; the upload service renders the same text for its pages."""
+    out = out or console
+    out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
         pts = f"{c.points:g}/{c.max_points:g} pt" if c.max_points else ("gate" if not c.informational else "info")
-        console.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
+        out.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
     for c in report.checks:
         if c.passed:
             continue
-        console.print(f"\n[bold]{escape(c.title)}[/]: {escape(c.message)}")
+        out.print(f"\n[bold]{escape(c.title)}[/]: {escape(c.message)}")
         if c.picture:
-            console.print(escape(c.picture))
+            out.print(escape(c.picture))
     for g in report.games:
-        console.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
+        out.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                       f"{g['result']} ({escape(g['reason'])})")
-    console.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
+    out.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]
     if missing:
-        console.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
+        out.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
 
 
 def _verdict(report) -> str:
@@ -465,6 +467,18 @@ def _print_similarity(out) -> None:
     console.print("  (instructor only: these files name students and show their code; do not publish them)")
 
 
+def cmd_serve(args) -> int:
+    try:
+        from .serve import serve
+    except ImportError as exc:
+        raise UsageError(f"the upload service needs its extra packages ({exc.name} is missing): "
+                         f"pip install 'game-grader[serve]' (make serve does it).") from None
+    path = Path(args.config) if args.config else default_config_path()
+    _assignments(args)                                   # a broken config is one sentence before anything starts
+    serve(path, host=args.host, port=args.port, workers=args.workers, echo=lambda s: console.print(escape(s)))
+    return 0
+
+
 def cmd_doctor(args) -> int:
     import sandbox
 
@@ -544,6 +558,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("similarity", help="similar code and thrown games: an instructor-only page and CSV")
     p.add_argument("assignment", nargs="?")
     p.set_defaults(func=cmd_similarity)
+    p = sub.add_parser("serve", help="the upload service: students upload and see the verdict; the table stays live")
+    p.add_argument("--host", help="address to listen on (default: serve.host, 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (default: serve.port, 8000)")
+    p.add_argument("--workers", type=int, help="evaluation processes (default: one per core)")
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")
     p.set_defaults(func=cmd_doctor)

@@ -146,8 +146,34 @@ class AssignmentConfig(Strict):
         return value
 
 
+class TrustedProxyConfig(Strict):
+    """Single sign-on through a proxy in front: the user's login comes from `header`, believed only
+    from the proxy's own `addresses` (and only for logins on the roster)."""
+
+    header: str
+    addresses: list[str] = Field(min_length=1)
+
+
+class ServeConfig(Strict):
+    """`grader serve`: the upload service (grader/serve/)."""
+
+    data_dir: str = ".grader/serve"                   # uploads, the database, league folders, the secret key
+    database_url: str | None = None                   # default: SQLite in data_dir; or postgresql://…
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=1, le=65535)
+    workers: Union[Annotated[int, Field(ge=1)], Literal["auto"]] = "auto"   # evaluation processes (one per core)
+    max_upload_mb: float = Field(10, gt=0)            # refused before it reaches the disk
+    rate_limit: int = Field(10, ge=1)                 # uploads per account per rate_window_s
+    rate_window_s: float = Field(600, gt=0)
+    league_every_hours: float | None = Field(None, gt=0)   # e.g. 24: a league run every night
+    https_only: bool = False                          # mark the session cookie Secure (behind TLS)
+    trusted_proxy: TrustedProxyConfig | None = None
+    lease_s: float = Field(60, gt=0)                  # a dead worker's job is taken over after this
+
+
 class Config(Strict):
     assignments: dict[str, AssignmentConfig]
+    serve: ServeConfig = Field(default_factory=ServeConfig)
 
 
 def _key(loc: tuple) -> str:

@@ -1,0 +1,163 @@
+"""The service's records and its job queue: one module, SQLite (WAL) by default, PostgreSQL by URL.
+
+Why one table per thing and leases instead of a broker: an acknowledged upload must survive a
+`kill -9` of anything, and a job interrupted mid-evaluation must run again exactly once. A job
+row is claimed with a lease (an owner and an expiry the worker keeps extending); a worker that dies
+stops extending it, and the next claim takes the job over. A verdict is written only by the
+current lease owner (`WHERE lease_owner = ?`), so a late writer whose lease was taken over writes
+nothing: every upload gets exactly one verdict.
+
+SQL is written once with `?` placeholders; for PostgreSQL (psycopg 3, installed separately, when
+`serve.database_url` is a postgresql:// URL) they become `%s`.
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, login TEXT NOT NULL UNIQUE, name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '', role TEXT NOT NULL CHECK (role IN ('student', 'instructor')),
+    password_hash TEXT, setup_token_hash TEXT, setup_expires REAL, created_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS uploads (
+    id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, assignment TEXT NOT NULL, filename TEXT NOT NULL,
+    path TEXT NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL, uploaded_at REAL NOT NULL,
+    seq INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'grader_failed')),
+    attempts INTEGER NOT NULL DEFAULT 0, not_before REAL NOT NULL DEFAULT 0, lease_owner TEXT, lease_until REAL,
+    passed INTEGER, points REAL, max_points REAL, verdict_text TEXT, verdict_json TEXT, grader_error TEXT,
+    finished_at REAL);
+CREATE INDEX IF NOT EXISTS uploads_by_user ON uploads (user_id, assignment, uploaded_at);
+CREATE INDEX IF NOT EXISTS uploads_by_status ON uploads (status, not_before);
+CREATE TABLE IF NOT EXISTS league_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, assignment TEXT NOT NULL, requested_by INTEGER,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'grader_failed')),
+    progress TEXT NOT NULL DEFAULT '', message TEXT NOT NULL DEFAULT '', attempts INTEGER NOT NULL DEFAULT 0,
+    requested_at REAL NOT NULL, started_at REAL, finished_at REAL, lease_owner TEXT, lease_until REAL);
+"""
+
+
+class Database:
+    """Connections, transactions and the few queries every part of the service shares."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.postgres = url.startswith(("postgresql://", "postgres://"))
+        self.local = threading.local()
+        if not self.postgres:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        with self.transaction() as tx:
+            for statement in filter(str.strip, SCHEMA.split(";")):
+                tx.execute(self._dialect(statement))
+
+    @property
+    def path(self) -> str:
+        return self.url.removeprefix("sqlite:///")
+
+    def _connect(self):
+        if self.postgres:
+            import psycopg
+
+            return psycopg.connect(self.url, autocommit=True)
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")       # an acknowledged upload survives a power cut too
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def _conn(self):
+        conn = getattr(self.local, "conn", None)
+        if conn is None:
+            conn = self.local.conn = self._connect()
+        return conn
+
+    def _dialect(self, sql: str) -> str:
+        if not self.postgres:
+            return sql
+        return (sql.replace("?", "%s").replace("INTEGER PRIMARY KEY AUTOINCREMENT", "SERIAL PRIMARY KEY")
+                .replace("REAL", "DOUBLE PRECISION"))
+
+    @contextmanager
+    def transaction(self):
+        """BEGIN IMMEDIATE … COMMIT (a writer lock for SQLite; a transaction for PostgreSQL)."""
+        conn = self._conn()
+        tx = _Tx(self, conn)
+        if self.postgres:
+            with conn.transaction():
+                yield tx
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield tx
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def query(self, sql: str, args: tuple = ()) -> list[dict]:
+        cur = self._conn().execute(self._dialect(sql), args)
+        return [dict(r) if not isinstance(r, dict) else r for r in _rows(cur)]
+
+    def one(self, sql: str, args: tuple = ()) -> dict | None:
+        rows = self.query(sql, args)
+        return rows[0] if rows else None
+
+    def execute(self, sql: str, args: tuple = ()) -> int:
+        with self.transaction() as tx:
+            return tx.execute(sql, args)
+
+    # ------------------------------------------------------------------ the job queue
+    def claim(self, table: str, owner: str, lease_s: float) -> dict | None:
+        """The oldest job that is queued (and due), or running with an expired lease; now owned by `owner`."""
+        now = time.time()
+        uploads = table == "uploads"
+        due, order = ("AND not_before <= ?", "uploaded_at") if uploads else ("", "requested_at")
+        with self.transaction() as tx:
+            rows = tx.query(f"SELECT * FROM {table} WHERE (status = 'queued' {due}) "
+                            f"OR (status = 'running' AND lease_until < ?) ORDER BY {order} LIMIT 1",
+                            (now, now) if uploads else (now,))
+            if not rows:
+                return None
+            job = rows[0]
+            tx.execute(f"UPDATE {table} SET status = 'running', lease_owner = ?, lease_until = ?, "
+                       f"attempts = attempts + 1 WHERE id = ?", (owner, now + lease_s, job["id"]))
+        job.update(status="running", lease_owner=owner, attempts=job["attempts"] + 1)
+        return job
+
+    def extend(self, table: str, job_id, owner: str, lease_s: float) -> bool:
+        """Keep the lease; False when it was taken over (the worker must drop the job)."""
+        return self.execute(f"UPDATE {table} SET lease_until = ? WHERE id = ? AND lease_owner = ? "
+                            f"AND status = 'running'", (time.time() + lease_s, job_id, owner)) == 1
+
+    def finish(self, table: str, job_id, owner: str, **fields) -> bool:
+        """Write the job's result if `owner` still holds it; exactly one writer succeeds."""
+        names = ", ".join(f"{k} = ?" for k in fields)
+        return self.execute(f"UPDATE {table} SET {names}, lease_owner = NULL, lease_until = NULL "
+                            f"WHERE id = ? AND lease_owner = ? AND status = 'running'",
+                            (*fields.values(), job_id, owner)) == 1
+
+
+class _Tx:
+    def __init__(self, db: Database, conn) -> None:
+        self.db, self.conn = db, conn
+
+    def execute(self, sql: str, args: tuple = ()) -> int:
+        return self.conn.execute(self.db._dialect(sql), args).rowcount
+
+    def query(self, sql: str, args: tuple = ()) -> list[dict]:
+        return [dict(r) for r in _rows(self.conn.execute(self.db._dialect(sql), args))]
+
+    def insert(self, sql: str, args: tuple = ()):
+        cur = self.conn.execute(self.db._dialect(sql + (" RETURNING id" if self.db.postgres else "")), args)
+        return cur.fetchone()[0] if self.db.postgres else cur.lastrowid
+
+
+def _rows(cur):
+    if cur.description is None:
+        return []
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, row)) for row in cur.fetchall()]

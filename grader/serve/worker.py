@@ -1,0 +1,243 @@
+"""Evaluation workers: take uploads (and league runs) from the queue, run exactly what `grader check`
+runs, store the verdict. `python -m grader.serve.worker CONFIG` runs one; `grader serve` keeps one
+per core alive.
+
+A failure of the grader itself (anything the validation code raises) is never the student's verdict:
+the job goes back to the queue with a growing pause, and after MAX_ATTEMPTS it is marked
+`grader_failed` for the instructor to rejudge, shown to the student as the grader's fault.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import sys
+import threading
+import time
+import traceback
+import uuid
+from pathlib import Path
+
+from .db import Database
+
+MAX_ATTEMPTS = 3
+IDLE_S = 0.2
+
+
+class Lease:
+    """Keeps a job's lease alive from a thread while the job runs; `lost` once it was taken over."""
+
+    def __init__(self, db: Database, table: str, job_id, owner: str, lease_s: float) -> None:
+        self.db, self.table, self.job_id, self.owner, self.lease_s = db, table, job_id, owner, lease_s
+        self.lost = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __enter__(self) -> "Lease":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self.lease_s / 3):
+            try:
+                if not self.db.extend(self.table, self.job_id, self.owner, self.lease_s):
+                    self.lost = True
+                    return
+            except Exception:              # a busy database: try again at the next beat
+                continue
+
+
+def verdict_text(assignment, sub, report) -> str:
+    """The check's output exactly as `grader check` prints it, as plain text."""
+    from rich.console import Console
+
+    from ..cli import print_check_report
+
+    buffer = io.StringIO()
+    print_check_report(assignment, sub, report, Console(file=buffer, width=100, color_system=None,
+                                                         highlight=False, soft_wrap=True))
+    return buffer.getvalue()
+
+
+def evaluate(assignment, upload: dict) -> dict:
+    """Stage and validate one upload; the fields of its verdict."""
+    from ..submissions import load
+    from ..validation import validate
+
+    sub = load(Path(upload["path"]), assignment.ruleset.entry, assignment.max_submission_mb,
+               sub_id=f"upload-{upload['id'][:8]}")
+    sub.name = upload["filename"]
+    report = validate(assignment, sub)
+    sub.source = Path(upload["filename"])          # the page names the student's file, not the server's path
+    doc = report.to_json()
+    return {"passed": int(bool(report.passed)), "points": report.points, "max_points": report.max_points,
+            "verdict_text": verdict_text(assignment, sub, report), "verdict_json": json.dumps(doc),
+            "grader_error": None}
+
+
+class Worker:
+    def __init__(self, config_path: str | Path) -> None:
+        from ..assignment import load_assignments
+        from ..config import load_config
+
+        from . import data_dir, database_url
+
+        self.config_path = Path(config_path)
+        config, base = load_config(self.config_path)
+        self.settings = config.serve
+        self.data_dir = data_dir(config, base)
+        self.assignments = load_assignments(self.config_path)
+        self.db = Database(database_url(config, base))
+        self.owner = f"{os.uname().nodename if hasattr(os, 'uname') else 'host'}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+    def run_once(self) -> bool:
+        """Do one job if there is one; True if one was done (or dropped)."""
+        job = self.db.claim("uploads", self.owner, self.settings.lease_s)
+        if job is not None:
+            self._upload(job)
+            return True
+        job = self.db.claim("league_runs", self.owner, self.settings.lease_s)
+        if job is not None:
+            self._league(job)
+            return True
+        return False
+
+    def run_forever(self) -> None:
+        while True:
+            if not self.run_once():
+                time.sleep(IDLE_S)
+
+    def _upload(self, job: dict) -> None:
+        assignment = self.assignments.get(job["assignment"])
+        with Lease(self.db, "uploads", job["id"], self.owner, self.settings.lease_s) as lease:
+            try:
+                if assignment is None:
+                    raise RuntimeError(f"the assignment {job['assignment']!r} is no longer in the config")
+                fields = evaluate(assignment, job)
+            except Exception as exc:       # the grader's own failure, never the student's verdict
+                self._grader_failed("uploads", job, exc)
+                return
+        if not lease.lost:
+            self.db.finish("uploads", job["id"], self.owner, status="done", finished_at=time.time(), **fields)
+
+    def _grader_failed(self, table: str, job: dict, exc: Exception) -> None:
+        why = f"{type(exc).__name__}: {exc}"
+        print(f"grader serve: {table} job {job['id']} failed in the grader (attempt {job['attempts']}): {why}\n"
+              f"{traceback.format_exc()}", file=sys.stderr)
+        if job["attempts"] < MAX_ATTEMPTS:
+            extra = {"not_before": time.time() + 2 ** job["attempts"]} if table == "uploads" else {}
+            self.db.finish(table, job["id"], self.owner, status="queued", **extra,
+                           **({"grader_error": why} if table == "uploads" else {"message": why}))
+        else:
+            self.db.finish(table, job["id"], self.owner, status="grader_failed", finished_at=time.time(),
+                           **({"grader_error": why} if table == "uploads" else {"message": why}))
+
+    # ------------------------------------------------------------------ league runs
+    def _league(self, job: dict) -> None:
+        assignment = self.assignments.get(job["assignment"])
+        with Lease(self.db, "league_runs", job["id"], self.owner, self.settings.lease_s) as lease:
+            try:
+                if assignment is None:
+                    raise RuntimeError(f"the assignment {job['assignment']!r} is no longer in the config")
+                self.db.execute("UPDATE league_runs SET started_at = ? WHERE id = ?", (time.time(), job["id"]))
+                summary = self._play_league(assignment, job)
+            except Exception as exc:
+                self._grader_failed("league_runs", job, exc)
+                return
+        if not lease.lost:
+            self.db.finish("league_runs", job["id"], self.owner, status="done", finished_at=time.time(),
+                           progress="done", message=summary)
+
+    def _play_league(self, assignment, job: dict) -> str:
+        from rich.console import Console
+
+        from ..league import run_league
+        from ..outputs import compute_grades, results_document, write_outputs
+        from ..store import Store
+
+        league = league_assignment(assignment, self.data_dir)
+        entered = gather_league_submissions(self.db, assignment, league.submissions_dir)
+        progress = Console(file=_ProgressFile(self.db, job["id"]), width=100, color_system=None)
+        progress.print(f"{entered} student(s) with a passing upload")
+        run = run_league(league, progress=False, console=progress)
+        grades = compute_grades(league, run)
+        with Store(league.store_path) as store:
+            doc = results_document(league, run, grades, store)
+        write_outputs(league, doc, site=True)
+        return run.summary_line()
+
+
+class _ProgressFile(io.TextIOBase):
+    """A file whose last written line becomes the league run's progress."""
+
+    def __init__(self, db: Database, run_id) -> None:
+        self.db, self.run_id = db, run_id
+
+    def write(self, text: str) -> int:
+        line = text.strip().splitlines()[-1] if text.strip() else ""
+        if line:
+            self.db.execute("UPDATE league_runs SET progress = ? WHERE id = ?", (line[:300], self.run_id))
+        return len(text)
+
+
+def league_assignment(assignment, data_dir: Path):
+    """The assignment as the service's league plays it: its own submissions and reports folders."""
+    from dataclasses import replace
+
+    folder = (data_dir / "league" / assignment.name).resolve()
+    config = assignment.config.model_copy(update={"submissions": str(folder / "submissions"),
+                                                  "reports": str(folder / "reports"), "store": None})
+    return replace(assignment, config=config)
+
+
+def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
+    """Every student's latest passing upload, staged into `folder/<login>/` with its metadata."""
+    from ..submissions import load
+
+    rows = db.query("SELECT u.*, s.login, s.name AS student_name FROM uploads u JOIN users s ON s.id = u.user_id "
+                    "WHERE u.assignment = ? AND u.status = 'done' AND u.passed = 1 ORDER BY u.uploaded_at",
+                    (assignment.name,))
+    latest = {row["login"]: row for row in rows}
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for login, row in sorted(latest.items()):
+        sub = load(Path(row["path"]), assignment.ruleset.entry, assignment.max_submission_mb)
+        if sub.staged is None:
+            continue
+        target = folder / _folder_name(login)
+        for path in sorted(sub.staged.rglob("*")):
+            dest = target / path.relative_to(sub.staged)
+            if path.is_dir():
+                dest.mkdir(parents=True, exist_ok=True)
+            else:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, dest)
+        target.mkdir(parents=True, exist_ok=True)
+        (target / ".submission.json").write_text(json.dumps({
+            "name": row["student_name"] or login, "login": login, "uploads": row["seq"],
+            "uploaded_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(row["uploaded_at"]))}))
+    return len(latest)
+
+
+def _folder_name(login: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", login).strip("._") or "student"
+
+
+def main(argv: list[str]) -> int:
+    from . import die_with_parent
+
+    die_with_parent()
+    Worker(argv[0]).run_forever()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

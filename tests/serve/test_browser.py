@@ -1,0 +1,115 @@
+"""The upload service in a real headless Chromium: a student logs in, uploads a broken player, sees the
+failing stage with its picture, uploads a fixed one, sees it pass and appear in the table after a league
+run; an instructor rejudges and exports. Screenshots go to docs/screenshots/serve-*.png.
+
+Skipped, with the reason, when the playwright package or /usr/bin/chromium is missing."""
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.report import CHROMIUM, CHROMIUM_ARGS
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not os.access(CHROMIUM, os.X_OK):
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = ROOT / "submissions" / "quoridor" / "alice" / "player.py"
+BROKEN = ROOT / "submissions" / "quoridor" / "no_crossing" / "player.py"
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+@pytest.fixture
+def live(service):
+    """The app on a real port (uvicorn in a thread) and a worker thread draining the queue."""
+    import socket
+
+    import uvicorn
+
+    from grader.serve.app import create_app
+    from grader.serve.worker import Worker
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(service.config), host="127.0.0.1", port=port, log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    stop = threading.Event()
+
+    def work():
+        worker = Worker(service.config)
+        while not stop.is_set():
+            if not worker.run_once():
+                time.sleep(0.1)
+
+    threading.Thread(target=work, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    stop.set()
+    server.should_exit = True
+
+
+def test_a_student_and_an_instructor_in_a_real_browser(live, tmp_path):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{live}/")
+            page.fill("input[name=login]", "alice")
+            page.fill("input[name=password]", "alice-password")
+            page.click("button[type=submit]")
+            page.click("text=Quoridor")
+            page.set_input_files("input[name=file]", str(BROKEN))
+            page.click("form[action$='/upload'] button")
+            page.wait_for_selector("#verdict", timeout=120_000)          # the page updates itself
+            assert "Did not pass" in page.inner_text("#verdict")
+            assert page.locator("img.picture").count() >= 1
+            assert "FAIL" in page.inner_text("#stages")
+            page.screenshot(path=str(SHOTS / "serve-failed-upload.png"), full_page=True)
+            page.goto(f"{live}/a/quoridor")
+            page.set_input_files("input[name=file]", str(GOOD))
+            page.click("form[action$='/upload'] button")
+            page.wait_for_selector("#verdict", timeout=120_000)
+            assert "Passed" in page.inner_text("#verdict")
+
+            teacher = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+            teacher.on("pageerror", lambda e: errors.append(str(e)))
+            teacher.goto(f"{live}/login")
+            teacher.fill("input[name=login]", "teacher")
+            teacher.fill("input[name=password]", "teacher-password")
+            teacher.click("button[type=submit]")
+            teacher.goto(f"{live}/teach/quoridor")
+            teacher.click("text=Rejudge every upload")
+            assert "queued for evaluation again" in teacher.inner_text(".message")
+            teacher.click("text=Run the league now")
+            deadline = time.time() + 240
+            while "done" not in teacher.inner_text("#runs") and time.time() < deadline:
+                time.sleep(1)
+                teacher.reload()
+            assert "done" in teacher.inner_text("#runs")
+            teacher.screenshot(path=str(SHOTS / "serve-class.png"), full_page=True)
+            with teacher.expect_download() as download:
+                teacher.click("text=Grades (CSV)")
+            csv = Path(download.value.path()).read_text()
+            assert "alice" in csv
+
+            page.goto(f"{live}/a/quoridor")
+            assert page.locator("#my-games tr.mine").count() >= 1
+            page.click("text=The table and the replays of the last league run")
+            assert re.search(r"Alice|alice", page.inner_text("#leaderboard"))
+            page.goto(f"{live}/a/quoridor")
+            page.screenshot(path=str(SHOTS / "serve-student.png"), full_page=True)
+            assert errors == []
+        finally:
+            browser.close()
