@@ -61,7 +61,7 @@ def test_check_works_from_a_venv_outside_the_project(wheel, tmp_path):
     origin = subprocess.run([str(python), "-c", "import grader; print(grader.__file__)"], cwd=where,
                             capture_output=True, text=True, env=env, check=True).stdout
     assert Path(origin.strip()).is_relative_to(venv)
-    proc = subprocess.run([str(bindir / "grader"), "check", "no_crossing", "--assignment", "quoridor", "--json"],
+    proc = subprocess.run([shutil.which("grader", path=str(bindir)), "check", "no_crossing", "--assignment", "quoridor", "--json"],
                           cwd=where, capture_output=True, text=True, env=env, timeout=600)
     assert proc.stdout.strip(), proc.stderr
     doc = json.loads(proc.stdout)
