@@ -31,6 +31,7 @@ from .verdict import CallResult, Verdict
 
 ENV_VAR = "GRADER_SANDBOX"
 WATCH_S = 0.02                     # memory watch period while the player runs
+CHILDREN_S = 0.5                   # how often the processes it started are looked for (a scan of all)
 
 
 def forced() -> bool:
@@ -66,7 +67,9 @@ def _status(returncode: int) -> int:
 
 class PortableChild(subprocess.Popen):
     """The player process, driven through psutil; the methods PlayerProcess calls on its child.
-    A thread watches its memory (with its children's) while it runs and kills it above the limit."""
+    A thread watches its memory (with its children's) while it runs and kills it above the limit.
+    Finding children means reading every process on the machine, so the watch does it every
+    CHILDREN_S and suspension uses that list; killing looks afresh."""
 
     def __init__(self, args, memory_mb: int, **kw) -> None:
         super().__init__(args, **kw)
@@ -75,6 +78,7 @@ class PortableChild(subprocess.Popen):
         self.cpu = (0.0, 0.0)
         self.over_memory = False
         self.suspended = False
+        self.children: list = []
         self.done = threading.Event()
         try:
             self.ps = psutil.Process(self.pid)
@@ -82,33 +86,46 @@ class PortableChild(subprocess.Popen):
             self.ps = None
         threading.Thread(target=self._watch, name=f"memory-{self.pid}", daemon=True).start()
 
-    def _tree(self) -> list:
+    def _tree(self, fresh: bool = False) -> list:
+        """The player and the processes it started (looked for now when `fresh`)."""
         if self.ps is None:
             return []
-        try:
-            return [self.ps, *self.ps.children(recursive=True)]
-        except psutil.Error:
-            return [self.ps]
-
-    def _measure(self) -> float:
-        """Resident MB of the player and its children; remembers the peak and the CPU time."""
-        rss = 0
-        for p in self._tree():
+        if fresh:
             try:
-                rss += p.memory_info().rss
+                self.children = self.ps.children(recursive=True)
             except psutil.Error:
                 pass
+        return [self.ps, *self.children]
+
+    def cpu_s(self) -> float:
+        """User+system CPU seconds of the player so far (the last known figure once it has ended)."""
         try:
             t = self.ps.cpu_times()
             self.cpu = (t.user, t.system)
         except (psutil.Error, AttributeError):
             pass
+        return sum(self.cpu)
+
+    def _measure(self, fresh: bool) -> float:
+        """Resident MB of the player and its children; remembers the peak and the CPU time."""
+        rss = 0
+        for p in self._tree(fresh):
+            try:
+                rss += p.memory_info().rss
+            except psutil.Error:
+                pass
+        self.cpu_s()
         self.peak_mb = max(self.peak_mb, rss / 2**20)
         return rss / 2**20
 
     def _watch(self) -> None:
+        rescan = 0.0
         while not self.done.wait(WATCH_S):
-            if not self.suspended and self._measure() > self.memory_mb:
+            if self.suspended:
+                continue
+            fresh = time.monotonic() >= rescan
+            rescan = time.monotonic() + CHILDREN_S if fresh else rescan
+            if self._measure(fresh) > self.memory_mb:
                 self.over_memory = True
                 self.signal_group(PortableChild.KILL)
                 return
@@ -119,7 +136,7 @@ class PortableChild(subprocess.Popen):
         """SIGSTOP, SIGCONT or SIGKILL (or their names, which is all Windows has) to the player and
         its children."""
         name = sig if isinstance(sig, str) else signal.Signals(sig).name
-        tree = self._tree()
+        tree = self._tree(fresh=name == "SIGKILL")
         for p in tree:
             try:
                 if name == "SIGSTOP":
@@ -242,7 +259,7 @@ class PortablePlayerProcess(PlayerProcess):
 
     def close(self):
         """PlayerProcess.close, then the processes the player started and left running are killed."""
-        leftovers = self.proc._tree()[1:] if self.report is None and self.proc is not None else []
+        leftovers = self.proc._tree(fresh=True)[1:] if self.report is None and self.proc is not None else []
         report = super().close()
         for p in leftovers:
             try:
@@ -255,5 +272,4 @@ class PortablePlayerProcess(PlayerProcess):
         return self.proc is not None and self.proc.over_memory
 
     def _cpu_s(self) -> float:
-        self.proc._measure()
-        return sum(self.proc.cpu)
+        return self.proc.cpu_s()
