@@ -3,8 +3,9 @@
 Each is measured for a spawned PlayerProcess (all protections, freezing between calls), for a
 pre-forked one (the same protections, forked from a template that has imported the shim:
 sandbox/prefork.py), and for a plain subprocess that speaks the same protocol through the same
-child code without restricting itself (no cgroup, rlimits, Landlock, seccomp or freezing).
-Medians; ratios are against the plain subprocess, and spawned over pre-forked (the speed-up).
+child code without restricting itself (no cgroup, rlimits, Landlock, seccomp or freezing), and
+for the portable sandbox of macOS and Windows (sandbox/portable.py: psutil's memory watch and
+suspension, measured here on Linux). Medians; ratios are against the plain subprocess, and spawned over pre-forked (the speed-up).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 from sandbox import Limits, PlayerProcess, prefork, wire
+from sandbox.portable import PortablePlayerProcess
 
 SHIM = "sandbox.module_shim"
 STARTS = 15
@@ -104,6 +106,9 @@ def run():
             forked = _measure(lambda: PlayerProcess(SHIM, tmp, limits, name="bench", prefork=pool),
                               sandboxed_start, sandboxed_call, lambda p: p.close())
 
+        portable = _measure(lambda: PortablePlayerProcess(SHIM, tmp, limits, name="bench"), sandboxed_start,
+                            sandboxed_call, lambda p: p.close())
+
         def plain_call(p):
             assert p.request({"method": "ping", "args": {}})["ok"] == "pong"
 
@@ -111,7 +116,7 @@ def run():
     rows = []
     for what, i in (("start to first reply", 0), ("trivial call round trip", 1)):
         rows.append({"measure": what, "sandbox ms": sandboxed[i], "pre-forked ms": forked[i],
-                     "plain subprocess ms": plain[i], "sandbox / plain": round(sandboxed[i] / plain[i], 1),
+                     "plain subprocess ms": plain[i], "portable ms": portable[i], "sandbox / plain": round(sandboxed[i] / plain[i], 1),
                      "pre-forked / plain": round(forked[i] / plain[i], 2),
                      "sandbox / pre-forked": round(sandboxed[i] / forked[i], 1)})
     return f"Sandbox cost (medians of {STARTS} starts, {CALLS} calls)", rows

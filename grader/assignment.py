@@ -5,6 +5,8 @@ looks at raw config again.
 """
 from __future__ import annotations
 
+import site
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -112,11 +114,14 @@ def pick(assignments: dict[str, Assignment], name: str | None, config_path: str 
 
 
 def default_config_path() -> Path:
-    """config.yaml in the current folder, else the one shipped at the project root."""
+    """config.yaml in the current folder, else the one at the project root (a clone), else the one
+    an installed copy carries (pip puts it in <prefix>/share/game-grader/)."""
     here = Path("config.yaml")
     if here.exists():
         return here
-    return Path(__file__).resolve().parent.parent / "config.yaml"
+    project = Path(__file__).resolve().parent.parent / "config.yaml"
+    installed = [Path(p, "share", "game-grader", "config.yaml") for p in (sys.prefix, site.getuserbase())]
+    return next((p for p in (project, *installed) if p.exists()), project)
 
 
 __all__ = ["Assignment", "resolve", "load_assignments", "pick", "ConfigError", "Config", "load_config",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -153,6 +154,8 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
     """What `grader check` prints; the upload service renders the same text for its pages."""
     out = out or console
     out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
+    for line in sandbox_summary(report.sandbox):
+        out.print(f"[yellow]{escape(line)}[/]" if "stricter" in line else escape(line))
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
@@ -168,9 +171,26 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
         out.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                       f"{g['result']} ({escape(g['reason'])})")
     out.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
-    missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]
-    if missing:
-        out.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
+
+
+def sandbox_summary(prot: dict[str, str]) -> list[str]:
+    """The sandbox in two sentences: the layers applied here and the missing ones, and whether the
+    server's sandbox is stricter (always, in the portable sandbox of macOS and Windows)."""
+    if not prot:
+        return []
+    have = [k + (" (partly)" if "missing" in v else "") for k, v in prot.items()
+            if not v.startswith("missing") and k != "sandbox"]
+    missing = [k for k, v in prot.items() if v.startswith("missing")]
+    partly = [k for k, v in prot.items() if "missing" in v[1:] and not v.startswith("missing")]
+    lines = [f"Sandbox on this machine: {', '.join(have)}" + (f"; missing: {', '.join(missing)}" if missing else "")
+             + " (grader doctor says more)."]
+    if "sandbox" in prot:            # the portable sandbox (sandbox/portable.py)
+        lines.insert(0, "The server's sandbox is stricter: there a player cannot touch files outside its folder, "
+                        "the network or other processes; here only its time, memory and turns are limited.")
+    elif missing or partly:
+        lines.insert(0, "The server's sandbox may be stricter than this machine's: "
+                        f"{', '.join(missing + partly)} cannot be fully applied here.")
+    return lines
 
 
 def _verdict(report) -> str:
@@ -483,11 +503,19 @@ def cmd_doctor(args) -> int:
     import sandbox
 
     prot = sandbox.protections()
-    console.print("[bold]Sandbox protections on this machine[/]")
+    console.print("[bold]Sandbox protections on this machine[/]"
+                  + (" (as an ordinary user: some layers need root)" if _ordinary_user() else ""))
+    for line in sandbox_summary(prot)[:-1]:
+        console.print(f"[yellow]{escape(line)}[/]")
     for name, state in prot.items():
-        mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
+        mark = ("[red]missing[/]" if state.startswith("missing") else
+                "[yellow]partly [/]" if "missing" in state else "[green]active [/]")
         console.print(f"  {mark}  {name:<12} {escape(state)}")
     return 0
+
+
+def _ordinary_user() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() != 0
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -109,10 +109,15 @@ def reap_orphaned_players() -> int:
         if not started or _create_time(worker) == started:
             continue                                    # the worker is alive: its players are its own
         if times.get("player") is not None and _create_time(player) == times["player"]:
+            import psutil
+
             try:
-                os.killpg(player, signal.SIGKILL)       # the player leads its own process group
+                if hasattr(os, "killpg"):
+                    os.killpg(player, signal.SIGKILL)   # the player leads its own process group
+                else:                                   # Windows (the portable sandbox): no groups
+                    psutil.Process(player).kill()
                 killed += 1
-            except OSError:
+            except (OSError, psutil.Error):
                 pass
         note.unlink(missing_ok=True)
     return killed

@@ -6,6 +6,7 @@ other students' folders and the project stay out of its reach.
 """
 from __future__ import annotations
 
+import getpass
 import hashlib
 import json
 import os
@@ -41,7 +42,8 @@ class Submission:
 
 def stage_root() -> Path:
     """Where staged copies live: per user, shared between runs (copies are keyed by content)."""
-    root = Path(os.environ.get("GRADER_STAGE_DIR") or Path(tempfile.gettempdir()) / f"grader-staged-{os.getuid()}")
+    user = os.getuid() if hasattr(os, "getuid") else getpass.getuser()      # Windows has no uids
+    root = Path(os.environ.get("GRADER_STAGE_DIR") or Path(tempfile.gettempdir()) / f"grader-staged-{user}")
     root.mkdir(parents=True, exist_ok=True)
     os.chmod(root, 0o755)
     return root
@@ -109,11 +111,22 @@ def _missing_entry(tree: Path, entry: str) -> str:
     return f"the submission has no {entry} (at its top level or one folder down)."
 
 
-def _make_readonly(folder: Path) -> None:
+def publish(folder: Path, target: Path) -> Path:
+    """Make `folder` read-only (files 0444, folders 0555) and rename it to `target`, unless another
+    process got there first. The top folder is made read-only after the rename: moving a folder to
+    another parent needs write permission on it, which only root has without it."""
     for dirpath, dirnames, filenames in os.walk(folder):
-        os.chmod(dirpath, 0o555)
+        if dirpath != str(folder):
+            os.chmod(dirpath, 0o555)
         for f in filenames:
             os.chmod(Path(dirpath) / f, 0o444)
+    try:
+        os.rename(folder, target)
+        os.chmod(target, 0o555)
+    except OSError:
+        if not target.exists():
+            raise
+    return target
 
 
 def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False) -> Submission:
@@ -152,12 +165,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         staged = stage_root() / sub.content_hash[:24]
         if not staged.exists():
             shutil.copytree(root, work / "final", ignore=shutil.ignore_patterns(*IGNORED, "*.pyc"))
-            _make_readonly(work / "final")
-            try:
-                os.rename(work / "final", staged)
-            except OSError:
-                if not staged.exists():
-                    raise
+            publish(work / "final", staged)
         sub.staged = staged
         return sub
     except ArchiveRefused as exc:

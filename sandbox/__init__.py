@@ -11,7 +11,10 @@ __all__ = ["Limits", "CallResult", "ProcessReport", "Verdict", "PlayerProcess", 
 
 
 def __getattr__(name):  # lazy, so `import sandbox` stays cheap in the child
-    if name == "PlayerProcess":
+    if name == "PlayerProcess":             # the portable one on macOS and Windows (sandbox/portable.py)
+        from . import portable
+        if portable.wanted():
+            return portable.PortablePlayerProcess
         from .process import PlayerProcess
         return PlayerProcess
     if name == "InProcessPlayer":

@@ -18,7 +18,8 @@ import os
 import site
 import sys
 
-from sandbox import confine, invoke, landlock, seccomp_filter, wire
+from sandbox import confine, landlock, seccomp_filter, wire
+from sandbox.serve import prepare_interpreter, serve
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
                      "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
@@ -131,48 +132,6 @@ class Bootstrap:
         gone = set(first_turn_paths(self.cfg))
         if gone and self.abi:
             landlock.restrict(paths_without(self.read_paths, gone), self.abi)
-
-
-def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
-    handler = None
-    open_error = "the submission was not opened"
-    first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
-    wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
-    while True:
-        msg = wire.read_message(req_fd)
-        if msg is None:
-            os._exit(0)
-        if "open" in msg:
-            invoke.seed_generators(msg.get("seed"))
-            try:
-                handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
-                reply = {"ok": None}
-            except MemoryError:
-                raise
-            except Exception as exc:
-                reply = invoke.error_reply(exc)
-                open_error = f"the submission failed to open: {reply['error']['message']}"
-        elif handler is None:
-            reply = {"error": {"type": "RuntimeError", "message": open_error, "traceback": ""}}
-        else:
-            reply = invoke.call(handler, msg.get("method"), msg.get("args"))
-            if first_turn_pending and msg.get("method") == "move" and "ok" in reply:
-                boot.forget_first_turn_paths()
-                first_turn_pending = False
-        reply["id"] = msg.get("id")
-        try:
-            data = wire.encode(reply)
-        except (TypeError, ValueError) as exc:
-            data = wire.encode({**invoke.error_reply(TypeError(f"the reply is not JSON data: {exc}")),
-                                "id": msg.get("id")})
-        wire.write_all(rep_fd, data)
-
-
-def prepare_interpreter() -> None:
-    """No bytecode files (nothing is writable anyway); print() reaches the capture pipe by line."""
-    sys.dont_write_bytecode = True
-    for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(line_buffering=True)
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 """What this host can apply, measured without starting a player: `sandbox.protections()`.
 
-Never claims a layer it does not have: a missing one reads "missing: <why>".
+Never claims a layer it does not have: a missing one reads "missing: <why>". Where players run in
+the portable sandbox (macOS, Windows, GRADER_SANDBOX=portable) that sandbox's own list is returned.
 """
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import functools
 import os
 import platform
 
-from . import cgroup, landlock
 from .limits import Limits
 
 
@@ -17,11 +17,16 @@ def cgroup_reason() -> str | None:
     """Why per-player cgroups are unavailable (None: available). Cached: it does not change."""
     if platform.system() != "Linux":
         return f"{platform.system()} has no cgroups"
+    from . import cgroup
     return cgroup.unavailable_reason()
 
 
 def protections(limits: Limits | None = None) -> dict[str, str]:
+    from . import portable
     limits = limits or Limits()
+    if portable.wanted():
+        return portable.protections(limits)
+    from . import cgroup, landlock
     linux = platform.system() == "Linux"
     out: dict[str, str] = {}
     abi = landlock.abi_version() if linux else 0
@@ -39,7 +44,7 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
         out["seccomp"] = f"missing: {exc}"
     reason = cgroup_reason()
     out["memory"] = (f"cgroup v1 {limits.memory_mb} MB (OOM kill → memory verdict), pids.max {cgroup.PIDS_MAX}"
-                     if reason is None else f"RLIMIT_AS {limits.memory_mb} MB (no cgroup: {reason})")
+                     if reason is None else f"RLIMIT_AS {limits.memory_mb} MB; missing: a memory cgroup ({reason})")
     root = hasattr(os, "geteuid") and os.geteuid() == 0
     out["capabilities"] = "all dropped (root keeps uid 0 without capabilities)" if root else \
         "none to drop (not root)"

@@ -34,6 +34,8 @@ STOP_POLL_S = 0.0002
 
 def available() -> str | None:
     """Why pre-forking cannot work on this host (None: it can)."""
+    if os.environ.get("GRADER_SANDBOX", "") == "portable":
+        return "GRADER_SANDBOX=portable: every player is spawned"
     if not sys.platform.startswith("linux"):
         return f"{sys.platform} has no fork server support here"
     if not hasattr(os, "pidfd_open") or not hasattr(signal, "pidfd_send_signal"):

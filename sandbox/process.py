@@ -31,12 +31,13 @@ CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "1"
 REQUEST_CAP = 256 * 1024 * 1024      # what the child accepts from the trusted manager
 EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on its own
 _CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+# Windows has none of these signals; its child objects (sandbox/portable.py) take the names
+STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT", "SIGKILL"))
 
 
 def describe_status(status: int) -> str:
-    if os.WIFSIGNALED(status):
-        return f"signal {signal.Signals(os.WTERMSIG(status)).name}"
-    return f"exit {os.WEXITSTATUS(status)}"
+    code = os.waitstatus_to_exitcode(status)
+    return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
 
 
 class SpawnedChild(subprocess.Popen):
@@ -190,7 +191,7 @@ class PlayerProcess:
         if self.proc is not None:
             if self.status is None:
                 self._close_fd("req_w")
-                self._signal(signal.SIGCONT)
+                self._signal(CONT)
                 if not self._wait_exit(EXIT_GRACE_S):
                     self._kill()
             self._close_fd("req_w")
@@ -268,16 +269,21 @@ class PlayerProcess:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 return self._timeout(start, hard)
-            ready, _, _ = select.select([self.rep_r], [], [], remaining)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(self.rep_r, 1 << 16)
-            except BlockingIOError:
-                continue
-            if not chunk:
+            chunk = self._read_reply(remaining)
+            if chunk == b"":
                 return self._died_unexpectedly()
-            frames.feed(chunk)
+            if chunk is not None:
+                frames.feed(chunk)
+
+    def _read_reply(self, timeout: float) -> bytes | None:
+        """What the reply pipe holds within `timeout` seconds: bytes, b"" at EOF, None when nothing came."""
+        ready, _, _ = select.select([self.rep_r], [], [], timeout)
+        if not ready:
+            return None
+        try:
+            return os.read(self.rep_r, 1 << 16)
+        except BlockingIOError:
+            return None
 
     def _send(self, data: bytes, deadline: float) -> bool:
         view = memoryview(data)
@@ -301,20 +307,14 @@ class PlayerProcess:
 
     def _pending_bytes(self) -> int | None:
         """Bytes the child wrote since its last reply (None: the pipe is at EOF)."""
-        ready, _, _ = select.select([self.rep_r], [], [], 0)
-        if not ready:
-            return 0
-        try:
-            chunk = os.read(self.rep_r, 1 << 16)
-        except BlockingIOError:
-            return 0
-        return len(chunk) if chunk else None
+        chunk = self._read_reply(0)
+        return 0 if chunk is None else (len(chunk) or None)
 
     # ----------------------------------------------------------------- failures
     def _timeout(self, start: float, hard: float) -> CallResult:
         self._kill()
         wall = time.perf_counter() - start
-        if self.cgroup is not None and self.cgroup.hit_limit():
+        if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.", wall)
         return self._dead(Verdict.KILLED, f"No answer within {hard:g} s: the player was killed.", wall)
 
@@ -326,20 +326,23 @@ class PlayerProcess:
         """EOF on the reply pipe: the child exited, or it closed the pipe and is still running."""
         if not self._wait_exit(EXIT_GRACE_S):
             return self._fail(Verdict.PROTOCOL, "The player closed the protocol pipe.")
-        status = self.status
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            if sig == signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
-                return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
-            if sig == signal.SIGSYS:
+        code = os.waitstatus_to_exitcode(self.status)
+        if self._over_memory():
+            return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
+        if code < 0:
+            sig = signal.Signals(-code)
+            if sig.name == "SIGSYS":
                 return self._dead(Verdict.CRASHED, "The player was killed for a forbidden system call (SIGSYS).")
-            return self._dead(Verdict.CRASHED, f"The player process died by {signal.Signals(sig).name}.")
-        code = os.WEXITSTATUS(status)
+            return self._dead(Verdict.CRASHED, f"The player process died by {sig.name}.")
         if code == wire.MEMORY_EXIT:
             return self._dead(Verdict.MEMORY, f"The player ran out of memory (limit {self.limits.memory_mb} MB).")
         if code == 0:
             return self._dead(Verdict.EXITED, "The player process exited without answering.")
         return self._dead(Verdict.CRASHED, f"The player process exited with status {code}.")
+
+    def _over_memory(self) -> bool:
+        """Whether the memory limit ended the process (the cgroup's OOM counter)."""
+        return self.cgroup is not None and self.cgroup.hit_limit()
 
     def _dead(self, verdict: Verdict, message: str, wall: float = 0.0) -> CallResult:
         self.death = CallResult(verdict, message=message, wall_s=wall,
@@ -359,7 +362,7 @@ class PlayerProcess:
     def _freeze(self) -> None:
         if not self.limits.freeze or self.status is not None:
             return
-        self._signal(signal.SIGSTOP)
+        self._signal(STOP)
         try:
             ended = self.proc.wait_stop()
         except ChildProcessError:
@@ -371,14 +374,14 @@ class PlayerProcess:
 
     def _thaw(self) -> None:
         if self.frozen:
-            self._signal(signal.SIGCONT)
+            self._signal(CONT)
             self.frozen = False
 
     def _kill(self) -> None:
         if self.status is not None:
             return
         self.killed_by_manager = True
-        self._signal(signal.SIGKILL)
+        self._signal(KILL)
         try:
             self._reaped(*self.proc.wait_end(None))
         except ChildProcessError:

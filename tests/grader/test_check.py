@@ -16,6 +16,17 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "submissions" / "quoridor"
 
 
+@pytest.fixture(autouse=True, params=["native", "portable"])
+def sandbox_kind(request, monkeypatch):
+    """Each check runs in this platform's sandbox and in the portable one of macOS and Windows
+    (sandbox/portable.py): the verdicts must be the same."""
+    if request.param == "portable":
+        monkeypatch.setenv("GRADER_SANDBOX", "portable")
+    else:
+        monkeypatch.delenv("GRADER_SANDBOX", raising=False)
+    return request.param
+
+
 def check(path: Path, *extra: str, assignment: str = "quoridor") -> tuple[int, dict]:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
                            str(path), "--assignment", assignment, "--json", *extra],

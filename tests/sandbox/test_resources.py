@@ -39,7 +39,8 @@ def ping():
 """
 
 
-@pytest.mark.parametrize("attack, mb", [("allocate", 2048), ("grow", 2000), ("shared", 800)])
+@pytest.mark.parametrize("attack, mb", [("allocate", 2048), pytest.param("grow", 2000, marks=pytest.mark.root),
+                                        pytest.param("shared", 800, marks=pytest.mark.root)])
 def test_memory_hogs_get_the_memory_verdict(player, require, limits, attack, mb):
     if attack != "allocate":
         require("cgroup")                # touched pages are what the cgroup counts

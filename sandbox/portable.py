@@ -1,0 +1,275 @@
+"""The portable sandbox: PlayerProcess where the Linux layers are absent (macOS, Windows) or are
+switched off with GRADER_SANDBOX=portable (how this project's tests reach this path on Linux).
+
+The calls, limits and verdicts are PlayerProcess's own; only the process handling differs, and
+only what every platform offers through psutil protects the machine: wall-clock limits per call,
+a memory watch that kills the player above its limit (polled, so a fast allocation may overshoot
+for a moment), and suspend/resume between calls. There is no filesystem, network or process
+restriction, and `protections()` says so. Imports nothing Linux-only (no fcntl, resource, prctl,
+pidfd or seccomp): the child is sandbox/portable_child.py.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from types import SimpleNamespace
+
+import psutil
+
+from . import wire
+from .capture import OutputCapture
+from .limits import Limits
+from .process import CHILD_ENV, PlayerProcess
+from .verdict import CallResult, Verdict
+
+ENV_VAR = "GRADER_SANDBOX"
+WATCH_S = 0.02                     # memory watch period while the player runs
+CHILDREN_S = 0.5                   # how often the processes it started are looked for (a scan of all)
+
+
+def forced() -> bool:
+    """GRADER_SANDBOX=portable: use this sandbox even on Linux."""
+    return os.environ.get(ENV_VAR, "") == "portable"
+
+
+def wanted() -> bool:
+    """Whether players run in the portable sandbox: not Linux, or forced."""
+    return not sys.platform.startswith("linux") or forced()
+
+
+def protections(limits: Limits) -> dict[str, str]:
+    """What this sandbox applies, in the words `grader doctor` and `grader check` print."""
+    why = f"{ENV_VAR}=portable" if sys.platform.startswith("linux") else f"{platform.system()} has no Linux layers"
+    return {
+        "sandbox": f"portable ({why}); the server's Linux sandbox is stricter",
+        "time": "wall-clock limit per call (late after the soft limit, killed at the hard one)",
+        "memory": f"psutil watch every {WATCH_S * 1000:g} ms: killed above {limits.memory_mb} MB",
+        "freeze": "psutil suspend/resume of the player between its calls",
+        "filesystem": "missing: no filesystem restriction (the player can read and write your files)",
+        "network": "missing: no network restriction",
+        "processes": "missing: the player may start processes (they are killed with it)",
+    }
+
+
+def _status(returncode: int) -> int:
+    """A POSIX-style wait status from Popen's returncode, which is what PlayerProcess reads."""
+    if returncode < 0:
+        return -returncode                                  # killed by a signal (not on Windows)
+    return (returncode if returncode < 1 << 23 else 255) << 8   # a Windows NTSTATUS does not fit
+
+
+class PortableChild(subprocess.Popen):
+    """The player process, driven through psutil; the methods PlayerProcess calls on its child.
+    A thread watches its memory (with its children's) while it runs and kills it above the limit.
+    Finding children means reading every process on the machine, so the watch does it every
+    CHILDREN_S and suspension uses that list; killing looks afresh."""
+
+    def __init__(self, args, memory_mb: int, **kw) -> None:
+        super().__init__(args, **kw)
+        self.memory_mb = memory_mb
+        self.peak_mb = 0.0
+        self.cpu = (0.0, 0.0)
+        self.over_memory = False
+        self.suspended = False
+        self.children: list = []
+        self.done = threading.Event()
+        try:
+            self.ps = psutil.Process(self.pid)
+        except psutil.Error:
+            self.ps = None
+        threading.Thread(target=self._watch, name=f"memory-{self.pid}", daemon=True).start()
+
+    def _tree(self, fresh: bool = False) -> list:
+        """The player and the processes it started (looked for now when `fresh`)."""
+        if self.ps is None:
+            return []
+        if fresh:
+            try:
+                self.children = self.ps.children(recursive=True)
+            except psutil.Error:
+                pass
+        return [self.ps, *self.children]
+
+    def cpu_s(self) -> float:
+        """User+system CPU seconds of the player so far (the last known figure once it has ended)."""
+        try:
+            t = self.ps.cpu_times()
+            self.cpu = (t.user, t.system)
+        except (psutil.Error, AttributeError):
+            pass
+        return sum(self.cpu)
+
+    def _measure(self, fresh: bool) -> float:
+        """Resident MB of the player and its children; remembers the peak and the CPU time."""
+        rss = 0
+        for p in self._tree(fresh):
+            try:
+                rss += p.memory_info().rss
+            except psutil.Error:
+                pass
+        self.cpu_s()
+        self.peak_mb = max(self.peak_mb, rss / 2**20)
+        return rss / 2**20
+
+    def _watch(self) -> None:
+        rescan = 0.0
+        while not self.done.wait(WATCH_S):
+            if self.suspended:
+                continue
+            fresh = time.monotonic() >= rescan
+            rescan = time.monotonic() + CHILDREN_S if fresh else rescan
+            if self._measure(fresh) > self.memory_mb:
+                self.over_memory = True
+                self.signal_group(PortableChild.KILL)
+                return
+
+    KILL, STOP, CONT = "SIGKILL", "SIGSTOP", "SIGCONT"
+
+    def signal_group(self, sig) -> None:
+        """SIGSTOP, SIGCONT or SIGKILL (or their names, which is all Windows has) to the player and
+        its children."""
+        name = sig if isinstance(sig, str) else signal.Signals(sig).name
+        tree = self._tree(fresh=name == "SIGKILL")
+        for p in tree:
+            try:
+                if name == "SIGSTOP":
+                    p.suspend()
+                elif name == "SIGCONT":
+                    p.resume()
+                else:
+                    p.kill()
+            except psutil.Error:
+                pass
+        self.suspended = name == "SIGSTOP"
+
+    def wait_stop(self):
+        """None once suspended, (status, rusage) if it has ended. Windows suspends synchronously; a
+        POSIX SIGSTOP takes effect a moment later, so its state is polled (for at most a second)."""
+        deadline = time.perf_counter() + 1.0
+        while self.poll() is None:
+            try:
+                if sys.platform == "win32" or self.ps.status() == psutil.STATUS_STOPPED:
+                    return None
+            except psutil.Error:
+                pass
+            if time.perf_counter() > deadline:
+                return None
+            time.sleep(0.0002)
+        return self._ended()
+
+    def wait_end(self, timeout: float | None):
+        try:
+            self.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        return self._ended()
+
+    def _ended(self):
+        self.done.set()
+        usage = SimpleNamespace(ru_maxrss=self.peak_mb * 1024, ru_utime=self.cpu[0], ru_stime=self.cpu[1])
+        return _status(self.returncode), usage
+
+    def release(self) -> None:
+        self.done.set()
+
+
+class PortablePlayerProcess(PlayerProcess):
+    """PlayerProcess in the portable sandbox (`prefork` is ignored: every player is spawned)."""
+
+    def start(self) -> CallResult:
+        if self.proc is not None:
+            return CallResult(Verdict.PROTOCOL, message="start() was already called.")
+        lim = self.limits
+        self.protections.update(memory=f"psutil watch: killed above {lim.memory_mb} MB",
+                                freeze="psutil suspend between calls" if lim.freeze else "off",
+                                output=f"stdout+stderr captured, {lim.output_kb} KB kept")
+        req_r, self.req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        out_r, out_w = os.pipe()
+        cfg = {"shim": self.shim, "submission": self.submission,
+               "readable_until_first_reply": list(lim.readable_until_first_reply)}
+        env = dict(CHILD_ENV, **{k: os.environ[k] for k in ("SYSTEMROOT", "SystemRoot") if k in os.environ})
+        if sys.platform == "win32":
+            env["PATH"] = os.path.dirname(sys.executable)
+            session = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP}
+        else:
+            session = {"start_new_session": True}
+        self.t_spawn = time.perf_counter()
+        self.started_by = "spawn"
+        try:
+            self.proc = PortableChild([sys.executable, "-I", "-m", "sandbox.portable_child", json.dumps(cfg)],
+                                      lim.memory_mb, stdin=req_r, stdout=rep_w, stderr=out_w,
+                                      cwd=self.submission, env=env, **session)
+        except OSError as exc:
+            for fd in (self.req_w, rep_r, out_r):
+                os.close(fd)
+            self.req_w = None
+            self.death = CallResult(Verdict.CRASHED, message=f"The player process could not be started: {exc}.")
+            return self.death
+        finally:
+            for fd in (req_r, rep_w, out_w):
+                os.close(fd)
+        self.replies: queue.Queue[bytes] = queue.Queue()
+        self.reply_eof = False
+        threading.Thread(target=self._drain_replies, args=(rep_r,), name=f"replies-{self.name}", daemon=True).start()
+        self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
+        return self._exchange({"open": self.options, "seed": self.seed}, lim.start_s, t0=self.t_spawn, ready=True)
+
+    def _drain_replies(self, fd: int) -> None:
+        """Pipes cannot be polled on Windows: a thread reads the reply pipe (and closes it at EOF)."""
+        try:
+            while chunk := os.read(fd, 1 << 16):
+                self.replies.put(chunk)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+            self.replies.put(b"")
+
+    def _read_reply(self, timeout: float) -> bytes | None:
+        if self.reply_eof:
+            return b""
+        try:
+            chunk = self.replies.get(timeout=timeout) if timeout > 0 else self.replies.get_nowait()
+        except queue.Empty:
+            return None
+        self.reply_eof = not chunk
+        return chunk
+
+    def _send(self, data: bytes, deadline: float) -> bool:
+        """Write in a thread, so a player that does not read cannot block the manager past `deadline`."""
+        sent = threading.Event()
+
+        def write() -> None:
+            try:
+                wire.write_all(self.req_w, data)
+            except OSError:
+                pass                        # the child is gone: the read loop sees EOF
+            finally:
+                sent.set()
+        threading.Thread(target=write, name=f"request-{self.name}", daemon=True).start()
+        return sent.wait(max(0.0, deadline - time.perf_counter()))
+
+    def close(self):
+        """PlayerProcess.close, then the processes the player started and left running are killed."""
+        leftovers = self.proc._tree(fresh=True)[1:] if self.report is None and self.proc is not None else []
+        report = super().close()
+        for p in leftovers:
+            try:
+                p.kill()
+            except psutil.Error:
+                pass
+        return report
+
+    def _over_memory(self) -> bool:
+        return self.proc is not None and self.proc.over_memory
+
+    def _cpu_s(self) -> float:
+        return self.proc.cpu_s()

@@ -1,0 +1,55 @@
+"""The child's side of the protocol, after its bootstrap: the ready frame, then one reply per request.
+
+Shared by the Linux child (sandbox/child.py, also forked by sandbox/zygote.py) and the portable one
+(sandbox/portable_child.py), so both answer exactly alike. Imports nothing Linux-only.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from sandbox import invoke, wire
+
+
+def serve(boot, shim, req_fd: int, rep_fd: int) -> None:
+    """The call loop. `boot` is the child's Bootstrap: its `cfg`, the `applied` layers (the ready
+    frame) and `forget_first_turn_paths()`."""
+    handler = None
+    open_error = "the submission was not opened"
+    first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
+    wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
+    while True:
+        msg = wire.read_message(req_fd)
+        if msg is None:
+            os._exit(0)
+        if "open" in msg:
+            invoke.seed_generators(msg.get("seed"))
+            try:
+                handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
+                reply = {"ok": None}
+            except MemoryError:
+                raise
+            except Exception as exc:
+                reply = invoke.error_reply(exc)
+                open_error = f"the submission failed to open: {reply['error']['message']}"
+        elif handler is None:
+            reply = {"error": {"type": "RuntimeError", "message": open_error, "traceback": ""}}
+        else:
+            reply = invoke.call(handler, msg.get("method"), msg.get("args"))
+            if first_turn_pending and msg.get("method") == "move" and "ok" in reply:
+                boot.forget_first_turn_paths()
+                first_turn_pending = False
+        reply["id"] = msg.get("id")
+        try:
+            data = wire.encode(reply)
+        except (TypeError, ValueError) as exc:
+            data = wire.encode({**invoke.error_reply(TypeError(f"the reply is not JSON data: {exc}")),
+                                "id": msg.get("id")})
+        wire.write_all(rep_fd, data)
+
+
+def prepare_interpreter() -> None:
+    """No bytecode files (nothing is writable anyway); print() reaches the capture pipe by line."""
+    sys.dont_write_bytecode = True
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(line_buffering=True)
