@@ -189,6 +189,7 @@ class Ruleset:
     players: dict[str, Path]           # built-in players: name -> folder with the entry file
     probes: Callable[..., list] | None = None   # see rulesets/<name>/probes.py
     description: str = ""
+    replies: dict = field(default_factory=dict)  # RPC -> rulesets.replies.Shape of its reply
 
 
 @dataclass
