@@ -10,13 +10,13 @@ import json
 import sys
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
+from .safetext import SafeConsole, markup, one_line
 
-console = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+console = SafeConsole(highlight=False, soft_wrap=True)       # texts from submissions cannot act on
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)   # the terminal (grader/safetext.py)
 
 
 class UsageError(Exception):
@@ -95,7 +95,7 @@ def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
 
 
 def _print_report(assignment: Assignment, sub, report) -> None:
-    console.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
+    console.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{markup(sub.source)}[/]")
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
@@ -108,7 +108,7 @@ def _print_report(assignment: Assignment, sub, report) -> None:
         if c.picture:
             console.print(escape(c.picture))
     for g in report.games:
-        console.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
+        console.print(f"  game vs {markup(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                       f"{g['result']} ({escape(g['reason'])})")
     console.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]
@@ -167,11 +167,11 @@ def cmd_play(args) -> int:
                       "seat1": pair[1].display_name, **result.to_json()})
         if not args.json:
             p0, p1 = result.points
-            console.print(f"game {i + 1} (seed {seed + i // 2}): {escape(pair[0].display_name)} {p0:g} – {p1:g} "
-                          f"{escape(pair[1].display_name)}: {escape(result.detail)} [{len(result.moves)} moves]")
+            console.print(f"game {i + 1} (seed {seed + i // 2}): {markup(pair[0].display_name)} {p0:g} – {p1:g} "
+                          f"{markup(pair[1].display_name)}: {markup(result.detail)} [{len(result.moves)} moves]")
             for seat, rec in enumerate(result.players):
                 for inc in rec.incidents:
-                    console.print(f"    {escape(pair[seat].display_name)}: {inc['kind']}: {escape(inc['message'])}")
+                    console.print(f"    {markup(pair[seat].display_name)}: {inc['kind']}: {markup(inc['message'])}")
     if args.json:
         print(json.dumps({"assignment": assignment.name, "games": games}, indent=2))
     return 0
@@ -250,9 +250,9 @@ def _print_standings(doc: dict) -> None:
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
         status = s["status"]
         if status in ("failed", "disqualified") and s["status_detail"]:
-            reasons.append(f"[{len(reasons) + 1}] {s['display_name']}: {s['status_detail']}")
+            reasons.append(f"[{len(reasons) + 1}] {one_line(s['display_name'])}: {one_line(s['status_detail'])}")
             status += f" [{len(reasons)}]"
-        table.add_row(str(s["rank"] or ""), escape(s["display_name"]),
+        table.add_row(str(s["rank"] or ""), markup(s["display_name"]),
                       "" if s["points"] is None else f"{s['points']:g}", wdl, rating, grade, escape(status))
     console.print(table)
     for line in reasons:
