@@ -85,3 +85,18 @@ def test_run_grades_everyone_despite_a_forger_and_a_hostile_name(tmp_path, cli, 
         cells = [cell for row in csv.reader(fh) for cell in row]
     assert any(c.startswith("'=HYPERLINK") for c in cells)
     assert not any(c.lstrip().startswith(("=", "+", "@")) for c in cells)
+
+
+def test_check_and_play_show_a_players_exception_text_and_output_harmlessly(tmp_path, cli, arena, student, prefork):
+    config = arena(league=league(prefork), validation={"smoke_games": 1})
+    body = "print('\\x1b]0;pwned\\x07\\x1b[2J')\nraise ValueError('\\x1b[31mred\\rover\\u202eexe [bold]x[/]')"
+    folder = student(tmp_path / "loud", body)
+    (folder / ".submission.json").write_text(json.dumps({"name": "loud\x1b[5m\nname"}), encoding="utf-8")
+    checked = cli("--config", config, "check", folder, "--assignment", "a")
+    played = cli("--config", config, "play", folder, "random", "--assignment", "a", "--games", "1")
+    assert checked.status == 1 and played.status == 0
+    for raw in ("\x1b", "\x07", "\u202e", "\r"):
+        assert raw not in checked.text + played.text, repr(raw)
+    for result in (checked, played):
+        assert "\\x1b[31mred\\rover\\u202eexe [bold]x[/]" in result.out     # shown as written, markup too
+    assert "loud\\x1b[5m\\nname" in played.out
