@@ -9,10 +9,13 @@ sentence about the reply, so no reply can make the grader fail (logged, in case 
 from __future__ import annotations
 
 import logging
+import traceback
 from typing import Any, Callable
 
 from rulesets.replies import problem
 from sandbox import CallResult, Verdict
+
+from .safetext import one_line, terminal
 
 log = logging.getLogger(__name__)
 
@@ -38,5 +41,5 @@ def read(fn: Callable[..., Any], *args, expected: type[BaseException] | tuple = 
     except expected:
         raise
     except Exception as exc:  # noqa: BLE001 - whatever a reply makes the checking code raise is the reply's
-        log.warning("reading a reply raised %r", exc, exc_info=True)
-        return None, f"the grader could not read the reply ({exc.__class__.__name__}: {str(exc)[:200]})."
+        log.warning("reading a reply raised:\n%s", terminal(traceback.format_exc(limit=8)))
+        return None, f"the grader could not read the reply ({exc.__class__.__name__}: {one_line(exc)[:200]})."
