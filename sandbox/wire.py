@@ -18,9 +18,9 @@ HEADER = struct.Struct(">I")
 MEMORY_EXIT = 75            # EX_TEMPFAIL: the child hit MemoryError (RLIMIT_AS mode)
 MAX_DEPTH = 32              # nesting of arrays and objects in a reply (the games need 5)
 MAX_INT = 2 ** 63           # integers in a reply stay below this in absolute value
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"\[\]|\{\}")
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')     # a whole string, or one bracket
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONG_INT = re.compile(r"\d{19}")
 
 
 class WireError(Exception):
@@ -53,36 +53,52 @@ def decode_reply(body: bytes):
     except UnicodeDecodeError:
         raise WireError("the reply is not UTF-8 text") from None
     if too_deep(text, MAX_DEPTH):
-        raise WireError(f"the reply is nested more than {MAX_DEPTH} levels deep, or its brackets do not match")
+        raise WireError(f"the reply is nested more than {MAX_DEPTH} levels deep")
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_float)
+    except _Refused as exc:
+        raise WireError(str(exc)) from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise WireError(f"the reply is not JSON ({exc.__class__.__name__})") from None
-    return _plain(value)
+    return _checked(value) if _SURROGATE.search(text) or _LONG_INT.search(text) else value
 
 
 def too_deep(text: str, limit: int) -> bool:
-    """True when the JSON text nests arrays/objects more than `limit` deep (or its brackets are
-    unbalanced): strings are blanked out, then innermost bracket pairs removed `limit` times."""
+    """True when the JSON text nests arrays/objects more than `limit` deep (brackets inside
+    strings do not count); stops at the first bracket beyond the limit."""
     if text.count("[") + text.count("{") <= limit:
         return False
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    for _ in range(limit):
-        if not brackets:
-            return False
-        brackets, n = _INNERMOST.subn("", brackets)
-        if not n:
-            return True
-    return bool(brackets)
+    depth = 0
+    for token in _TOKEN.finditer(text):
+        ch = text[token.start()]
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch != '"':
+            depth -= 1
+    return False
+
+
+class _Refused(ValueError):
+    """A number the reply may not hold (the message is the WireError's sentence)."""
 
 
 def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not a JSON number")
+    raise _Refused(f"the reply holds {name}, which is not a JSON number")
 
 
-def _plain(value):
-    """`value` with its numbers checked and its text made valid Unicode (no recursion: the depth
-    is already bounded, but the walk keeps its own stack anyway)."""
+def _float(digits: str) -> float:
+    value = float(digits)
+    if not math.isfinite(value):
+        raise _Refused("the reply holds a number too large to be finite")
+    return value
+
+
+def _checked(value):
+    """`value` with its integers bounded and every text (keys too) made valid Unicode: JSON's
+    \\ud800 escapes can name lone surrogates, which could not be printed, stored or encoded again.
+    Walked with its own stack; only called when the text holds a long number or such an escape."""
     root = [value]
     stack = [(root, 0)]
     while stack:
@@ -90,14 +106,8 @@ def _plain(value):
         v = holder[key]
         if isinstance(v, str):
             holder[key] = _text(v)
-        elif isinstance(v, bool) or v is None:
-            pass
-        elif isinstance(v, int):
-            if not -MAX_INT < v < MAX_INT:
-                raise WireError("the reply holds an integer too large to be a move or an answer")
-        elif isinstance(v, float):
-            if not math.isfinite(v):
-                raise WireError("the reply holds a number too large to be finite")
+        elif isinstance(v, int) and not -MAX_INT < v < MAX_INT:
+            raise WireError("the reply holds an integer too large to be a move or an answer")
         elif isinstance(v, list):
             stack.extend((v, i) for i in range(len(v)))
         elif isinstance(v, dict):
