@@ -55,8 +55,12 @@ def _forge(method):
     spec = _json.loads(_PAYLOADS).get(method)
     if spec is None:
         return None
-    body = bytes.fromhex(spec["raw"]) if "raw" in spec else (
-        '{"id": %d, "ok": %s}' % (_request_id(), spec["ok"])).encode()
+    if "raw" in spec:
+        body = bytes.fromhex(spec["raw"])
+    elif "frame" in spec:
+        body = spec["frame"].replace("ID", str(_request_id())).encode()
+    else:
+        body = ('{"id": %d, "ok": %s}' % (_request_id(), spec["ok"])).encode()
     data = body if spec.get("unframed") else _struct.pack(">I", len(body)) + body
     _os.write(_reply_fd(), data)
     _time.sleep(60)
@@ -121,6 +125,25 @@ def test_a_forged_move_loses_the_game_by_protocol_and_never_is_infra(tmp_path, p
     json.dumps(result.to_json(), ensure_ascii=False).encode("utf-8")
 
 
+ENVELOPES = {
+    "ok and a non-object error": '{"id": ID, "ok": {"type": null}, "error": 5}',
+    "an error of odd types": '{"id": ID, "error": {"type": [1], "message": {"a": [[]]}, "traceback": 5}}',
+    "an empty error": '{"id": ID, "error": {}}',
+    "a text id": '{"id": "ID", "ok": {"type": null}}',
+    "neither ok nor error": '{"id": ID, "okay": {"type": null}}',
+}
+
+
+@pytest.mark.parametrize("prefork", [False, True], ids=["spawn", "prefork"])
+@pytest.mark.parametrize("what", list(ENVELOPES))
+def test_a_forged_envelope_is_the_players_fault_never_infra(tmp_path, prefork, what):
+    a = quoridor(prefork)
+    forger, opponent = hostile(tmp_path, {"move": {"frame": ENVELOPES[what]}}), builtin(a.ruleset, "random")
+    result = play_game(a, forger, opponent, seed=4, factory=player_factory(a))
+    assert result.infra_error is None and result.reason in ("protocol", "error"), result.detail
+    assert result.points == (0.0, 1.0) and "\n" not in result.detail
+
+
 @pytest.mark.parametrize("prefork", [False, True], ids=["spawn", "prefork"])
 def test_forged_probe_answers_fail_their_stage_with_a_sentence(tmp_path, prefork):
     """The issue's two answers: lists inside a step, and text inside obstacles."""
@@ -140,9 +163,14 @@ def random_payloads(seed: int, n: int) -> list[dict]:
     """Byte strings for the reply pipe: random bytes framed or not, damaged JSON frames, and
     replies nested to a random depth."""
     rng = random.Random(seed)
+    odd = [None, 5, "x", [], {}, [[1]], {"type": [1], "message": {"a": 1}, "traceback": 2}, {"type": None}]
     out = []
     for k in range(n):
-        if k % 3 == 0:
+        if k % 4 == 3:                           # an envelope of random parts
+            parts = {key: rng.choice(odd) for key in ("ok", "error", "ready", "okay") if rng.random() < 0.5}
+            frame = json.dumps({"id": 0, **parts}).replace('"id": 0', '"id": ID')
+            out.append({"frame": frame})
+        elif k % 3 == 0:
             body = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 30)))
             out.append({"raw": body.hex(), "unframed": k % 2 == 0})
         elif k % 3 == 1:
@@ -159,7 +187,7 @@ def random_payloads(seed: int, n: int) -> list[dict]:
 def test_no_bytes_written_to_the_reply_pipe_make_a_game_infra(tmp_path, prefork):
     a = quoridor(prefork)
     opponent = builtin(a.ruleset, "random")
-    for k, payload in enumerate(random_payloads(seed=11, n=6)):
+    for k, payload in enumerate(random_payloads(seed=11, n=12)):
         forger = hostile(tmp_path, {"move": payload}, name=f"forger{k}")
         result = play_game(a, forger, opponent, seed=4, factory=player_factory(a))
         assert result.infra_error is None and result.reason != "infra", (payload, result.detail)
