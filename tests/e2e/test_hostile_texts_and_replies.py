@@ -32,7 +32,7 @@ def _forge(body):
 '''
 DEEP = 'import random\nif random.random() < 2:\n    _forge(b\'{"id": ID, "ok": \' + b"[" * 30000 + b"]" * 30000 + b"}")'
 PAIRS = '_forge(b\'{"id": ID, "ok": [[1, "a"], [0, 0]]}\')'
-HOSTILE_NAME = '=HYPERLINK("http://evil")\x1b]0;pwned\x07\x1b[31m\nsecond line\u202eexe.txt'
+HOSTILE_NAME = '=HYPERLINK("http://evil")\x1b]0;pwned\x07\x1b[31m\nsecond line\u202eexe.txt\ud800'
 
 
 @pytest.fixture(params=[False, True], ids=["spawn", "prefork"])

@@ -67,3 +67,21 @@ def test_grades_csv_and_filled_lms_sheets_neutralise_formulas(tmp_path):
     sheet.set(1, 2, "=cmd()")
     sheet.set(1, 1, "-3.00")
     assert sheet.encode() == b"Identifier,Grade,Feedback comments\r\nParticipant 1,-3.00,'=cmd()\r\n"
+
+
+METADATA = [(b"[1]", ""), (b'{"name": "' + b"[" * 10 + b'"}', "[" * 10),
+            (b'{"name": ' + b"[" * 30000 + b"]" * 30000 + b"}", ""), (b'{"name": "Ann\\ud800"}', "Ann\ufffd\ufffd\ufffd"),
+            (b'{"name": 1e999}', ""), (b"\xff", "")]
+
+
+def test_a_submitters_own_metadata_file_never_breaks_loading(tmp_path):
+    from grader.submissions import load
+
+    for k, (meta, name) in enumerate(METADATA):
+        folder = tmp_path / f"sub{k}"
+        folder.mkdir()
+        (folder / "player.py").write_text("x = 1\n")
+        (folder / ".submission.json").write_bytes(meta)
+        sub = load(folder, "player.py", 10.0)
+        assert sub.problem is None and sub.name == name, meta[:40]
+        sub.display_name.encode("utf-8")
