@@ -201,7 +201,7 @@ def cmd_run(args) -> int:
             doc = results_document(assignment, run, grades, store)
         paths = write_outputs(assignment, doc, site=not args.no_report)
         _print_standings(doc)
-        console.print(escape(run.summary_line()))
+        console.print(markup(run.summary_line()))
         for label, path in paths.items():
             console.print(f"  {label}: {escape(str(path))}")
     if skipped:
