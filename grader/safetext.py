@@ -20,7 +20,7 @@ from rich.markup import escape
 # marks), line and paragraph separators, surrogates.
 _UNSAFE_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}
 _ASCII_SAFE = re.compile(r"[\x20-\x7e]*")
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
@@ -74,6 +74,6 @@ def csv_cell(value: object) -> object:
     if not isinstance(value, str) or not value or _NUMBER.fullmatch(value):
         return value
     stripped = value.lstrip(" \u00a0")
-    if value.startswith(FORMULA_START) or stripped.startswith(FORMULA_START[:4]):
+    if value.startswith(FORMULA_STARTS) or stripped.startswith(FORMULA_STARTS[:4]):
         return "'" + value
     return value
