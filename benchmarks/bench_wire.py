@@ -55,10 +55,3 @@ def run():
         rows.append({"reply": label, "bytes": len(body), "json.loads µs": plain,
                      "decode_reply + shape µs": safe, "ratio": round(safe / plain, 1)})
     return f"Reading a reply (medians of {REPEAT})", rows
-
-
-if __name__ == "__main__":
-    title, rows = run()
-    print(title)
-    for row in rows:
-        print(row)

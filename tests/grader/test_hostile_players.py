@@ -91,6 +91,13 @@ def quoridor(prefork: bool):
     return resolve("t", cfg, Path("."))
 
 
+def forged_game(tmp_path: Path, prefork: bool, payloads: dict, name: str = "forger"):
+    """One game of a forging player (first) against the random built-in."""
+    a = quoridor(prefork)
+    return play_game(a, hostile(tmp_path, payloads, name), builtin(a.ruleset, "random"), seed=4,
+                     factory=player_factory(a))
+
+
 def hostile(tmp_path: Path, payloads: dict, name: str = "forger"):
     folder = tmp_path / name
     folder.mkdir()
@@ -114,9 +121,7 @@ MOVES = {
 @pytest.mark.parametrize("prefork", [False, True], ids=["spawn", "prefork"])
 @pytest.mark.parametrize("what", list(MOVES))
 def test_a_forged_move_loses_the_game_by_protocol_and_never_is_infra(tmp_path, prefork, what):
-    a = quoridor(prefork)
-    forger, opponent = hostile(tmp_path, {"move": {"ok": MOVES[what]}}), builtin(a.ruleset, "random")
-    result = play_game(a, forger, opponent, seed=4, factory=player_factory(a))
+    result = forged_game(tmp_path, prefork, {"move": {"ok": MOVES[what]}})
     kind = "illegal" if what == "a lone surrogate" else "protocol"
     assert result.infra_error is None and result.reason == kind, result.detail
     assert result.points == (0.0, 1.0)
@@ -137,9 +142,7 @@ ENVELOPES = {
 @pytest.mark.parametrize("prefork", [False, True], ids=["spawn", "prefork"])
 @pytest.mark.parametrize("what", list(ENVELOPES))
 def test_a_forged_envelope_is_the_players_fault_never_infra(tmp_path, prefork, what):
-    a = quoridor(prefork)
-    forger, opponent = hostile(tmp_path, {"move": {"frame": ENVELOPES[what]}}), builtin(a.ruleset, "random")
-    result = play_game(a, forger, opponent, seed=4, factory=player_factory(a))
+    result = forged_game(tmp_path, prefork, {"move": {"frame": ENVELOPES[what]}})
     assert result.infra_error is None and result.reason in ("protocol", "error"), result.detail
     assert result.points == (0.0, 1.0) and "\n" not in result.detail
 
@@ -185,10 +188,7 @@ def random_payloads(seed: int, n: int) -> list[dict]:
 
 @pytest.mark.parametrize("prefork", [False, True], ids=["spawn", "prefork"])
 def test_no_bytes_written_to_the_reply_pipe_make_a_game_infra(tmp_path, prefork):
-    a = quoridor(prefork)
-    opponent = builtin(a.ruleset, "random")
     for k, payload in enumerate(random_payloads(seed=11, n=12)):
-        forger = hostile(tmp_path, {"move": payload}, name=f"forger{k}")
-        result = play_game(a, forger, opponent, seed=4, factory=player_factory(a))
+        result = forged_game(tmp_path, prefork, {"move": payload}, name=f"forger{k}")
         assert result.infra_error is None and result.reason != "infra", (payload, result.detail)
         assert result.points[0] == 0.0, (payload, result.reason, result.detail)
