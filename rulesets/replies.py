@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-WORD = 2 ** 31              # integers in moves and answers are board coordinates, counts, seats
+WORD = 2 ** 63 - 1          # what the wire lets through; the rules refuse what is off the board
 
 
 class Shape:
