@@ -141,9 +141,11 @@ class OneOf(Shape):
         self.text = text or " or ".join(s.text for s in shapes)
 
     def why_not(self, value):
-        if any(s.why_not(value) is None for s in self.shapes):
+        whys = [s.why_not(value) for s in self.shapes]
+        if None in whys:
             return None
-        return f"{short(value)} is not {self.text}"
+        deepest = max(whys, key=lambda why: why.count(": "))    # the alternative that matched furthest
+        return deepest if ": " in deepest else f"{short(value)} is not {self.text}"
 
 
 INVALID = Obj({"invalid": Str()})          # the shim's sentence about a bad return value
@@ -168,4 +170,8 @@ def problem(replies: Mapping[str, Shape], method: str, value: Any) -> str | None
     if shape is None:
         return f"the grader declares no reply for {method}(), so the reply cannot be read."
     why = shape.why_not(value)
-    return None if why is None else f"the reply to {method}() is not {shape.text} ({why})."
+    if why is None:
+        return None
+    if why.startswith(f"{short(value)} is not"):            # wrong as a whole: say what it is
+        return f"the reply to {method}() is {short(value)}, not {shape.text}."
+    return f"the reply to {method}() is not {shape.text} ({why})."

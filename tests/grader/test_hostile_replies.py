@@ -199,7 +199,7 @@ def test_the_shims_own_replies_have_the_declared_shapes(name):
 def test_the_issues_probe_answers_are_refused_by_shape(value):
     rs = rulesets.load("quoridor")
     why = problem(rs.replies, "expand_player", value)
-    assert why and why.startswith("the reply to expand_player() is not a list of [x, y] (")
+    assert why and why.startswith("the reply to expand_player() is ") and "a list of [x, y]" in why
 
 
 def test_ask_turns_a_wrong_shape_into_protocol_and_closes_the_player():
