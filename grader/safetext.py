@@ -21,7 +21,7 @@ from rich.markup import escape
 _UNSAFE_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}
 _ASCII_SAFE = re.compile(r"[\x20-\x7e]*")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_NUMBER = re.compile(r"-?\d+([.,]\d+)?")
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -52,7 +52,7 @@ def test_formula_cells_are_neutralised(text):
     assert csv_cell(text) == "'" + text
 
 
-@pytest.mark.parametrize("value", ["Ann", "-2.50", "12", 5, -1.5, None, "", "a=b", "x-1"])
+@pytest.mark.parametrize("value", ["Ann", "-2.50", "-2,50", "12", 5, -1.5, None, "", "a=b", "x-1"])
 def test_other_cells_and_numbers_stay(value):
     assert csv_cell(value) == value
 
