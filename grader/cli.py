@@ -11,13 +11,13 @@ import os
 import sys
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
+from .safetext import SafeConsole, markup, one_line
 
-console = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+console = SafeConsole(highlight=False, soft_wrap=True)       # texts from submissions cannot act on
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)   # the terminal (grader/safetext.py)
 
 
 class UsageError(Exception):
@@ -153,7 +153,7 @@ def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
 def print_check_report(assignment: Assignment, sub, report, out: Console | None = None) -> None:
     """What `grader check` prints; the upload service renders the same text for its pages."""
     out = out or console
-    out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
+    out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{markup(sub.source)}[/]")
     for line in sandbox_summary(report.sandbox):
         out.print(f"[yellow]{escape(line)}[/]" if "stricter" in line else escape(line))
     width = max((len(c.title) for c in report.checks), default=0)
@@ -168,7 +168,7 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
         if c.picture:
             out.print(escape(c.picture))
     for g in report.games:
-        out.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
+        out.print(f"  game vs {markup(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                       f"{g['result']} ({escape(g['reason'])})")
     out.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
 
@@ -244,11 +244,11 @@ def cmd_play(args) -> int:
                       "seat1": pair[1].display_name, **result.to_json()})
         if not args.json:
             p0, p1 = result.points
-            console.print(f"game {i + 1} (seed {seed + i // 2}): {escape(pair[0].display_name)} {p0:g} – {p1:g} "
-                          f"{escape(pair[1].display_name)}: {escape(result.detail)} [{len(result.moves)} moves]")
+            console.print(f"game {i + 1} (seed {seed + i // 2}): {markup(pair[0].display_name)} {p0:g} – {p1:g} "
+                          f"{markup(pair[1].display_name)}: {markup(result.detail)} [{len(result.moves)} moves]")
             for seat, rec in enumerate(result.players):
                 for inc in rec.incidents:
-                    console.print(f"    {escape(pair[seat].display_name)}: {inc['kind']}: {escape(inc['message'])}")
+                    console.print(f"    {markup(pair[seat].display_name)}: {inc['kind']}: {markup(inc['message'])}")
     if args.json:
         print(json.dumps({"assignment": assignment.name, "games": games}, indent=2))
     return 0
@@ -278,7 +278,7 @@ def cmd_run(args) -> int:
             doc = results_document(assignment, run, grades, store)
         paths = write_outputs(assignment, doc, site=not args.no_report)
         _print_standings(doc)
-        console.print(escape(run.summary_line()))
+        console.print(markup(run.summary_line()))
         for label, path in paths.items():
             console.print(f"  {label}: {escape(str(path))}")
         if assignment.config.similarity is not None:
@@ -331,9 +331,9 @@ def _print_standings(doc: dict) -> None:
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
         status = s["status"]
         if status in ("failed", "disqualified") and s["status_detail"]:
-            reasons.append(f"[{len(reasons) + 1}] {s['display_name']}: {s['status_detail']}")
+            reasons.append(f"[{len(reasons) + 1}] {one_line(s['display_name'])}: {one_line(s['status_detail'])}")
             status += f" [{len(reasons)}]"
-        table.add_row(str(s["rank"] or ""), escape(s["display_name"]),
+        table.add_row(str(s["rank"] or ""), markup(s["display_name"]),
                       "" if s["points"] is None else f"{s['points']:g}", wdl, rating, grade, escape(status))
     console.print(table)
     for line in reasons:

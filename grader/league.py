@@ -17,6 +17,7 @@ from . import schedule as sched
 from .assignment import Assignment
 from .executors import Executor, make_executor
 from .match import GameResult
+from .safetext import one_line
 from .standings import Standings, compute_standings
 from .store import GameRecord, Store, SubmissionRecord, game_key
 from .submissions import Submission, builtin, discover
@@ -185,7 +186,7 @@ def _say(console, text: str) -> None:
 
 def _validation_line(sub: Submission, report: ValidationReport) -> str:
     state = "valid" if report.passed else f"FAILED at {report.failed_stage}"
-    return f"  validated {sub.display_name}: {state}, {round(report.points, 2):g}/{report.max_points:g} points"
+    return f"  validated {one_line(sub.display_name)}: {state}, {round(report.points, 2):g}/{report.max_points:g} points"
 
 
 def _key(assignment: Assignment, spec: sched.GameSpec, entrants: dict[str, Submission]) -> str:

@@ -5,7 +5,12 @@ the engine before it changes anything. When a player fails, the assignment's `Po
 happens: forfeit the game, play a random move for it (McGill), or disqualify it (BRUTE). A player
 whose process is gone always loses the game. Failures of the grader itself (a player process that
 could not even be spawned) are reported as `infra_error` so the league retries them instead of
-scoring them against a student.
+scoring them against a student. Every reply is checked against the shape its ruleset declares
+(grader/replies.py) before the engine reads it, so nothing a player sends can make the game `infra`.
+
+One first-move allowance (`first_move_s`) covers loading the submission, `setup` and the first
+move: each of the three calls gets what is left of it as its soft limit (`Allowance`), and the
+course's per-move limit applies from the second move on.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from rulesets.base import IllegalMove
 from sandbox import CallResult, Verdict
 
 from .assignment import Assignment
+from .replies import ask, read
 from .submissions import Submission
 
 SEAT_NAMES = ("first player", "second player")
@@ -71,6 +77,29 @@ class GameResult:
 PlayerFactory = Callable[..., Any]
 
 
+class Allowance:
+    """One time allowance shared by several calls (the first move's: start, setup, first move).
+
+    `left` is the soft limit to pass to the next call; `spend` charges a call's result with the
+    clock the sandbox limits by (`Limits.clock`, wall-clock unless the limits say "cpu")."""
+
+    def __init__(self, seconds: float, limits=None) -> None:
+        self.seconds = seconds
+        self.used = 0.0
+        self.clock = getattr(limits, "clock", "wall")
+
+    @property
+    def left(self) -> float:
+        return max(0.0, self.seconds - self.used)
+
+    def spend(self, res: CallResult) -> None:
+        self.used += res.cpu_s if self.clock == "cpu" else res.wall_s
+
+    def late(self) -> CallResult:
+        """The verdict of a call that was not even made: the allowance was used up before it."""
+        return CallResult(Verdict.LATE, message=f"The allowance of {self.seconds:g} s was used up before this call.")
+
+
 def player_factory(assignment: Assignment) -> PlayerFactory:
     """How this assignment's players are started: forked from a pre-imported template (the
     default, `league.prefork`), or spawned afresh; both are the same sandbox (sandbox/prefork.py)."""
@@ -90,8 +119,10 @@ class _Seat:
         self.record = PlayerRecord(id=sub.id)
         self.pending: list[dict] = []       # moves this player has not been told about yet
         self.first = True
+        limits = assignment.limits(cpu)
+        self.allowance = Allowance(assignment.first_move_s, limits)   # start + setup + first move
         self.proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged),
-                            limits=assignment.limits(cpu), options=assignment.config.options,
+                            limits=limits, options=assignment.config.options,
                             name=sub.display_name, seed=seed)
 
     def label(self) -> str:
@@ -101,6 +132,8 @@ class _Seat:
         self.record.incidents.append({"kind": kind, "message": message, "ply": ply})
 
     def account(self, res: CallResult) -> None:
+        if self.first:
+            self.allowance.spend(res)
         self.record.wall_s += res.wall_s
         self.record.cpu_s += res.cpu_s
         self.record.slowest_move_s = max(self.record.slowest_move_s, res.wall_s)
@@ -174,10 +207,10 @@ class _Game:
         for s in self.seats:
             res = s.proc.start()
             s.account(res)
-            if res.ok:
-                res = s.proc.call("setup", {"seat": s.seat, "state": self.state.to_json(),
-                                            "name": s.sub.display_name, "options": self.a.config.options},
-                                  soft=self.a.first_move_s)
+            if res.ok and s.allowance.left > 0:   # else the first move is late: the shim sets up then
+                res = ask(s.proc, self.a.ruleset.replies, "setup",
+                          {"seat": s.seat, "state": self.state.to_json(), "name": s.sub.display_name,
+                           "options": self.a.config.options}, soft=s.allowance.left)
                 s.account(res)
             if not res.verdict.answered:
                 s.incident(res.verdict.value, res.message or "failed to start")
@@ -207,10 +240,15 @@ class _Game:
         state = self.state
         seat = state.to_move
         s = self.seats[seat]
-        soft = self.a.first_move_s if s.first else self.a.move_s
-        res = s.proc.call("move", {"state": state.to_json(), "last": s.pending}, soft=soft)
-        s.first = False
+        first = s.first
+        soft = s.allowance.left if first else self.a.move_s
+        if soft > 0:
+            res = ask(s.proc, self.a.ruleset.replies, "move", {"state": state.to_json(), "last": s.pending},
+                      soft=soft)
+        else:
+            res = s.allowance.late()
         s.account(res)
+        s.first = False
         s.record.moves += 1
         ply = state.ply
         where = f"(move {ply + 1})"
@@ -224,13 +262,17 @@ class _Game:
         if res.verdict is Verdict.ERROR:
             failure = ("on_error", "error", f"raised an exception: {res.message}")
         elif res.verdict is Verdict.LATE:
-            failure = ("on_late", "timeout", f"answered after {res.wall_s:.2f} s; the limit is {soft:g} s")
+            failure = ("on_late", "timeout", self.late_sentence(s, res, soft, first))
         else:
             try:
-                move = state.parse_move(res.value)
-                state.copy().play(move)
+                move, unreadable = read(self.legal, state, res.value, expected=IllegalMove)
             except IllegalMove as exc:
                 move, failure = None, ("on_illegal", "illegal", f"made an illegal move: {exc}")
+            else:
+                if unreadable:
+                    s.incident(Verdict.PROTOCOL.value, unreadable, ply)
+                    return self.lose(seat, FATAL_REASONS[Verdict.PROTOCOL],
+                                     f"The {s.label()}: {unreadable} {where}")
 
         if failure is not None:
             key, reason, sentence = failure
@@ -254,3 +296,17 @@ class _Game:
         other.pending = other.pending + [told]
         s.pending = [told] if failure is not None else []
         return None
+
+    @staticmethod
+    def legal(state, value):
+        """The canonical move `value` names; IllegalMove when the rules refuse it (tried on a copy)."""
+        move = state.parse_move(value)
+        state.copy().play(move)
+        return move
+
+    @staticmethod
+    def late_sentence(s: _Seat, res: CallResult, soft: float, first: bool) -> str:
+        if first:
+            return (f"used {s.allowance.used:.2f} s of the first-move allowance of {s.allowance.seconds:g} s "
+                    f"(loading, setup and the first move together)")
+        return f"answered after {res.wall_s:.2f} s; the limit is {soft:g} s"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import getpass
 import hashlib
-import json
 import os
 import shutil
 import stat
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulesets.base import Ruleset
+from sandbox import wire
 
 from .archive import ArchiveRefused, copy_tree_safely, safe_extract
 
@@ -147,12 +147,14 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
             sub.problem = f"{path.name} is neither a folder, a .py file nor a .zip archive."
             return sub
         meta_file = (tree / METADATA)
-        if meta_file.is_file():
+        if meta_file.is_file():            # the submitter's own file: decoded as untrusted JSON
             try:
-                sub.metadata = json.loads(meta_file.read_text(encoding="utf-8"))
-                sub.name = str(sub.metadata.get("name") or "")
-            except (ValueError, UnicodeDecodeError):
-                pass
+                meta = wire.decode_reply(meta_file.read_bytes())
+            except (OSError, wire.WireError):
+                meta = None
+            if isinstance(meta, dict):
+                sub.metadata = meta
+                sub.name = str(meta.get("name") or "")
         root = _find_root(tree, entry)
         if root is None:
             sub.problem = _missing_entry(tree, entry)

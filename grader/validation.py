@@ -5,8 +5,10 @@
 3. smoke games against a built-in player with seats swapped (a gate, 0 points), so a player that
    passes the probes but crashes or times out when actually playing hears it now.
 
-Every call goes through the sandbox with the assignment's limits; whatever the player does ends
-as a failed check with one sentence, never as an exception here.
+Every call goes through the sandbox with the assignment's limits, and every reply is checked
+against its RPC's shape before a probe's check reads it (grader/replies.py); whatever the player
+does ends as a failed check with one sentence, never as an exception here. As in a game, one
+first-move allowance covers starting a process, its setup calls and its first probe call.
 """
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
 
 from .assignment import Assignment
-from .match import PlayerFactory, play_game, player_factory
+from .match import Allowance, PlayerFactory, play_game, player_factory
+from .replies import ask, read
 from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
@@ -154,7 +157,7 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
         if not res.ok:
             why = _load_failure(entry, res, assignment.first_move_s)
             return Check("interface", "Interface", False, 0, 0, why)
-        res = proc.call("interface", {})
+        res = ask(proc, assignment.ruleset.replies, "interface", {})
         if not res.ok:
             return Check("interface", "Interface", False, 0, 0, f"Checking the interface failed: {res.message}")
         problems = res.value or []
@@ -179,6 +182,8 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     stopped = 0                 # positions that ended with the player killed, crashed or unable to start
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
+    replies = assignment.ruleset.replies
+    allowance = None            # the current process's first-move allowance, until its first move-like call
     try:
         for n, case in enumerate(cases):
             if stopped > MAX_STOPPED:
@@ -191,6 +196,8 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                 proc = None
             if proc is None:
                 proc, res = _start(assignment, sub, factory)
+                allowance = Allowance(assignment.first_move_s, assignment.limits())
+                allowance.spend(res)
                 if not res.ok:
                     failed.append((case, f"the player did not start: {res.message}", {}))
                     stopped += 1
@@ -199,18 +206,22 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                     continue
             error = None
             for method, args in case.setup:
-                res = proc.call(method, args)
+                res = _timed_ask(proc, replies, method, args, allowance)
+                if method != "setup":
+                    allowance = None
                 if not res.verdict.answered:
                     error = f"{method} failed: {res.message}"
                     break
             if error is None:
-                res = proc.call(case.method, case.args)
+                limit = allowance.left if allowance else assignment.move_s
+                res = _timed_ask(proc, replies, case.method, case.args, allowance)
+                allowance = None
                 if res.verdict is Verdict.OK:
-                    mismatch = case.check(res.value)
-                    if mismatch is not None:
-                        failed.append((case, mismatch.message, mismatch.marks))
+                    mismatch, unreadable = read(case.check, res.value)
+                    if unreadable or mismatch is not None:
+                        failed.append((case, unreadable or mismatch.message, {} if unreadable else mismatch.marks))
                     continue
-                error = _call_failure(case.method, res, assignment.move_s)
+                error = _call_failure(case.method, res, limit)
             failed.append((case, error, {}))
             stopped += not proc.alive
             if case.fresh:
@@ -245,6 +256,16 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     return Check(probe.name, probe.title, passed, points, probe.points, summary, required=probe.required,
                  informational=probe.informational, picture=picture, svg=svg, cases=total,
                  failed_cases=len(failed))
+
+
+def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowance | None):
+    """One probe-stage call: within what is left of the process's first-move allowance (start,
+    `setup` calls and the first call that asks for a move or an answer), else the per-move limit."""
+    if allowance is None:
+        return ask(proc, replies, method, args)
+    res = ask(proc, replies, method, args, soft=allowance.left) if allowance.left > 0 else allowance.late()
+    allowance.spend(res)
+    return res
 
 
 def _call_failure(method: str, res, limit: float) -> str:

@@ -190,6 +190,7 @@ class Ruleset:
     probes: Callable[..., list] | None = None   # see rulesets/<name>/probes.py
     description: str = ""
     blunder: Callable[..., bool | None] | None = None   # (state, move) → an obviously losing move? (collusion check)
+    replies: dict = field(default_factory=dict)  # RPC -> rulesets.replies.Shape of its reply
 
 
 @dataclass

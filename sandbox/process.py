@@ -242,7 +242,8 @@ class PlayerProcess:
         cpu = max(0.0, self._cpu_s() - cpu0)
         if frames.data:
             return self._fail(Verdict.PROTOCOL, "The player sent more than one reply to one call.")
-        if not (isinstance(reply, dict) and ("ok" in reply or isinstance(reply.get("error"), dict))):
+        if not (isinstance(reply, dict) and ("ok" in reply) != ("error" in reply)
+                and ("ok" in reply or isinstance(reply["error"], dict))):      # exactly one of them
             return self._fail(Verdict.PROTOCOL, "The reply is not an {ok} or {error} message.")
         if reply.get("id") != self.seq:
             return self._fail(Verdict.PROTOCOL, "The reply does not answer the call that was made.")

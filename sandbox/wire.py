@@ -1,16 +1,26 @@
 """The wire protocol between manager and child: 4-byte big-endian length, then UTF-8 JSON.
 
 Both sides use this module so the framing is written once. Never pickle: a reply is data from
-an untrusted process. `MEMORY_EXIT` is the exit status the child uses after a MemoryError.
+an untrusted process. A player can write any bytes to its reply pipe (bypassing the shim), so the
+manager decodes replies with `decode_reply`: bounded size (FrameBuffer), nesting depth, number
+sizes and text, every failure a WireError with one sentence. `MEMORY_EXIT` is the exit status
+the child uses after a MemoryError.
 """
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import struct
 
 HEADER = struct.Struct(">I")
 MEMORY_EXIT = 75            # EX_TEMPFAIL: the child hit MemoryError (RLIMIT_AS mode)
+MAX_DEPTH = 32              # nesting of arrays and objects in a reply (the games need 5)
+MAX_INT = 2 ** 63           # integers in a reply stay below this in absolute value
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')     # a whole string, or one bracket
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONG_INT = re.compile(r"\d{19}")
 
 
 class WireError(Exception):
@@ -24,11 +34,101 @@ def encode(obj) -> bytes:
 
 
 def decode(body: bytes):
-    """The JSON value of one message body, or WireError."""
+    """The JSON value of one message body from the trusted side (the manager's requests), or WireError."""
     try:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise WireError(f"the reply is not JSON ({exc.__class__.__name__})") from None
+
+
+def decode_reply(body: bytes):
+    """The JSON value of one message body from the untrusted side, or WireError.
+
+    Bounded before and after parsing: at most MAX_DEPTH levels of nesting (checked on the text,
+    so a 30 000-deep array never reaches the recursive parser), no NaN or infinite numbers,
+    integers below MAX_INT, and text that is valid Unicode (a lone surrogate becomes U+FFFD, so
+    the value can always be printed, stored and encoded again)."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WireError("the reply is not UTF-8 text") from None
+    if too_deep(text, MAX_DEPTH):
+        raise WireError(f"the reply is nested more than {MAX_DEPTH} levels deep")
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_float)
+    except _Refused as exc:
+        raise WireError(str(exc)) from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise WireError(f"the reply is not JSON ({exc.__class__.__name__})") from None
+    return _checked(value) if _SURROGATE.search(text) or _LONG_INT.search(text) else value
+
+
+def too_deep(text: str, limit: int) -> bool:
+    """True when the JSON text nests arrays/objects more than `limit` deep (brackets inside
+    strings do not count); stops at the first bracket beyond the limit."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for token in _TOKEN.finditer(text):
+        ch = text[token.start()]
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch != '"':
+            depth -= 1
+    return False
+
+
+class _Refused(ValueError):
+    """A number the reply may not hold (the message is the WireError's sentence)."""
+
+
+def _refuse_constant(name: str):
+    raise _Refused(f"the reply holds {name}, which is not a JSON number")
+
+
+def _float(digits: str) -> float:
+    value = float(digits)
+    if not math.isfinite(value):
+        raise _Refused("the reply holds a number too large to be finite")
+    return value
+
+
+def _checked(value):
+    """`value` with its integers bounded and every text (keys too) made valid Unicode: JSON's
+    \\ud800 escapes can name lone surrogates, which could not be printed, stored or encoded again.
+    Walked with its own stack; only called when the text holds a long number or such an escape."""
+    root = [value]
+    stack = [(root, 0)]
+    while stack:
+        holder, key = stack.pop()
+        v = holder[key]
+        if isinstance(v, str):
+            holder[key] = _text(v)
+        elif isinstance(v, int) and not -MAX_INT < v < MAX_INT:
+            raise WireError("the reply holds an integer too large to be a move or an answer")
+        elif isinstance(v, list):
+            stack.extend((v, i) for i in range(len(v)))
+        elif isinstance(v, dict):
+            if any(not _valid_text(k) for k in v):
+                fixed = {_text(k): item for k, item in v.items()}
+                v.clear()
+                v.update(fixed)
+            stack.extend((v, k) for k in v)
+    return root[0]
+
+
+def _valid_text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _text(s: str) -> str:
+    return s if _valid_text(s) else s.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -61,7 +161,8 @@ def read_message(fd: int):
 
 
 class FrameBuffer:
-    """Incremental decoder for bytes arriving from an untrusted writer, with a size cap."""
+    """Incremental decoder for bytes arriving from an untrusted writer, with a size cap
+    (each body decoded with `decode_reply`)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
@@ -86,4 +187,4 @@ class FrameBuffer:
             return None
         body = bytes(self.data[HEADER.size:HEADER.size + n])
         del self.data[:HEADER.size + n]
-        return (decode(body),)
+        return (decode_reply(body),)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..safetext import csv_cell
+
 BOM = b"\xef\xbb\xbf"
 
 
@@ -80,7 +82,9 @@ class CsvText:
         return None
 
     def set(self, row: int, col: int, value: str) -> None:
-        """Replace one cell, quoting like the cell it replaces (or when the value needs it)."""
+        """Replace one cell, quoting like the cell it replaces (or when the value needs it); text a
+        spreadsheet would run as a formula is neutralised (grader/safetext.py)."""
+        value = csv_cell(value)
         record = self.records[row]
         while len(record.raw) <= col:
             record.raw.append("")

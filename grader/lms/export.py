@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import moodle
+from ..safetext import csv_cell
 from .csvtext import CsvProblem, CsvText
 
 PLAIN_COLUMNS = ("student_id", "name", "grade", "max_grade", "feedback")
@@ -216,7 +217,7 @@ def write_grades_csv(rows: Iterable[Mapping[str, Any]], path: Path) -> Path:
         writer = csv.writer(fh)
         writer.writerow(PLAIN_COLUMNS)
         for row in rows:
-            writer.writerow([row.get(c) if row.get(c) is not None else "" for c in PLAIN_COLUMNS])
+            writer.writerow([csv_cell(row.get(c)) if row.get(c) is not None else "" for c in PLAIN_COLUMNS])
     return path
 
 

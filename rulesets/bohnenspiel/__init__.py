@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesets.base import Defaults, Policy, Ruleset
+from rulesets.replies import INVALID, OneOf, Str
 
 from .engine import BohnenspielGame, BohnenspielState
 from .blunders import blunder
@@ -23,6 +24,7 @@ RULESET = Ruleset(
     players={"random": PLAYERS / "random", "greedy": PLAYERS / "greedy"},
     probes=probes,
     blunder=blunder,
+    replies={"move": OneOf(Str(max_len=200), INVALID, text='a move like "PIT 0 3" or {"invalid": ...}')},
     description="Mancala on 2×6 pits: capture 2, 4 or 6 backwards, two skips per player, "
                 "200-turn cap; StudentPlayer(BohnenspielPlayer).choose_move(board_state).",
 )

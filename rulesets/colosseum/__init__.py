@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesets.base import Defaults, Policy, Ruleset
+from rulesets.replies import INVALID, Int, OneOf, Seq
 
 from .engine import ColosseumGame, ColosseumState
 from .probes import probes
@@ -24,6 +25,7 @@ RULESET = Ruleset(
                       policy=Policy(on_late="random", on_illegal="random", on_error="random")),
     players={"random": PLAYERS_DIR / "random", "baseline": PLAYERS_DIR / "baseline"},
     probes=probes,
+    replies={"move": OneOf(Seq(Seq(Int(), Int()), Int()), INVALID, text='[[row, col], dir] or {"invalid": ...}')},
     description="Two players walk up to K=(M+1)//2 steps on an M x M board and wall one side of "
                 "their cell each turn; when the walls separate them, the larger region wins.",
 )

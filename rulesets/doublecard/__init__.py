@@ -4,9 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesets.base import Defaults, Policy, Ruleset
+from rulesets.replies import INVALID, ListOf, Obj, OneOf, Str
 
 from .engine import DoubleCardGame, DoubleCardState
 from .probes import probes
+
+MOVE = OneOf(Str(max_len=200), INVALID, text='a move like "0 5 A 2" or {"invalid": ...}')
 
 PLAYERS = Path(__file__).resolve().parent / "players"
 
@@ -21,6 +24,7 @@ RULESET = Ruleset(
                       policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit")),
     players={"random": PLAYERS / "random", "baseline": PLAYERS / "baseline"},
     probes=probes,
+    replies={"move": MOVE, "probe_step": Obj({"answers": ListOf(MOVE, max_len=200)})},
     description="Two-segment cards on an 8×12 board, dots against colours, four in a line wins; "
                 "recycling after 24 cards, draw at 60 moves (40 in the tournament); "
                 "Player(role, first).opponent_move(text), choose_move() -> '0 5 A 2'.",

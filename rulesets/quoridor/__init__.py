@@ -4,10 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesets.base import Defaults, Policy, Ruleset
+from rulesets.replies import INVALID, Const, Int, ListOf, Null, Obj, OneOf, Seq
 
 from .engine import QuoridorGame, QuoridorState
 from .blunders import blunder
 from .probes import probes
+
+EDGE = Seq(Int(), Int(), Int(), Int())
 
 PLAYERS = Path(__file__).resolve().parent / "players"
 
@@ -25,6 +28,12 @@ RULESET = Ruleset(
     players={"random": PLAYERS / "random", "baseline": PLAYERS / "baseline"},
     probes=probes,
     blunder=blunder,
+    replies={"move": OneOf(Obj({"type": Null()}), Obj({"type": Const(1), "pos": Seq(Int(), Int())}),
+                           Obj({"type": Const(2), "edges": Seq(EDGE, EDGE)}), INVALID,
+                           text='{"type": null}, {"type": 1, "pos": [x, y]}, {"type": 2, "edges": [e1, e2]}'),
+             "expand_player": OneOf(ListOf(Seq(Int(), Int())), INVALID, text="a list of [x, y]"),
+             "expand_obstacles": OneOf(ListOf(Seq(EDGE, EDGE)), INVALID,
+                                       text="a list of obstacle pairs [[fx, fy, tx, ty], [fx, fy, tx, ty]]")},
     description="Pawns race to the far row on a sizex x sizey board (9x9), m = 4 two-cell obstacles "
                 "each, no jumping; Player(name).initialization(...), make_move(), opponent_move(t, r), "
                 "expand_player(), expand_obstacles(); probes check both generators.",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesets.base import Defaults, Policy, Ruleset
+from rulesets.replies import INVALID, Int, OneOf, Seq, Str
 
 from .engine import RBNimGame, RBNimState
 from .probes import probes
@@ -26,6 +27,8 @@ RULESET = Ruleset(
                       policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit")),
     players={"perfect": PLAYERS / "perfect", "random": PLAYERS / "random"},
     probes=probes,
+    replies={name: OneOf(Seq(Str(max_len=20), Int()), INVALID, text='[pile, count] or {"invalid": ...}')
+             for name in ("move", "choose")},
     description="Two piles, take 1 or 2 marbles from one; facing an empty pile loses (standard) or wins "
                 "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
 )
