@@ -5,15 +5,21 @@ OSError when the step fails, and the child records "missing: <why>" instead.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import functools
 import os
 import resource
+import select
 import threading
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
-CLONE_NEWNET = 0x40000000
+PR_SET_PDEATHSIG = 1
+CLONE_NEWNET, CLONE_NEWPID = 0x40000000, 0x20000000
+STACK_BYTES = 8 * 1024 * 1024
+INF = resource.RLIM_INFINITY
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -26,25 +32,45 @@ def _check(result: int, what: str) -> None:
 
 
 def join_cgroups(procs_files: list[str]) -> str:
+    """Write our pid into each cgroup.procs; the description names the controllers, not the paths."""
     for path in procs_files:
         with open(path, "w") as f:
             f.write(str(os.getpid()))
-    return ", ".join(os.path.dirname(p) for p in procs_files)
+    return "joined: " + ", ".join(os.path.relpath(p, "/sys/fs/cgroup").split("/")[0] for p in procs_files)
 
 
-def set_rlimits(address_space_mb: int, nofile: int = 64) -> str:
-    """RLIMIT_AS, no file writes, no core dumps, few fds, no locked memory; 1 MiB thread stacks."""
+def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = None) -> str:
+    """Every limit a player could have inherited, set to the grader's value (a template's or a
+    parent's own limits never count): no CPU-time or data limit of its own (the wall clock, the
+    cgroup and RLIMIT_AS are the limits), 8 MiB main stack, RLIMIT_AS, no file writes, no core
+    dumps, few fds, no locked memory, `nproc` processes+threads (only meaningful for a uid of its
+    own: root ignores it, and an ordinary user's other processes would count); 1 MiB thread stacks.
+    Without root a limit cannot rise above its inherited hard limit: it is kept at that."""
     limits = {
+        resource.RLIMIT_CPU: INF,
+        resource.RLIMIT_DATA: INF,
+        resource.RLIMIT_STACK: STACK_BYTES,
         resource.RLIMIT_AS: address_space_mb * 1024 * 1024,
         resource.RLIMIT_FSIZE: 0,
         resource.RLIMIT_CORE: 0,
         resource.RLIMIT_NOFILE: nofile,
         resource.RLIMIT_MEMLOCK: 0,
     }
+    if nproc is not None:
+        limits[resource.RLIMIT_NPROC] = nproc
+    capped = []
     for which, value in limits.items():
-        resource.setrlimit(which, (value, value))
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):          # not root: the hard limit is the ceiling
+            hard = resource.getrlimit(which)[1]
+            resource.setrlimit(which, (hard, hard))
+            capped.append(which)
     threading.stack_size(1024 * 1024)
-    return f"AS {address_space_mb} MB, FSIZE 0, CORE 0, NOFILE {nofile}, MEMLOCK 0, thread stack 1 MiB"
+    text = (f"CPU and DATA unlimited, STACK 8 MiB, AS {address_space_mb} MB, FSIZE 0, CORE 0, "
+            f"NOFILE {nofile}, MEMLOCK 0" + (f", NPROC {nproc}" if nproc is not None else "") +
+            ", thread stack 1 MiB")
+    return text + (f" ({len(capped)} kept at their inherited hard limit)" if capped else "")
 
 
 def pin_cpu(cpu: int) -> str:
@@ -57,19 +83,86 @@ def unshare_network() -> str:
     return "empty network namespace (loopback down)"
 
 
-def drop_capabilities() -> str:
-    """Root keeps uid 0 (the interpreter under /root is unreachable for other uids) but loses
-    every capability: bounding set, ambient set, then effective/permitted/inheritable."""
-    last = int(open("/proc/sys/kernel/cap_last_cap").read())
+@functools.lru_cache(maxsize=None)
+def _cap_last() -> int:
+    """The highest capability number (read at import: a private root has no /proc)."""
+    with open("/proc/sys/kernel/cap_last_cap") as f:
+        return int(f.read())
+
+
+try:
+    _cap_last()
+except (OSError, ValueError):
+    pass
+
+
+def drop_capabilities(uid: int | None = None) -> str:
+    """Lose every capability: the bounding and ambient sets, then (as the player's own uid and gid,
+    when given, with no supplementary groups) effective/permitted/inheritable."""
+    last = _cap_last()
     for cap in range(last + 1):
         _check(_libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0), f"PR_CAPBSET_DROP {cap}")
     _libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    if uid is not None:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
     header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (ctypes.c_uint32 * 6)()
     _check(_libc.capset(header, data), "capset")
-    return f"all {last + 1} dropped (uid 0 without capabilities)"
+    return f"all {last + 1} dropped" + (" (uid 0 without capabilities)" if uid is None else "")
+
+
+def die_with_parent(request_fd: int) -> str:
+    """SIGKILL when the parent (the manager, or the template that forked us) ends. Set after the
+    uid change, which would clear it. A manager that died before this is seen as the hang-up
+    of the request pipe, whose only writer it is."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "PR_SET_PDEATHSIG")
+    poller = select.poll()
+    poller.register(request_fd, select.POLLHUP)
+    if poller.poll(0):
+        os._exit(0)
+    return "SIGKILL when the parent ends"
+
+
+class NamespaceError(OSError):
+    """A new namespace could not be made (nothing was started)."""
+
+
+_own_pid_ns: dict[int, int] = {}
+
+
+@contextlib.contextmanager
+def pid_namespace_for_children():
+    """Processes this thread forks inside the block are each pid 1 of a new pid namespace
+    (root only; OSError otherwise). The thread's own namespace is restored on leaving (in the
+    forking process only: a forked child leaves the block as pid 1 of its own namespace)."""
+    pid = os.getpid()
+    if pid not in _own_pid_ns:
+        _own_pid_ns.clear()
+        _own_pid_ns[pid] = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+    if _libc.unshare(CLONE_NEWPID) != 0:
+        err = ctypes.get_errno()
+        raise NamespaceError(err, f"unshare(CLONE_NEWPID): {os.strerror(err)}")
+    try:
+        yield
+    finally:
+        if os.getpid() == pid:
+            _check(_libc.setns(_own_pid_ns[pid], CLONE_NEWPID), "setns(pid)")
 
 
 def no_new_privs() -> str:
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "PR_SET_NO_NEW_PRIVS")
     return "set"
+
+
+def in_new_pid_namespace(start):
+    """(start(), None) with the process start() creates as pid 1 of a new pid namespace, or
+    (start(), why not) when none can be made (not root, no kernel support)."""
+    if os.geteuid() != 0:
+        return start(), "not root, so no pid namespace can be made"
+    try:
+        with pid_namespace_for_children():
+            return start(), None
+    except NamespaceError as exc:
+        return start(), str(exc)

@@ -8,7 +8,7 @@ import functools
 import os
 import platform
 
-from . import cgroup, landlock
+from . import box, cgroup, landlock
 from .limits import Limits
 
 
@@ -18,6 +18,21 @@ def cgroup_reason() -> str | None:
     if platform.system() != "Linux":
         return f"{platform.system()} has no cgroups"
     return cgroup.unavailable_reason()
+
+
+@functools.lru_cache(maxsize=None)
+def uid_reason() -> str | None:
+    """Why players cannot run as uids of their own (sandbox/box.py) here (None: they can)."""
+    return box.unavailable_reason()
+
+
+def pid_namespace_reason() -> str | None:
+    """Why players cannot be pid 1 of pid namespaces of their own (None: they can)."""
+    if platform.system() != "Linux":
+        return f"{platform.system()} has no pid namespaces"
+    if os.geteuid() != 0:
+        return "not root, so no pid namespace can be made"
+    return None
 
 
 def protections(limits: Limits | None = None) -> dict[str, str]:
@@ -43,6 +58,15 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     root = hasattr(os, "geteuid") and os.geteuid() == 0
     out["capabilities"] = "all dropped (root keeps uid 0 without capabilities)" if root else \
         "none to drop (not root)"
+    reason = uid_reason()
+    out["uid"] = (f"a uid of its own per player ({box.UID_BASE} onwards, locked under {box.RUN_DIR})"
+                  if reason is None else f"missing: {reason}")
+    out["private_root"] = ("a mount namespace holding only the read-only paths"
+                           if reason is None else f"missing: {reason}")
+    reason = pid_namespace_reason()
+    out["pid_namespace"] = ("pid 1 of its own pid namespace (no other process visible)"
+                            if reason is None else f"missing: {reason}")
+    out["parent_death"] = "killed with its parent (PR_SET_PDEATHSIG)" if linux else "missing: not Linux"
     out["no_new_privs"] = "set" if linux else "missing: not Linux"
     out["network"] = ("empty network namespace" if root and linux else "missing netns: not root") + \
         (", seccomp denies socket()" if "missing" not in out["seccomp"] else "")

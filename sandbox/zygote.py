@@ -7,7 +7,10 @@ forks. The parent answers with the child's pid and a pidfd, keeps the status soc
 the child ends, reaps it and writes its wait status and rusage there. The child leaves the
 template's loop entirely, keeps only stdin, stdout/stderr (the output pipe) and the two protocol
 pipes, starts its own session, and runs the same restriction steps as sandbox.child before it
-opens the submission: every game is a fresh process that restricts itself first.
+opens the submission: every game is a fresh process that restricts itself first. As root each
+child is pid 1 of a new pid namespace (unshare before the fork, setns back after it), so it sees
+neither the template nor anything else; it dies with the template (PR_SET_PDEATHSIG), and the
+template leaves when its manager hangs up or dies.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import select
 import socket
 import sys
 
-from sandbox import child, wire
+from sandbox import child, confine, wire
 
 REQUEST_BYTES = 64 * 1024          # one fork request: the child's JSON config
 FDS_PER_REQUEST = 4                # request pipe, reply pipe, output pipe, status socket
@@ -42,7 +45,7 @@ class Template:
                     continue
                 msg, fds, _, _ = socket.recv_fds(self.control, REQUEST_BYTES, FDS_PER_REQUEST)
                 if not msg:
-                    sys.exit(0)                    # the manager is gone; running children go on
+                    sys.exit(0)                    # the manager is gone: its players die with us
                 job = self.fork(json.loads(msg), fds)
                 if job is not None:
                     return job
@@ -55,7 +58,7 @@ class Template:
             return None
         req_r, rep_w, out_w, status_fd = fds
         try:
-            pid = os.fork()
+            pid, cfg["pid_namespace_missing"] = confine.in_new_pid_namespace(os.fork)
         except OSError as exc:
             for fd in fds:
                 os.close(fd)
@@ -121,7 +124,7 @@ def main() -> None:
         raise SystemExit(1)
     control.sendall(json.dumps({"ready": os.getpid()}).encode())
     cfg = Template(control, boot).serve()
-    sys.argv = [child.__file__, json.dumps(cfg)]     # what a spawned child's argv holds
+    sys.argv = [child.__file__]                    # what a spawned child's argv holds
     boot.cfg = cfg
     try:                                           # from here on: exactly sandbox.child's main()
         boot.restrict()
