@@ -27,7 +27,8 @@ from pathlib import Path
 
 from . import cgroup
 
-RUN_DIR = Path(os.environ.get("GRADER_SANDBOX_RUN_DIR", "/run/grader-sandbox"))
+RUN_DIR = Path(os.environ.get("GRADER_SANDBOX_RUN_DIR") or
+               ("/run/grader-sandbox" if os.geteuid() == 0 else f"/tmp/grader-sandbox-{os.getuid()}"))
 UID_BASE = 1_700_000_000            # far above login uids and the usual subuid ranges
 SLOTS = 1000                        # concurrent players on one machine, all grader runs together
 ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of each private root
@@ -206,9 +207,10 @@ def sweep_once() -> None:
 # ----------------------------------------------------------------- child side: private root
 def private_root(paths) -> str:
     """Enter a new mount namespace whose root holds only `paths` (root only). Returns a description."""
+    root = str(RUN_DIR / ROOT_NAME)
+    os.makedirs(root, mode=0o755, exist_ok=True)
     _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    root = str(RUN_DIR / ROOT_NAME)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256k")
     bound: list[str] = []
     for path in sorted({os.path.normpath(p) for p in paths}):

@@ -116,10 +116,10 @@ class Bootstrap:
         else:
             self.skip("pid_namespace", cfg.get("pid_namespace_missing") or "not started in a pid namespace")
         self.read_paths = readable_paths(cfg, self.modules)
-        if root and uid is not None:
+        if root:                                   # real root, or uid 0 of a user namespace
             self.step("private_root", box.private_root, self.read_paths)
         else:
-            self.skip("private_root", "not root" if not root else "no uid of its own")
+            self.skip("private_root", cfg.get("pid_namespace_missing") or "no mount namespace without root")
         os.chdir(cfg["submission"])
         sys.path.insert(0, cfg["submission"])
         if root:

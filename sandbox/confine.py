@@ -9,15 +9,18 @@ import contextlib
 import ctypes
 import functools
 import os
+import platform
 import resource
 import select
+import signal
 import threading
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 PR_SET_PDEATHSIG = 1
-CLONE_NEWNET, CLONE_NEWPID = 0x40000000, 0x20000000
+CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWUSER = 0x40000000, 0x20000000, 0x10000000
+SYS_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220, "ppc64le": 120, "s390x": 120}
 STACK_BYTES = 8 * 1024 * 1024
 INF = resource.RLIM_INFINITY
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
@@ -110,7 +113,7 @@ def drop_capabilities(uid: int | None = None) -> str:
     header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (ctypes.c_uint32 * 6)()
     _check(_libc.capset(header, data), "capset")
-    return f"all {last + 1} dropped" + (" (uid 0 without capabilities)" if uid is None else "")
+    return f"all {last + 1} dropped" + (f", then uid {uid}" if uid is not None else "")
 
 
 def die_with_parent(request_fd: int) -> str:
@@ -166,3 +169,37 @@ def in_new_pid_namespace(start):
             return start(), None
     except NamespaceError as exc:
         return start(), str(exc)
+
+
+def enter_user_namespace() -> str:
+    """Without root: become uid 0 of a new user namespace that maps only our own uid and gid, so
+    that pid, network and mount namespaces can be made (single-threaded callers only)."""
+    uid, gid = os.getuid(), os.getgid()
+    _check(_libc.unshare(CLONE_NEWUSER), "unshare(CLONE_NEWUSER)")
+    for name, text in (("uid_map", f"0 {uid} 1"), ("setgroups", "deny"), ("gid_map", f"0 {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+    return f"user namespace (its uid 0 is uid {uid} outside)"
+
+
+_pylibc = ctypes.PyDLL(None, use_errno=True)      # keeps the GIL across the call, as os.fork does
+
+
+def fork_into_new_pid_namespace() -> int:
+    """os.fork() with the child as pid 1 of a new pid namespace, by a raw clone(2): inside a user
+    namespace, unshare+setns cannot go back to the caller's pid namespace (it belongs to the
+    parent user namespace). Python's own before/after-fork steps run around it."""
+    nr = SYS_CLONE.get(platform.machine())
+    if nr is None:
+        raise NamespaceError(0, f"clone: unknown system call number on {platform.machine()}")
+    api = ctypes.pythonapi
+    api.PyOS_BeforeFork()
+    pid = _pylibc.syscall(nr, ctypes.c_ulong(CLONE_NEWPID | signal.SIGCHLD), None, None, None, None)
+    err = ctypes.get_errno()
+    if pid == 0:
+        api.PyOS_AfterFork_Child()
+    else:
+        api.PyOS_AfterFork_Parent()
+    if pid < 0:
+        raise NamespaceError(err, f"clone(CLONE_NEWPID): {os.strerror(err)}")
+    return pid

@@ -76,8 +76,9 @@ def spawn_child(cfg: dict, req_r: int, rep_w: int, out_w: int) -> SpawnedChild:
     argv = [sys.executable, "-I", "-m", "sandbox.child", str(req_r), str(rep_w)]
     kwargs = dict(stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
                   close_fds=True, start_new_session=True, cwd="/", env=CHILD_ENV)
-    if host.pid_namespace_reason() is not None:
-        cfg["pid_namespace_missing"] = host.pid_namespace_reason()
+    if host.pid_namespace_reason() is not None or os.geteuid() != 0:
+        cfg["pid_namespace_missing"] = host.pid_namespace_reason() or \
+            "not root: only a pre-forked player gets a pid namespace (in a user namespace)"
         return SpawnedChild(argv, **kwargs)
     from .confine import in_new_pid_namespace
     child, cfg["pid_namespace_missing"] = in_new_pid_namespace(lambda: SpawnedChild(argv, **kwargs))

@@ -29,9 +29,10 @@ FDS_PER_REQUEST = 4                # request pipe, reply pipe, output pipe, stat
 class Template:
     """The fork server's state: its control socket and the children it has to reap."""
 
-    def __init__(self, control: socket.socket, boot: child.Bootstrap) -> None:
+    def __init__(self, control: socket.socket, boot: child.Bootstrap, userns: str | None = None) -> None:
         self.control = control
         self.boot = boot
+        self.userns = userns                       # "missing: why", or what enter_user_namespace did
         self.children: dict[int, tuple[int, socket.socket]] = {}    # pidfd -> (pid, status socket)
 
     def serve(self) -> dict:
@@ -58,7 +59,7 @@ class Template:
             return None
         req_r, rep_w, out_w, status_fd = fds
         try:
-            pid, cfg["pid_namespace_missing"] = confine.in_new_pid_namespace(os.fork)
+            pid, cfg["pid_namespace_missing"] = self.fork_process()
         except OSError as exc:
             for fd in fds:
                 os.close(fd)
@@ -73,6 +74,16 @@ class Template:
         self.children[pidfd] = (pid, socket.socket(fileno=status_fd))
         socket.send_fds(self.control, [json.dumps({"pid": pid}).encode()], [pidfd])
         return None
+
+    def fork_process(self) -> tuple[int, str | None]:
+        """(pid, why the child has no pid namespace of its own or None), as os.fork returns."""
+        if self.userns is None or self.userns.startswith("missing"):
+            pid, missing = confine.in_new_pid_namespace(os.fork)
+            return pid, missing if self.userns is None else self.userns.removeprefix("missing: ")
+        try:
+            return confine.fork_into_new_pid_namespace(), None
+        except confine.NamespaceError as exc:
+            return os.fork(), str(exc)
 
     def reap(self, pidfd: int) -> None:
         """The child ended: collect it and tell its manager how, on its status socket."""
@@ -111,6 +122,12 @@ def main() -> None:
     args = json.loads(sys.argv[1])
     control = socket.socket(fileno=args["control_fd"])
     child.prepare_interpreter()
+    userns = None
+    if os.geteuid() != 0:                          # no root: namespaces inside a user namespace
+        try:
+            userns = confine.enter_user_namespace()
+        except OSError as exc:
+            userns = f"missing: no user namespace here ({exc})"
     boot = child.Bootstrap({"shim": args["shim"]})
     try:
         shim = boot.load()
@@ -123,7 +140,7 @@ def main() -> None:
                                              f"{args['shim']}; forking it would not be safe"}).encode())
         raise SystemExit(1)
     control.sendall(json.dumps({"ready": os.getpid()}).encode())
-    cfg = Template(control, boot).serve()
+    cfg = Template(control, boot, userns).serve()
     sys.argv = [child.__file__]                    # what a spawned child's argv holds
     boot.cfg = cfg
     try:                                           # from here on: exactly sandbox.child's main()

@@ -267,7 +267,7 @@ def test_a_killed_manager_leaves_no_process_cgroup_or_box(start_mode, write_subm
         assert box.processes_of(left["uid"]) == []
         box.sweep()                                           # what the next run does first
         assert [d for d in left["cgroups"] if os.path.exists(d)] == []
-        assert (box.RUN_DIR / "slots" / str(left["uid"])).read_text() == ""
+        assert str(manager.pid) not in (box.RUN_DIR / "slots" / str(left["uid"])).read_text()
     finally:
         if manager.poll() is None:
             manager.kill()
@@ -293,7 +293,7 @@ def test_the_sweep_reclaims_a_dead_managers_box_and_leaves_live_ones(player):
         assert box.processes_of(uid) == [straggler.pid]
         box.sweep()
         assert straggler.wait(10) == -signal.SIGKILL
-        assert slot_file.read_text() == ""
+        assert "999999999" not in slot_file.read_text()          # clean (or already another run's)
         assert live.alive and live.call("ping").value == "pong"      # a live manager's box is left alone
         assert live.slot is not None and box.processes_of(live.slot.uid) == [live.proc.pid]
     finally:
