@@ -102,13 +102,18 @@ def acquire() -> Slot:
     raise OSError(f"all {SLOTS} player uids from {UID_BASE} are in use")
 
 
-def check_readable(folder: str) -> None:
-    """The player's uid reads its submission as any other user: say so plainly when it cannot
-    (the caller staged it wrongly; grader.submissions stages folders 0555 and files 0444)."""
-    mode = os.stat(folder).st_mode
+def unreadable_reason(folder: str) -> str | None:
+    """Why a uid of its own could not read this submission folder (None: it can). The grader
+    stages folders 0555 and files 0444; a caller's private folder (a 0700 temp dir) keeps the
+    player at uid 0 without capabilities, and its protections say why."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError as exc:
+        return f"{folder}: {exc.strerror}"
     if mode & 0o005 != 0o005:
-        raise PermissionError(f"{folder} is mode {mode & 0o777:o}: the sandbox runs each player as a uid "
-                              f"of its own, so a submission folder must be readable by others (chmod -R o+rX)")
+        return (f"{folder} is mode {mode & 0o777:o}, not readable by other users, so the player keeps "
+                f"uid 0 (stage it readable by others: chmod -R o+rX)")
+    return None
 
 
 def _lock(path: Path) -> int | None:

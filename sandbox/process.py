@@ -133,9 +133,8 @@ class PlayerProcess:
         if self.proc is not None:
             return CallResult(Verdict.PROTOCOL, message="start() was already called.")
         lim = self.limits
-        uid_missing = host.uid_reason()
+        uid_missing = host.uid_reason() or box.unreadable_reason(self.submission)
         if uid_missing is None:
-            box.check_readable(self.submission)
             try:
                 self.slot = box.acquire()
             except OSError as exc:
