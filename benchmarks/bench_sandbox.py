@@ -88,6 +88,7 @@ def _measure(make, start, call, close) -> tuple[float, float]:
 
 def run():
     with tempfile.TemporaryDirectory(prefix="bench-sandbox-") as tmp:
+        os.chmod(tmp, 0o755)                    # as staged: readable by the player's own uid
         Path(tmp, "player.py").write_text("def ping():\n    return 'pong'\n")
         limits = Limits()
 

@@ -11,6 +11,7 @@ import json
 import multiprocessing
 import os
 import signal
+import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -22,12 +23,24 @@ from .match import GameResult, play_game, player_factory
 _worker_cpu: int | None = None
 
 
-def _init_worker(counter, ncpu: int) -> None:
-    """Give each pool worker its own core; both players of its games are pinned there."""
+def _init_worker(counter, ncpu: int, manager: int) -> None:
+    """Give each pool worker its own core; both players of its games are pinned there. The worker
+    dies with the manager (and its templates and players with it: sandbox/zygote.py)."""
     global _worker_cpu
+    _die_with(manager)
     with counter.get_lock():
         _worker_cpu = counter.value % ncpu
         counter.value += 1
+
+
+def _die_with(manager: int) -> None:
+    """SIGKILL this process when its parent ends (Linux); exit now if that has already happened."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
+    if os.getppid() != manager:
+        os._exit(1)
 
 
 def _run_job(assignment: Assignment, sub0, sub1, seed: int, factory) -> GameResult:
@@ -166,7 +179,7 @@ class LocalExecutor(Executor):
     def _new_pool(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("spawn")
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker,
-                                   initargs=(ctx.Value("i", 0), len(_usable_cpus())))
+                                   initargs=(ctx.Value("i", 0), len(_usable_cpus()), os.getpid()))
 
     def _renew_broken_pool(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)

@@ -2,18 +2,18 @@
 
 The memory cgroup gives the exact memory verdict: the kernel's OOM killer sends an uncatchable
 SIGKILL and raises `oom_kill` in memory.oom_control. Directories are created beneath the
-manager's own cgroup of each controller and removed at close.
+manager's own cgroup of each controller, named after the player's box (sandbox/box.py) so that
+a dead manager's leftovers can be found and reclaimed, and removed at close.
 """
 from __future__ import annotations
 
-import itertools
 import os
+import secrets
 import time
 from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
 PIDS_MAX = 128             # threads count as pids; fork is denied by seccomp anyway
-_serial = itertools.count()
 
 
 def own_dir(controller: str) -> Path | None:
@@ -63,9 +63,10 @@ def _read_int(path: Path) -> int | None:
 class PlayerCgroup:
     """One player's memory (and pids, when mounted) cgroup directories."""
 
-    def __init__(self, memory_mb: int, label: str = "player") -> None:
-        name = f"sandbox-{os.getpid()}-{next(_serial)}-{''.join(c for c in label if c.isalnum())[:20]}"
+    def __init__(self, memory_mb: int, name: str | None = None) -> None:
+        name = name or f"grader-{secrets.token_hex(8)}"     # no pid or name a player could use
         self.memory = own_dir("memory") / name
+        remove_dir(self.memory)                # a dead manager's leftover of the same box
         self.memory.mkdir()
         limit = memory_mb * 1024 * 1024
         if not _write(self.memory / "memory.limit_in_bytes", limit):
@@ -77,6 +78,7 @@ class PlayerCgroup:
         self.pids = None
         if pids_base is not None:
             try:
+                remove_dir(pids_base / name)
                 (pids_base / name).mkdir()
                 self.pids = pids_base / name
                 _write(self.pids / "pids.max", PIDS_MAX)
@@ -115,16 +117,26 @@ class PlayerCgroup:
     def remove(self) -> None:
         """Remove the directories (their tasks must be gone; stragglers are killed first)."""
         for d in (self.memory, getattr(self, "pids", None)):
-            if d is None or not d.exists():
-                continue
-            for _ in range(50):
+            if d is not None:
+                remove_dir(d)
+
+
+def remove_dir(d: Path) -> None:
+    """Remove one cgroup directory if it exists, killing the tasks still in it."""
+    for _ in range(50):
+        if not d.exists():
+            return
+        try:
+            d.rmdir()
+            return
+        except OSError:
+            try:
+                pids = (d / "cgroup.procs").read_text().split()
+            except OSError:
+                pids = []
+            for pid in pids:
                 try:
-                    d.rmdir()
-                    break
+                    os.kill(int(pid), 9)
                 except OSError:
-                    for pid in (d / "cgroup.procs").read_text().split():
-                        try:
-                            os.kill(int(pid), 9)
-                        except OSError:
-                            pass
-                    time.sleep(0.01)
+                    pass
+            time.sleep(0.01)

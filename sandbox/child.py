@@ -1,8 +1,11 @@
-"""The child's bootstrap: `python -I -m sandbox.child '<config json>'`.
+"""The child's bootstrap: `python -I -m sandbox.child <request fd> <reply fd>`.
 
-Trusted code running in the player process. In this order: import everything needed (shim,
-its PRELOAD, the seccomp library), join the cgroup, rlimits, CPU pinning, network namespace,
-drop capabilities, NO_NEW_PRIVS, Landlock, seccomp. Then write the "ready" frame (what was
+Trusted code running in the player process. Its configuration is the first message on the
+request pipe (never on the command line, where the player could read it). In this order: import
+everything needed (shim, its PRELOAD, the seccomp library), join the cgroup, rlimits, CPU
+pinning, network namespace, private root (sandbox/box.py), drop capabilities and become the
+box's uid, die with the parent, NO_NEW_PRIVS, Landlock, seccomp. As root it is already pid 1 of
+a pid namespace of its own (its parent created it so). Then write the "ready" frame (what was
 applied; no student code has run yet, so it cannot be forged) and read messages: the first one
 opens the submission, each later one calls the shim's handler; each reply echoes the request id.
 stdout and stderr are the manager's capture pipe from exec on, so print() never reaches the protocol.
@@ -13,12 +16,11 @@ that cannot be applied is recorded as "missing: <why>" and reported to the manag
 from __future__ import annotations
 
 import importlib
-import json
 import os
 import site
 import sys
 
-from sandbox import confine, landlock, seccomp_filter, wire
+from sandbox import box, cgroup, confine, landlock, seccomp_filter, wire
 from sandbox.serve import prepare_interpreter, serve
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
@@ -101,19 +103,33 @@ class Bootstrap:
     def restrict(self) -> None:
         """Every restriction, in order, for the submission in self.cfg (nothing is imported from it)."""
         cfg, seccomp_ok = self.cfg, self.seccomp_ok
-        os.chdir(cfg["submission"])
-        sys.path.insert(0, cfg["submission"])
+        root, uid = os.geteuid() == 0, cfg.get("uid")
         if cfg.get("cgroup_procs"):
-            self.step("cgroup", confine.join_cgroups, cfg["cgroup_procs"])
-        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"])
+            self.step("cgroup", confine.join_cgroups, cfg.pop("cgroup_procs"))
+        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"], 64,
+                  cgroup.PIDS_MAX if uid is not None else None)
         if cfg.get("cpu") is not None:
             self.step("cpu", confine.pin_cpu, cfg["cpu"])
-        if cfg.get("netns") and os.geteuid() == 0:
+        if cfg.get("netns") and root:
             self.step("netns", confine.unshare_network)
-        if os.geteuid() == 0:
-            self.step("capabilities", confine.drop_capabilities)
-        nnp = self.step("no_new_privs", confine.no_new_privs)
+        if os.getpid() == 1:
+            self.applied["pid_namespace"] = "pid 1 of its own pid namespace: no other process visible"
+        else:
+            self.skip("pid_namespace", cfg.get("pid_namespace_missing") or "not started in a pid namespace")
         self.read_paths = readable_paths(cfg, self.modules)
+        if root:                                   # real root, or uid 0 of a user namespace
+            self.step("private_root", box.private_root, self.read_paths)
+        else:
+            self.skip("private_root", cfg.get("pid_namespace_missing") or "no mount namespace without root")
+        os.chdir(cfg["submission"])
+        sys.path.insert(0, cfg["submission"])
+        if root:
+            self.step("capabilities", confine.drop_capabilities, uid)
+        self.applied["uid"] = (f"{os.getuid()}, its own (no other player, template or manager has it)"
+                               if uid is not None and os.getuid() == uid else
+                               f"missing: {cfg.get('uid_missing') or 'the uid could not be changed'}")
+        self.step("parent_death", confine.die_with_parent, cfg["request_fd"])
+        nnp = self.step("no_new_privs", confine.no_new_privs)
         if self.abi and nnp:
             self.step("landlock", self.apply_landlock, self.read_paths)
         else:
@@ -134,8 +150,17 @@ class Bootstrap:
             landlock.restrict(paths_without(self.read_paths, gone), self.abi)
 
 
+def read_config(req_fd: int, rep_fd: int) -> dict:
+    """The manager's first message on the request pipe: this player's configuration."""
+    cfg = wire.read_message(req_fd)
+    if not isinstance(cfg, dict):
+        os._exit(0)                                # the manager is gone already
+    return {**cfg, "request_fd": req_fd, "reply_fd": rep_fd}
+
+
 def main() -> None:
-    cfg = json.loads(sys.argv[1])
+    cfg = read_config(int(sys.argv[1]), int(sys.argv[2]))
+    del sys.argv[1:]
     prepare_interpreter()
     try:
         boot = Bootstrap(cfg)

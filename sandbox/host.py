@@ -21,12 +21,51 @@ def cgroup_reason() -> str | None:
     return cgroup.unavailable_reason()
 
 
+@functools.lru_cache(maxsize=None)
+def uid_reason() -> str | None:
+    """Why players cannot run as uids of their own (sandbox/box.py) here (None: they can)."""
+    from . import box
+
+    return box.unavailable_reason()
+
+
+def pid_namespace_reason() -> str | None:
+    """Why players cannot be pid 1 of pid namespaces of their own (None: they can; without root
+    only pre-forked ones, whose template enters a user namespace)."""
+    if platform.system() != "Linux":
+        return f"{platform.system()} has no pid namespaces"
+    if os.geteuid() != 0:
+        return userns_reason()
+    return None
+
+
+USERNS_SYSCTLS = (("/proc/sys/user/max_user_namespaces", "0", "user.max_user_namespaces is 0"),
+                  ("/proc/sys/kernel/unprivileged_userns_clone", "0", "kernel.unprivileged_userns_clone is 0"),
+                  ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1",
+                   "AppArmor restricts unprivileged user namespaces"))
+
+
+@functools.lru_cache(maxsize=None)
+def userns_reason() -> str | None:
+    """Why an ordinary user cannot make a user namespace here (None: the sysctls allow it)."""
+    if platform.system() != "Linux":
+        return f"{platform.system()} has no user namespaces"
+    for path, bad, why in USERNS_SYSCTLS:
+        try:
+            with open(path) as f:
+                if f.read().strip() == bad:
+                    return f"not root, and {why}"
+        except OSError:
+            pass
+    return None
+
+
 def protections(limits: Limits | None = None) -> dict[str, str]:
     from . import portable
     limits = limits or Limits()
     if portable.wanted():
         return portable.protections(limits)
-    from . import cgroup, landlock
+    from . import box, cgroup, landlock
     linux = platform.system() == "Linux"
     out: dict[str, str] = {}
     abi = landlock.abi_version() if linux else 0
@@ -46,13 +85,24 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     out["memory"] = (f"cgroup v1 {limits.memory_mb} MB (OOM kill → memory verdict), pids.max {cgroup.PIDS_MAX}"
                      if reason is None else f"RLIMIT_AS {limits.memory_mb} MB; missing: a memory cgroup ({reason})")
     root = hasattr(os, "geteuid") and os.geteuid() == 0
-    out["capabilities"] = "all dropped (root keeps uid 0 without capabilities)" if root else \
-        "none to drop (not root)"
+    out["capabilities"] = ("all dropped" if root else "none to drop (not root)") + \
+        (" (then the player's own uid)" if root and uid_reason() is None else "")
+    reason = uid_reason()
+    out["uid"] = (f"a uid of its own per player ({box.UID_BASE} onwards, locked under {box.RUN_DIR})"
+                  if reason is None else f"missing: {reason}")
+    reason = pid_namespace_reason()
+    userns = "" if root else " (pre-forked start, in a user namespace; none when spawned)"
+    out["pid_namespace"] = (f"pid 1 of its own pid namespace: no other process visible{userns}"
+                            if reason is None else f"missing: {reason}")
+    out["private_root"] = (f"a mount namespace holding only the read-only paths{userns}"
+                           if reason is None else f"missing: {reason}")
+    out["parent_death"] = "killed with its parent (PR_SET_PDEATHSIG)" if linux else "missing: not Linux"
     out["no_new_privs"] = "set" if linux else "missing: not Linux"
-    out["network"] = ("empty network namespace" if root and linux else "missing netns: not root") + \
+    out["network"] = (f"empty network namespace{userns}" if reason is None else f"missing netns: {reason}") + \
         (", seccomp denies socket()" if "missing" not in out["seccomp"] else "")
-    out["rlimits"] = "AS, FSIZE 0, CORE 0, NOFILE 64, MEMLOCK 0" if hasattr(os, "sched_setaffinity") or linux \
-        else "missing: no POSIX rlimits"
+    out["rlimits"] = ("CPU, DATA, STACK, AS, FSIZE 0, CORE 0, NOFILE 64, MEMLOCK 0, NPROC: all reset"
+                      if hasattr(os, "sched_setaffinity") or linux \
+        else "missing: no POSIX rlimits")
     out["cpu"] = "sched_setaffinity to Limits.cpu" if hasattr(os, "sched_setaffinity") else \
         "missing: no sched_setaffinity"
     out["freeze"] = "SIGSTOP/SIGCONT of the process group between calls" if hasattr(os, "killpg") else \

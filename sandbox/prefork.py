@@ -94,7 +94,7 @@ class Zygote:
         return reply["pid"], fds[0]
 
     def stop(self) -> None:
-        """Hang up (the template exits at EOF; its running children go on), then reap it."""
+        """Hang up (the template exits at EOF, and its running children die with it), then reap it."""
         self.sock.close()
         try:
             self.proc.wait(2.0)

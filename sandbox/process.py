@@ -8,7 +8,6 @@ the child applies to itself.
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import select
@@ -73,6 +72,20 @@ class SpawnedChild(subprocess.Popen):
                 time.sleep(0.005)
 
 
+def spawn_child(cfg: dict, req_r: int, rep_w: int, out_w: int) -> SpawnedChild:
+    """`python -I -m sandbox.child <request fd> <reply fd>`, as root pid 1 of a new pid namespace."""
+    argv = [sys.executable, "-I", "-m", "sandbox.child", str(req_r), str(rep_w)]
+    kwargs = dict(stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
+                  close_fds=True, start_new_session=True, cwd="/", env=CHILD_ENV)
+    if host.pid_namespace_reason() is not None or os.geteuid() != 0:
+        cfg["pid_namespace_missing"] = host.pid_namespace_reason() or \
+            "not root: only a pre-forked player gets a pid namespace (in a user namespace)"
+        return SpawnedChild(argv, **kwargs)
+    from .confine import in_new_pid_namespace
+    child, cfg["pid_namespace_missing"] = in_new_pid_namespace(lambda: SpawnedChild(argv, **kwargs))
+    return child
+
+
 class PlayerProcess:
     """A sandboxed player. Nothing the player does raises here: every call returns a CallResult.
 
@@ -94,6 +107,7 @@ class PlayerProcess:
         self.proc = None                        # SpawnedChild or sandbox.prefork.ForkedChild
         self.started_by = ""                    # "spawn" or "prefork" once started
         self.cgroup: PlayerCgroup | None = None
+        self.slot: box.Slot | None = None       # the box: this player's own uid, while it lives
         self.output: OutputCapture | None = None
         self.status: int | None = None          # wait status once reaped
         self.rusage = None
@@ -119,11 +133,19 @@ class PlayerProcess:
         """Spawn the child, let it restrict itself and open the submission (limit: start_s)."""
         if self.proc is not None:
             return CallResult(Verdict.PROTOCOL, message="start() was already called.")
+        from . import box                       # Linux only: the portable sandbox has its own start
+
         lim = self.limits
+        uid_missing = host.uid_reason() or box.unreadable_reason(self.submission)
+        if uid_missing is None:
+            try:
+                self.slot = box.acquire()
+            except OSError as exc:
+                uid_missing = str(exc)
         reason = host.cgroup_reason()
         if reason is None:
             try:
-                self.cgroup = PlayerCgroup(lim.memory_mb, self.name)
+                self.cgroup = PlayerCgroup(lim.memory_mb, self.slot.cgroup_name if self.slot else None)
             except OSError as exc:
                 reason = str(exc)
         self.protections["memory"] = (self.cgroup.describe() if self.cgroup else
@@ -137,7 +159,8 @@ class PlayerProcess:
                "cgroup_procs": self.cgroup.procs_files if self.cgroup else [],
                "address_space_mb": max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
                "cpu": lim.cpu, "netns": True, "read_paths": list(lim.read_paths),
-               "readable_until_first_reply": list(lim.readable_until_first_reply)}
+               "readable_until_first_reply": list(lim.readable_until_first_reply),
+               "uid": self.slot.uid if self.slot else None, "uid_missing": uid_missing}
         self.t_spawn = time.perf_counter()
         if self.prefork is not None:
             from .prefork import launch
@@ -154,14 +177,16 @@ class PlayerProcess:
         try:
             if self.proc is None:
                 self.started_by = "spawn"
-                self.proc = SpawnedChild(
-                    [sys.executable, "-I", "-m", "sandbox.child", json.dumps(cfg)],
-                    stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
-                    close_fds=True, start_new_session=True, cwd=self.submission, env=CHILD_ENV)
+                self.proc = spawn_child(cfg, req_r, rep_w, out_w)
+                wire.write_all(self.req_w, wire.encode(cfg))     # its configuration: never on argv
         except OSError as exc:
             for fd in (req_r, rep_w, out_r, out_w, self.req_w, self.rep_r):
-                os.close(fd)
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
             self._remove_cgroup()
+            self._release_slot(clean=self.proc is None)
             self.death = CallResult(Verdict.CRASHED, message=f"The player process could not be started: {exc}.")
             return self.death
         finally:
@@ -202,6 +227,7 @@ class PlayerProcess:
             if self.cgroup is not None:
                 peak = max(p for p in (peak, self.cgroup.peak_mb()) if p is not None)
         self._remove_cgroup()
+        self._release_slot(clean=self.proc is None or self.rusage is not None)
         self.report = ProcessReport(
             peak_memory_mb=None if peak is None else round(peak, 1),
             output=self.output.text if self.output else "",
@@ -423,6 +449,15 @@ class PlayerProcess:
                 os.close(fd)
             except OSError:
                 pass
+
+    def _release_slot(self, clean: bool) -> None:
+        """Give the uid back; a player whose end was not seen leaves its box to be reclaimed."""
+        if self.slot is not None:
+            if clean:
+                self.slot.release()
+            else:
+                os.close(self.slot.fd)         # still marked in use: the next holder kills first
+            self.slot = None
 
     def _remove_cgroup(self) -> None:
         if self.cgroup is not None:

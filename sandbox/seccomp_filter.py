@@ -1,7 +1,9 @@
 """The child's seccomp filter (through pyseccomp): a deny-list on top of Landlock.
 
 Closes what Landlock leaves open (new processes, UDP and Unix sockets, signals to others,
-ptrace, namespaces, chmod/chown of files uid 0 owns, ...). Denied calls fail with EPERM so the
+ptrace, namespaces, chmod/chown of files uid 0 owns, ...) and what a uid of its own does not
+cover: every call that names another process by pid is allowed on the caller only (`prlimit64`
+and the scheduler, priority and I/O-priority calls on pid 0, signals to its own pid). Denied calls fail with EPERM so the
 player sees a plain PermissionError; foreign ABIs (i386 `int 0x80`, x32) kill the process.
 `load_library()` must run before Landlock: afterwards libseccomp cannot be opened.
 """
@@ -18,7 +20,7 @@ DENIED = (
     "fork", "vfork", "execve", "execveat",
     "socket", "io_uring_setup", "io_uring_enter", "io_uring_register",
     "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
-    "pidfd_open", "pidfd_getfd", "pidfd_send_signal", "tkill",
+    "pidfd_open", "pidfd_getfd", "pidfd_send_signal", "tkill", "process_mrelease",
     "setsid", "setpgid", "sched_setaffinity", "personality",
     "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree",
     "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
@@ -32,6 +34,15 @@ DENIED = (
     "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "reboot",
     "swapon", "swapoff", "acct", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "syslog", "quotactl", "iopl", "ioperm", "lookup_dcookie", "vhangup",
+)
+
+# Allowed only when the argument at this index (a pid, or `who`) is 0: the caller itself.
+# Calls that only read another process's scheduling data stay open (its pid namespace leaves the
+# player nothing else to name); prlimit64 reads and writes in one call, so it is closed to others.
+ON_CALLER_ONLY = (
+    ("prlimit64", 0), ("setpriority", 1), ("ioprio_set", 1),
+    ("sched_setscheduler", 0), ("sched_setparam", 0), ("sched_setattr", 0),
+    ("migrate_pages", 0), ("move_pages", 0), ("get_robust_list", 0),
 )
 
 _pyseccomp = None
@@ -56,7 +67,8 @@ def load_library():
 def describe() -> str:
     """What the host offers, for `protections()`; raises if libseccomp is missing."""
     sc = load_library()
-    return f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 6} calls"
+    return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 6} calls, "
+            f"{len(ON_CALLER_ONLY)} more on the caller only")
 
 
 def install() -> int:
@@ -77,5 +89,8 @@ def install() -> int:
     flt.add_rule(eperm, "socketpair", sc.Arg(0, sc.NE, AF_UNIX))
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
+    for name, arg in ON_CALLER_ONLY:
+        if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
+            flt.add_rule(eperm, name, sc.Arg(arg, sc.NE, 0))
     flt.load()
-    return count + 6
+    return count + 6 + len(ON_CALLER_ONLY)

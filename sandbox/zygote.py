@@ -7,7 +7,10 @@ forks. The parent answers with the child's pid and a pidfd, keeps the status soc
 the child ends, reaps it and writes its wait status and rusage there. The child leaves the
 template's loop entirely, keeps only stdin, stdout/stderr (the output pipe) and the two protocol
 pipes, starts its own session, and runs the same restriction steps as sandbox.child before it
-opens the submission: every game is a fresh process that restricts itself first.
+opens the submission: every game is a fresh process that restricts itself first. As root each
+child is pid 1 of a new pid namespace (unshare before the fork, setns back after it), so it sees
+neither the template nor anything else; it dies with the template (PR_SET_PDEATHSIG), and the
+template leaves when its manager hangs up or dies.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import select
 import socket
 import sys
 
-from sandbox import child, wire
+from sandbox import child, confine, wire
 
 REQUEST_BYTES = 64 * 1024          # one fork request: the child's JSON config
 FDS_PER_REQUEST = 4                # request pipe, reply pipe, output pipe, status socket
@@ -26,9 +29,10 @@ FDS_PER_REQUEST = 4                # request pipe, reply pipe, output pipe, stat
 class Template:
     """The fork server's state: its control socket and the children it has to reap."""
 
-    def __init__(self, control: socket.socket, boot: child.Bootstrap) -> None:
+    def __init__(self, control: socket.socket, boot: child.Bootstrap, userns: str | None = None) -> None:
         self.control = control
         self.boot = boot
+        self.userns = userns                       # "missing: why", or what enter_user_namespace did
         self.children: dict[int, tuple[int, socket.socket]] = {}    # pidfd -> (pid, status socket)
 
     def serve(self) -> dict:
@@ -42,7 +46,7 @@ class Template:
                     continue
                 msg, fds, _, _ = socket.recv_fds(self.control, REQUEST_BYTES, FDS_PER_REQUEST)
                 if not msg:
-                    sys.exit(0)                    # the manager is gone; running children go on
+                    sys.exit(0)                    # the manager is gone: its players die with us
                 job = self.fork(json.loads(msg), fds)
                 if job is not None:
                     return job
@@ -55,7 +59,7 @@ class Template:
             return None
         req_r, rep_w, out_w, status_fd = fds
         try:
-            pid = os.fork()
+            pid, cfg["pid_namespace_missing"] = self.fork_process()
         except OSError as exc:
             for fd in fds:
                 os.close(fd)
@@ -70,6 +74,16 @@ class Template:
         self.children[pidfd] = (pid, socket.socket(fileno=status_fd))
         socket.send_fds(self.control, [json.dumps({"pid": pid}).encode()], [pidfd])
         return None
+
+    def fork_process(self) -> tuple[int, str | None]:
+        """(pid, why the child has no pid namespace of its own or None), as os.fork returns."""
+        if self.userns is None or self.userns.startswith("missing"):
+            pid, missing = confine.in_new_pid_namespace(os.fork)
+            return pid, missing if self.userns is None else self.userns.removeprefix("missing: ")
+        try:
+            return confine.fork_into_new_pid_namespace(), None
+        except confine.NamespaceError as exc:
+            return os.fork(), str(exc)
 
     def reap(self, pidfd: int) -> None:
         """The child ended: collect it and tell its manager how, on its status socket."""
@@ -108,6 +122,12 @@ def main() -> None:
     args = json.loads(sys.argv[1])
     control = socket.socket(fileno=args["control_fd"])
     child.prepare_interpreter()
+    userns = None
+    if os.geteuid() != 0:                          # no root: namespaces inside a user namespace
+        try:
+            userns = confine.enter_user_namespace()
+        except OSError as exc:
+            userns = f"missing: no user namespace here ({exc})"
     boot = child.Bootstrap({"shim": args["shim"]})
     try:
         shim = boot.load()
@@ -120,8 +140,8 @@ def main() -> None:
                                              f"{args['shim']}; forking it would not be safe"}).encode())
         raise SystemExit(1)
     control.sendall(json.dumps({"ready": os.getpid()}).encode())
-    cfg = Template(control, boot).serve()
-    sys.argv = [child.__file__, json.dumps(cfg)]     # what a spawned child's argv holds
+    cfg = Template(control, boot, userns).serve()
+    sys.argv = [child.__file__]                    # what a spawned child's argv holds
     boot.cfg = cfg
     try:                                           # from here on: exactly sandbox.child's main()
         boot.restrict()

@@ -5,9 +5,25 @@ import pytest
 
 from sandbox import PlayerProcess, Verdict, wire
 
-FORGER = """
+REPLY_FD = """
+import fcntl, os, stat
+
+def reply_fd():
+    \"\"\"What a hostile player does: find the write end of a pipe that is not its output pipe.\"\"\"
+    output = os.fstat(1).st_ino
+    for fd in range(3, 64):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISFIFO(st.st_mode) and st.st_ino != output and \\
+                fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_WRONLY:
+            return fd
+"""
+
+FORGER = REPLY_FD + """
 import json, os, struct, sys, time
-FD = json.loads(sys.argv[1])["reply_fd"]
+FD = reply_fd()
 
 def garbage():
     body = b"this is not json"
@@ -60,8 +76,8 @@ def test_forged_replies_are_protocol_violations(player, attack, words):
 
 def test_forged_ready_report_is_impossible_after_start(player):
     """The protections come from a frame written before any student code runs."""
-    p = player("import json, os, struct, sys\n"
-               "FD = json.loads(sys.argv[1])['reply_fd']\n"
+    p = player(REPLY_FD + "import json, os, struct, sys\n"
+               "FD = reply_fd()\n"
                "body = json.dumps({'ok': None, 'id': 1, 'ready': {'landlock': 'forged'}}).encode()\n"
                "os.write(FD, struct.pack('>I', len(body)) + body)\n", start=False)
     r = p.start()

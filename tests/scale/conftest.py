@@ -43,13 +43,16 @@ def assignment_in(folder: Path, **league):
 
 def live_players(stage_dir: Path) -> list[psutil.Process]:
     """Sandboxed player processes (not zombies) that play submissions staged under stage_dir:
-    spawned or forked from a template, a player's working folder is its staged submission."""
+    spawned or forked from a template, a player's working folder is its staged submission
+    (seen from here beneath its private root's mount point when it has one)."""
+    from sandbox import box
     out = []
     for proc in psutil.process_iter(["status"]):
         try:
             cwd = proc.cwd()
         except (psutil.Error, OSError):
             continue
+        cwd = cwd.removeprefix(str(box.RUN_DIR / box.ROOT_NAME))
         if cwd.startswith(str(stage_dir)) and proc.info["status"] != psutil.STATUS_ZOMBIE:
             out.append(proc)
     return out

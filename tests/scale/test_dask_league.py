@@ -8,13 +8,17 @@ import os
 import re
 import signal
 import sqlite3
+import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
 
 from grader.executors import Executor, LocalExecutor
 from grader.league import run_league
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def games_of(assignment) -> dict[str, tuple]:
@@ -123,3 +127,46 @@ def test_a_wrong_dask_setting_is_one_sentence(tmp_path, assignment_in, settings,
     assignment = assignment_in(tmp_path, executor="dask", dask=settings)
     with pytest.raises(ConfigError, match=re.escape(sentence)):
         make_executor(assignment)
+
+
+MANAGER = """
+import sys
+from grader.assignment import load_assignments
+from grader.executors import make_executor
+from grader.league import run_league
+
+assignment = load_assignments(sys.argv[1])["arena"]
+run_league(assignment, executor=make_executor(assignment), progress=False)
+"""
+
+
+@pytest.mark.parametrize("executor", ["local", "dask"])
+def test_a_killed_manager_leaves_no_worker_template_or_player(tmp_path, stage_dir, live_players, executor):
+    """kill -9 of `grader run`'s process mid-league: its pool or Dask workers, their templates, the
+    resource tracker and every player (frozen ones too) end with it."""
+    if executor == "dask":
+        pytest.importorskip("distributed")
+    from tests.scale.conftest import make_league
+
+    league = {"executor": "dask", "dask": {"cluster": "local", "workers": 2}} if executor == "dask" else {}
+    config = make_league(tmp_path, **league)
+    manager = psutil.Popen([sys.executable, "-c", MANAGER, str(config)], cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 120
+        left: list[psutil.Process] = []
+        while time.monotonic() < deadline:
+            left = manager.children(recursive=True)
+            if any(p.status() == psutil.STATUS_STOPPED for p in left if p.is_running()):
+                break
+            time.sleep(0.02)
+        else:
+            raise AssertionError("no player was ever frozen")
+        manager.kill()
+        manager.wait(10)
+        _, alive = psutil.wait_procs(left, timeout=30)
+        alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        assert alive == [], [(p.pid, p.name(), p.cmdline()[:4]) for p in alive]
+        assert live_players() == []
+    finally:
+        if manager.is_running():
+            manager.kill()

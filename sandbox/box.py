@@ -1,0 +1,265 @@
+"""Boxes, as IOI's isolate has them: a uid of its own for each live player, and a private root.
+
+Manager side: `acquire()` reserves one uid of a range kept for the grader (`UID_BASE` onwards) by
+an flock on a file under `RUN_DIR/slots`, so no two live players share a uid, also across
+several grader runs on one machine. The lock file says whether its last owner let go cleanly; a
+box left by a manager that died (a `kill -9`) is reclaimed before reuse: every process of that
+uid is killed and its cgroups removed. `sweep()` does that for every box nobody holds, once per
+manager process, when its first player starts (so a re-run never meets a dead run's leftovers).
+
+Child side: `private_root(paths)` gives the player a mount namespace whose root (a chroot: the
+player has no capability to leave it) is an empty tmpfs holding only `paths`, bind-mounted at
+their own places: nothing else of the machine, other
+players' staged submissions included, can even be stat-ed or watched, and folders the player's
+uid could not traverse (/root of a pyenv install, a 0700 temp folder) are plain 0755 folders there.
+"""
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import functools
+import os
+import platform
+import re
+import signal
+import time
+from pathlib import Path
+
+from . import cgroup
+
+RUN_DIR = Path(os.environ.get("GRADER_SANDBOX_RUN_DIR") or
+               ("/run/grader-sandbox" if os.geteuid() == 0 else f"/tmp/grader-sandbox-{os.getuid()}"))
+UID_BASE = 1_700_000_000            # far above login uids and the usual subuid ranges
+SLOTS = 1000                        # concurrent players on one machine, all grader runs together
+ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of each private root
+
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x1000, 0x4000, 0x40000
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+# ----------------------------------------------------------------- manager side: uids
+def unavailable_reason() -> str | None:
+    """Why players cannot get uids of their own here (None: they can)."""
+    if platform.system() != "Linux":
+        return f"{platform.system()} has no user ids to switch to here"
+    if os.geteuid() != 0:
+        return "not root, so the player cannot be given a uid of its own"
+    try:
+        _slots_dir()
+    except OSError as exc:
+        return f"{RUN_DIR} cannot be used: {exc.strerror or exc}"
+    return None
+
+
+def _slots_dir() -> Path:
+    path = RUN_DIR / "slots"
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    (RUN_DIR / ROOT_NAME).mkdir(mode=0o755, exist_ok=True)
+    return path
+
+
+class Slot:
+    """One box held by this manager: the player's uid (and gid), locked until `release()`."""
+
+    def __init__(self, uid: int, fd: int) -> None:
+        self.uid = uid
+        self.fd = fd
+
+    @property
+    def cgroup_name(self) -> str:
+        return f"grader-box-{self.uid}"
+
+    def release(self) -> None:
+        """Mark the box clean and unlock it (the player must be gone)."""
+        if self.fd is not None:
+            os.ftruncate(self.fd, 0)
+            os.close(self.fd)                  # closing drops the flock
+            self.fd = None
+
+
+def acquire() -> Slot:
+    """A free box (its leftovers reclaimed first); OSError when every uid of the range is in use."""
+    folder = _slots_dir()
+    sweep_once()
+    start = (os.getpid() * 7919 + time.monotonic_ns()) % SLOTS
+    for i in range(SLOTS):
+        uid = UID_BASE + (start + i) % SLOTS
+        fd = _lock(folder / str(uid))
+        if fd is None:
+            continue
+        if os.pread(fd, 64, 0):                # its last manager died holding it
+            reclaim(uid)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        return Slot(uid, fd)
+    raise OSError(f"all {SLOTS} player uids from {UID_BASE} are in use")
+
+
+def unreadable_reason(folder: str) -> str | None:
+    """Why a uid of its own could not read this submission folder (None: it can). The grader
+    stages folders 0555 and files 0444; a caller's private folder (a 0700 temp dir) keeps the
+    player at uid 0 without capabilities, and its protections say why."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError as exc:
+        return f"{folder}: {exc.strerror}"
+    if mode & 0o005 != 0o005:
+        return (f"{folder} is mode {mode & 0o777:o}, not readable by other users, so the player keeps "
+                f"uid 0 (stage it readable by others: chmod -R o+rX)")
+    return None
+
+
+def _lock(path: Path) -> int | None:
+    """An fd holding the flock of `path`, or None when someone else holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return fd
+    except BlockingIOError:
+        os.close(fd)
+        return None
+
+
+def processes_of(uid: int) -> list[int]:
+    """Pids of this pid namespace whose effective uid is `uid` (zombies, already dead, left out)."""
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.stat(f"/proc/{name}").st_uid == uid:
+                    with open(f"/proc/{name}/stat", "rb") as f:
+                        if f.read().rsplit(b")", 1)[1].split()[0] != b"Z":
+                            out.append(int(name))
+            except (OSError, IndexError):
+                pass
+    return out
+
+
+def reclaim(uid: int) -> None:
+    """Kill whatever still runs as `uid` and remove its cgroups (its box is free, its owner dead)."""
+    for _ in range(100):
+        pids = processes_of(uid)
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.01)
+    for controller in ("memory", "pids"):
+        base = cgroup.own_dir(controller)
+        if base is not None:
+            cgroup.remove_dir(base / f"grader-box-{uid}")
+
+
+def sweep() -> int:
+    """Reclaim every box whose manager died holding it, and the old-style per-player cgroups
+    (`sandbox-<pid>-…`) of managers that are gone. Boxes held by live managers are not touched.
+    Returns how many were reclaimed."""
+    reclaimed = 0
+    folder = _slots_dir()
+    for path in folder.iterdir():
+        if not path.name.isdigit():
+            continue
+        fd = _lock(path)
+        if fd is None:
+            continue                           # a live manager's player
+        try:
+            if os.pread(fd, 64, 0):
+                reclaim(int(path.name))
+                os.ftruncate(fd, 0)
+                reclaimed += 1
+        finally:
+            os.close(fd)
+    for controller in ("memory", "pids"):
+        base = cgroup.own_dir(controller)
+        for d in (base.iterdir() if base is not None else ()):
+            m = re.fullmatch(r"sandbox-(\d+)-.*", d.name)
+            if m and d.is_dir() and not _alive(int(m.group(1))):
+                cgroup.remove_dir(d)
+                reclaimed += 1
+    return reclaimed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+@functools.lru_cache(maxsize=None)
+def _swept_in(pid: int) -> int:
+    return sweep()
+
+
+def sweep_once() -> None:
+    """sweep(), once per manager process (a forked copy sweeps again)."""
+    _swept_in(os.getpid())
+
+
+# ----------------------------------------------------------------- child side: private root
+def private_root(paths) -> str:
+    """Enter a new mount namespace whose root holds only `paths` (root only). Returns a description."""
+    root = str(RUN_DIR / ROOT_NAME)
+    os.makedirs(root, mode=0o755, exist_ok=True)
+    _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256k")
+    bound: list[str] = []
+    for path in sorted({os.path.normpath(p) for p in paths}):
+        if os.path.lexists(path):
+            _expose(root, path, bound)
+    # chroot, not pivot_root: detaching the old tree costs up to 5 ms (an RCU grace period), and
+    # a process without CAP_SYS_CHROOT (and with seccomp denying chroot) cannot leave a chroot.
+    os.chroot(root)
+    os.chdir("/")
+    return f"private root holding {len(bound)} read-only paths"
+
+
+def _covered(path: str, bound: list[str]) -> bool:
+    return any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound)
+
+
+def _expose(root: str, path: str, bound: list[str]) -> None:
+    """Make `path` reachable under `root`: symlinked components become the same symlinks (and
+    their targets are exposed), the first real path is bind-mounted at its own place."""
+    parts = path.strip("/").split("/")
+    current = ""
+    for i, part in enumerate(parts):
+        current += "/" + part
+        if _covered(current, bound):
+            return
+        if os.path.islink(current):
+            link = root + current
+            if not os.path.lexists(link):
+                os.makedirs(os.path.dirname(link), mode=0o755, exist_ok=True)
+                os.symlink(os.readlink(current), link)
+            rest = parts[i + 1:]
+            _expose(root, os.path.join(os.path.realpath(current), *rest), bound)
+            return
+    target = root + path
+    if os.path.isdir(path):
+        os.makedirs(target, mode=0o755, exist_ok=True)
+    else:
+        os.makedirs(os.path.dirname(target), mode=0o755, exist_ok=True)
+        open(target, "wb").close()
+    _mount(path, target, None, MS_BIND | MS_REC)
+    bound.append(path)
+
+
+def _mount(source, target: str, fstype, flags: int, data: str | None = None) -> None:
+    enc = (lambda s: None if s is None else os.fsencode(s))
+    _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
+           f"mount {target}")
