@@ -198,13 +198,15 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                     proc = None
                     continue
             error = None
+            replies: list = []
             for method, args in case.setup:
-                res = proc.call(method, args)
+                res = proc.call(method, case.resolve(args, replies))
                 if not res.verdict.answered:
                     error = f"{method} failed: {res.message}"
                     break
+                replies.append(res.value)
             if error is None:
-                res = proc.call(case.method, case.args)
+                res = proc.call(case.method, case.resolve(case.args, replies))
                 if res.verdict is Verdict.OK:
                     mismatch = case.check(res.value)
                     if mismatch is not None:

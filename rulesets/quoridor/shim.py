@@ -24,8 +24,7 @@ from rulesets.base import check_arity
 from rulesets.entry import import_entry, open_folder
 
 from . import obstacle as course_obstacle
-from .engine import QuoridorGame, QuoridorState
-from .geometry import wall_edges
+from .view import Board, wall_edges
 
 Obstacle = course_obstacle.Obstacle
 PRELOAD: list[str] = []
@@ -45,8 +44,6 @@ def open_submission(path: str, options: dict) -> "QuoridorHandler":
     folder = open_folder(path, forget=(MODULE,))
     sys.modules["obstacle"] = course_obstacle
     return QuoridorHandler(import_entry(folder, ENTRY, MODULE))
-
-
 
 
 def _describe(value) -> str:
@@ -205,20 +202,20 @@ class QuoridorHandler:
 
     # ---- helpers --------------------------------------------------------------------------
     @staticmethod
-    def _state(data: dict | None) -> QuoridorState:
+    def _state(data: dict | None) -> Board:
         if not data:
-            return QuoridorGame().new_state(0)
-        return QuoridorGame(**data.get("params", {})).state_from_json(data)
+            raise ValueError("the grader sent no position to set the player up with.")
+        return Board.from_json(data)
 
-    def _initialised(self, state: QuoridorState, seat: int, may_flip: bool = True):
+    def _initialised(self, state: Board, seat: int, may_flip: bool = True):
         """A fresh Player(name) told the position with `seat` as "me"; also the row map back."""
         sizey = state.sizey
         me, opp = state.pos[seat], state.pos[1 - seat]
         derived = sizey - 1 if me[1] == 0 else 0
-        upside_down = may_flip and derived != state.goal_row(seat, sizey)
+        upside_down = may_flip and derived != (sizey - 1 if seat == 0 else 0)   # seat 0 heads for the top row
         flip = (lambda y: sizey - 1 - y) if upside_down else (lambda y: y)
         obstacles = []
-        for (ori, x, y), _by, _ply in state.walls:
+        for ori, x, y in state.walls:
             shown = (ori, x, sizey - 2 - y) if upside_down else (ori, x, y)   # canonical edges either way
             obstacles += [Obstacle(fx, fy, tx, ty) for (fx, fy), (tx, ty) in wall_edges(shown)]
         player = self.module.Player(self.name)
