@@ -4,6 +4,9 @@ The shim registers this module as ``sys.modules["bohnenspiel"]``, so a student w
 
     from bohnenspiel import BohnenspielBoardState, BohnenspielMove, BohnenspielPlayer
 
+The Java package's sample players come too (`RandomBohnenspielPlayer`, `GreedyBohnenspielPlayer`,
+for roll-outs and tests), and `boardgame.Server`'s limits (`DEFAULT_TIMEOUT`, `FIRST_MOVE_TIMEOUT`).
+
 Names are the Java ones in snake_case (``get_legal_moves``), each with its camelCase alias
 (``getLegalMoves``). `BohnenspielBoardState` is the course's board: plain data and the rules, as
 the Java class had them, so students simulate with `clone()` and `move()`. It is the grader's
@@ -338,4 +341,38 @@ class BohnenspielPlayer:
     getName = get_name
 
 
-__all__ = ["BohnenspielBoardState", "BohnenspielMove", "BohnenspielPlayer", "MoveType"]
+class RandomBohnenspielPlayer(BohnenspielPlayer):
+    """The course's random player: any legal move, uniformly."""
+
+    def __init__(self, name: str = "RandomPlayer"):
+        super().__init__(name)
+
+    def choose_move(self, board_state: BohnenspielBoardState) -> BohnenspielMove:
+        return board_state.get_random_move()
+
+
+class GreedyBohnenspielPlayer(BohnenspielPlayer):
+    """The course's greedy player: the legal move after which its own score is highest; ties go to
+    the first such move in legal-move order (pits ascending, then skip), as in the Java code."""
+
+    def __init__(self, name: str = "GreedyPlayer"):
+        super().__init__(name)
+
+    def choose_move(self, board_state: BohnenspielBoardState) -> BohnenspielMove:
+        moves = board_state.get_legal_moves()
+        best_move, best_score = moves[0], -1
+        for move in moves:
+            after = board_state.clone()
+            after.move(move)
+            score = after.get_score(self.player_id)
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move
+
+
+# boardgame.Server's limits, in milliseconds, as the Java code named them
+DEFAULT_TIMEOUT = 700
+FIRST_MOVE_TIMEOUT = 30_000
+
+__all__ = ["BohnenspielBoardState", "BohnenspielMove", "BohnenspielPlayer", "MoveType", "RandomBohnenspielPlayer",
+           "GreedyBohnenspielPlayer", "DEFAULT_TIMEOUT", "FIRST_MOVE_TIMEOUT"]

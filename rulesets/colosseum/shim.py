@@ -17,9 +17,6 @@ here from the position's plain data (the grader's engine never enters this proce
 """
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import types
@@ -27,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.base import check_arity
-from rulesets.entry import forget_submissions, import_entry, open_folder
+from rulesets.entry import compile_course, forget_submissions, import_entry, install_course, open_folder
 
 
 def _prepare_matplotlib() -> list[str]:
@@ -56,57 +53,20 @@ READ_PATHS = _prepare_matplotlib()
 
 ENTRY = "student_agent.py"
 ENTRY_MODULE = "agents.student_agent"
-COURSE_DIR = Path(__file__).resolve().parent / "course"
-# module name -> file under course/; compiled now, before any sandbox restriction, so that opening
-# a submission never needs to read them again
+# module name -> file under course/; compiled now, before any sandbox restriction
 COURSE_FILES = {"constants": "constants.py", "store": "store.py", "agents.agent": "agents/agent.py",
                 "agents": "agents/__init__.py", "agents.random_agent": "agents/random_agent.py",
                 "agents.human_agent": "agents/human_agent.py", "utils": "utils.py", "ui": "ui.py",
                 "world": "world.py", "simulator": "simulator.py"}
-INSTALLED = ("constants", "store", "agents.agent", "agents")      # always the course's, in this order
-_COURSE_CODE = {name: compile((COURSE_DIR / rel).read_text(), str(COURSE_DIR / rel), "exec")
-                for name, rel in COURSE_FILES.items()}
-
-
-class CourseModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Serves the course modules from their compiled code; last on sys.meta_path, so a student's
-    own file of the same name is found first."""
-
-    def __init__(self, folder: str) -> None:
-        self.folder = folder
-
-    def find_spec(self, name, path=None, target=None):
-        code = _COURSE_CODE.get(name)
-        if code is None:
-            return None
-        spec = importlib.machinery.ModuleSpec(name, self, origin=code.co_filename, is_package=name == "agents")
-        spec.has_location = True
-        if name == "agents":
-            spec.submodule_search_locations = [self.folder]
-        return spec
-
-    def create_module(self, spec):
-        return None
-
-    def exec_module(self, module) -> None:
-        exec(_COURSE_CODE[module.__name__], module.__dict__)
+INSTALLED = ("constants", "store", "agents", "agents.agent")      # always the course's, in this order
+COURSE_DIR = Path(__file__).resolve().parent / "course"
+_COURSE_CODE = compile_course(COURSE_DIR, COURSE_FILES)
 
 
 def install_course_modules(folder: str) -> dict[str, types.ModuleType]:
-    """Fresh course modules: the INSTALLED ones in sys.modules now (`agents.<name>` imports search
-    the submission folder first), the others on import."""
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, CourseModules)]
-    finder = CourseModules(folder)
-    sys.meta_path.append(finder)
-    modules = {}
-    for name in INSTALLED:
-        module = importlib.util.module_from_spec(finder.find_spec(name))
-        sys.modules[name] = module
-        if name == "agents":
-            module.agent = modules["agents.agent"]
-        finder.exec_module(module)
-        modules[name] = module
-    return modules
+    """Fresh course modules (see the module docstring); `agents.<name>` imports search the
+    submission folder first."""
+    return install_course(_COURSE_CODE, INSTALLED, packages={"agents": [folder]})
 
 
 def _import_entry(folder: str) -> types.ModuleType:

@@ -4,7 +4,9 @@ The submission's ``player.py`` defines ``class Player(name)`` with ``initializat
 myx, myy, opponentx, opponenty, max_obstacles, list_of_obstacles)``, ``make_move()``,
 ``opponent_move(moveType, result)``, ``expand_player()`` and ``expand_obstacles()`` (camelCase
 and ``all_*`` aliases of the assignment page accepted). It imports the course's ``Obstacle`` with
-``from obstacle import *``; this shim registers rulesets/quoridor/obstacle.py as that module.
+``from obstacle import *``; this shim registers rulesets/quoridor/obstacle.py as that module. The
+course's other file, the example ``manager.py`` (course/), imports too (``from manager import *``).
+The player is told positions as plain data (view.py); the engine never enters its process.
 
 Choices (see README.md):
 - Before seat 0's first make_move the shim calls ``opponent_move(1, [x2, y2])`` with the
@@ -19,9 +21,10 @@ Choices (see README.md):
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from rulesets.base import check_arity
-from rulesets.entry import import_entry, open_folder
+from rulesets.entry import compile_course, import_entry, install_course, open_folder
 
 from . import obstacle as course_obstacle
 from .view import Board, wall_edges
@@ -37,12 +40,14 @@ METHODS = (  # (names accepted, first one preferred; arguments besides self)
     (("expand_player", "expandPlayer", "all_player_moves"), 0),
     (("expand_obstacles", "expandObstacles", "all_obstacles"), 0),
 )
+COURSE_CODE = compile_course(Path(__file__).resolve().parent / "course", {"manager": "manager.py"})
 
 
 def open_submission(path: str, options: dict) -> "QuoridorHandler":
     """Import the submission's player.py with the course's ``obstacle`` module in place."""
-    folder = open_folder(path, forget=(MODULE,))
+    folder = open_folder(path, forget=(MODULE, "manager"))
     sys.modules["obstacle"] = course_obstacle
+    install_course(COURSE_CODE)
     return QuoridorHandler(import_entry(folder, ENTRY, MODULE))
 
 

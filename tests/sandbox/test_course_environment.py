@@ -99,3 +99,67 @@ def test_a_students_own_file_of_a_course_name_wins(tmp_path, start_mode, request
         assert p.start().ok
         move = p.call("move", {"state": state.to_json(), "last": []})
     assert move.verdict is Verdict.OK and not (isinstance(move.value, dict) and "invalid" in move.value), move
+
+
+OTHER_COURSES = {
+    # BRUTE: the course's example manager.py, imported as students did to test at home
+    "quoridor": ("player.py", """
+        from obstacle import *
+        from manager import *
+
+        class Player:
+            def __init__(self, name):
+                self.name = name
+            def initialization(self, sizex, sizey, myx, myy, opponentx, opponenty, max_obstacles, obstacles):
+                self.me, self.up = (myx, myy), myy == 0
+            def opponent_move(self, move_type, result):
+                pass
+            def make_move(self):
+                trial = Manager(Player("a"), Player("b"), 5, 5)
+                trial.init()
+                assert trial.check_result(1, 2, trial.obstacles[:2]) and not trial.is_winner()
+                assert all(type(o) is Obstacle for o in trial.obstacles)
+                x, y = self.me
+                return 1, [x, y + 1 if self.up else y - 1]
+            def expand_player(self):
+                return []
+            def expand_obstacles(self):
+                return []
+    """),
+    # COMP 424 (2017): the Java package's sample players, for roll-outs
+    "bohnenspiel": ("student_player.py", """
+        from bohnenspiel import (BohnenspielPlayer, GreedyBohnenspielPlayer, RandomBohnenspielPlayer,
+                                 DEFAULT_TIMEOUT, FIRST_MOVE_TIMEOUT)
+
+        class StudentPlayer(BohnenspielPlayer):
+            def __init__(self):
+                super().__init__("260000000")
+            def choose_move(self, board_state):
+                assert (DEFAULT_TIMEOUT, FIRST_MOVE_TIMEOUT) == (700, 30000)
+                rollout = board_state.clone()
+                sides = [RandomBohnenspielPlayer(), GreedyBohnenspielPlayer()]
+                for seat, side in enumerate(sides):
+                    side.set_color(seat)
+                while not rollout.game_over():
+                    rollout.move(sides[rollout.get_turn_player()].choose_move(rollout))
+                greedy = GreedyBohnenspielPlayer()
+                greedy.set_color(self.player_id)
+                return greedy.choose_move(board_state)
+    """),
+}
+
+
+@pytest.mark.parametrize("game", sorted(OTHER_COURSES))
+def test_the_other_courses_modules_import_and_work(tmp_path, start_mode, request, game):
+    pool = request.getfixturevalue("prefork_pool") if start_mode == "prefork" else None
+    ruleset = rulesets.load(game)
+    entry, body = OTHER_COURSES[game]
+    (tmp_path / entry).write_text(textwrap.dedent(body))
+    state = ruleset.game().new_state(2)
+    with PlayerProcess(ruleset.shim, str(tmp_path), LIMITS, name=game, prefork=pool) as p:
+        assert p.start().ok and p.started_by == start_mode
+        assert p.call("interface", {}).value == []
+        assert p.call("setup", {"seat": 0, "state": state.to_json(), "name": game, "options": {}}).ok
+        move = p.call("move", {"state": state.to_json(), "last": []})
+        assert move.verdict is Verdict.OK, (move, p.close().output)
+    state.play(state.parse_move(move.value))

@@ -25,7 +25,8 @@ STUDENT_SIDE = {"rulesets", "rulesets.base", "rulesets.entry", "rulesets.quorido
                 "rulesets.colosseum.shim", "rulesets.bohnenspiel", "rulesets.bohnenspiel.shim",
                 "rulesets.bohnenspiel.course", "rulesets.bohnenspiel.moves", "rulesets.doublecard",
                 "rulesets.doublecard.shim", "rulesets.rbnim", "rulesets.rbnim.shim", "rulesets.rbnim.moves"}
-STUDENT_FILES = {f"{name.replace('.', '/')}.py" for name in STUDENT_SIDE} | {"rulesets/colosseum/course/"}
+STUDENT_FILES = {f"{name.replace('.', '/')}.py" for name in STUDENT_SIDE} | {"rulesets/colosseum/course/",
+                                                                             "rulesets/quoridor/course/"}
 
 
 def reference_files() -> list[str]:
