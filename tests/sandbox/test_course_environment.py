@@ -51,8 +51,12 @@ AGENT = """
                         break
                 world.check_valid_step(np.array(my_pos), np.array(my_pos), 0)
             fig = plt.figure()
-            UIEngine(chess_board.shape[0], world).plot_grid_with_board(chess_board, my_pos, adv_pos)
-            plt.close(fig)
+            ui = UIEngine(chess_board.shape[0], world)
+            ui.plot_grid_with_board(chess_board, my_pos, adv_pos, debug=True)
+            ui.fix_axis()
+            ui.plot_text_info()
+            fig.canvas.draw()                     # renders the text: fonts are found and read
+            plt.close("all")
             assert matplotlib.get_backend().lower() == "agg"
             assert agents.RandomAgent is RandomAgent and "human_agent" in AGENT_REGISTRY
             assert simulator.Simulator and HumanAgent and click.echo and MAX_BOARD_SIZE

@@ -9,26 +9,30 @@ REDRAWS = 300                                   # boxed in: give up the walk aft
 
 
 def random_step(chess_board, my_pos, adv_pos, max_step):
-    """Walk up to `max_step` random steps that cross no wall and avoid the adversary, then pick a
-    random side of the end cell that has no wall yet: ((row, col), dir)."""
-    start = tuple(my_pos)
-    pos = start
+    """Walk up to `max_step` random steps that cross no wall and avoid the adversary (a boxed-in
+    walk gives up after 300 redraws and stays at the start), then pick a random side of the end
+    cell that has no wall yet: ((row, col), dir)."""
+    start = my_pos
     for _ in range(np.random.randint(0, max_step + 1)):
-        r, c = pos
-        for _ in range(REDRAWS):
-            d = np.random.randint(0, 4)
-            nxt = (r + MOVES[d][0], c + MOVES[d][1])
-            if not chess_board[r, c, d] and nxt != tuple(adv_pos):
+        r, c = my_pos
+        tries = 0
+        d = np.random.randint(0, 4)
+        target = (r + MOVES[d][0], c + MOVES[d][1])
+        while chess_board[r, c, d] or target == adv_pos:
+            tries += 1
+            if tries > REDRAWS:
                 break
-        else:
-            pos = start
+            d = np.random.randint(0, 4)
+            target = (r + MOVES[d][0], c + MOVES[d][1])
+        if tries > REDRAWS:
+            my_pos = start
             break
-        pos = nxt
-    r, c = pos
+        my_pos = target
+    r, c = my_pos
     d = np.random.randint(0, 4)
     while chess_board[r, c, d]:
         d = np.random.randint(0, 4)
-    return pos, d
+    return my_pos, d
 
 
 @register_agent("random_agent")
