@@ -40,16 +40,18 @@ def _prepare_matplotlib() -> list[str]:
             folder = None
         if folder and os.access(folder, os.W_OK):
             os.environ["MPLCONFIGDIR"] = folder
-    import matplotlib
-
+    try:
+        import matplotlib
+    except ImportError:                  # installed without the course's requirements: agents that
+        return []                        # import it fail to load, and say so
     dirs = [matplotlib.get_configdir(), matplotlib.get_cachedir()]     # cached by Matplotlib from now on
     if not any(name.startswith("fontlist-") for name in os.listdir(dirs[1])):
         import matplotlib.font_manager  # noqa: F401 - builds and stores the font list, once per machine
     return dirs
 
 
-PRELOAD = ["numpy", "matplotlib"]
 READ_PATHS = _prepare_matplotlib()
+PRELOAD = ["numpy", "matplotlib"] if READ_PATHS else ["numpy"]
 
 ENTRY = "student_agent.py"
 ENTRY_MODULE = "agents.student_agent"
