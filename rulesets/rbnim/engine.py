@@ -7,11 +7,11 @@ the player to move faces an empty pile; the amount 2·red + 3·blue decides the 
 from __future__ import annotations
 
 from html import escape
-from typing import Any, Iterable
+from typing import Iterable
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
 
-from .moves import PILES, _is_int, _short, parse_wire  # noqa: F401 - parse_wire is part of this module's API
+from .moves import _is_int, _short, parse_wire  # noqa: F401 - parse_wire is part of this module's API
 from .rules import MISERE, after, amount, describe, is_terminal, legal_moves, normalize_version
 
 DEFAULTS = {"red": 8, "blue": 10, "version": "standard"}
