@@ -81,7 +81,7 @@ def readable_paths(cfg: dict, modules, shim=None) -> list[str]:
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
     paths = [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS]
-    own = package_dir(shim) if shim is not None else None
+    own = package_dir(shim) if shim is not None and "." in shim.__name__ else None   # a package of its own
     if own is not None and own not in packages:
         paths = paths_without(paths, {own}) + loaded_files(own) + list(getattr(shim, "READ_PATHS", ()))
         for folder in [p for p in sys.path_importer_cache if p == own or p.startswith(own + "/")]:
