@@ -264,3 +264,37 @@ def test_the_player_cannot_reach_the_engine(tmp_path, require, start_mode, reque
     assert started_by == start_mode
     assert result.verdict is Verdict.ERROR, result
     assert result.message.startswith(f"RuntimeError: CLEAN {kind}"), result.message
+
+
+def test_a_ruleset_installed_in_site_packages_stays_hidden(tmp_path, monkeypatch):
+    """A non-editable install puts the rulesets in site-packages, which the player may read: the
+    shim's package is taken out of that grant, all but the files the shim imported; its
+    __init__ (which imports the engine) never runs."""
+    import site
+    import sys
+
+    from sandbox import child
+
+    sp = tmp_path / "site-packages"
+    (sp / "fakegame").mkdir(parents=True)
+    (sp / "fakegame" / "__init__.py").write_text("from . import engine\nRULESET = 'the real package'\n")
+    (sp / "fakegame" / "engine.py").write_text("ANSWERS = 42\n")
+    (sp / "fakegame" / "view.py").write_text("SIZE = 9\n")
+    (sp / "fakegame" / "shim.py").write_text("from . import view\nREAD_PATHS = ['/srv/cache']\n")
+    (sp / "numpylike").mkdir()
+    monkeypatch.setattr(site, "getsitepackages", lambda: [str(sp)])
+    monkeypatch.syspath_prepend(str(sp))
+    try:
+        shim = child.import_shim("fakegame.shim")
+        assert not hasattr(sys.modules["fakegame"], "RULESET") and "fakegame.engine" not in sys.modules
+        paths = child.readable_paths({"submission": str(tmp_path / "sub")}, [sys.modules["sandbox"]], shim)
+    finally:
+        for name in ("fakegame", "fakegame.shim", "fakegame.view", "fakegame.engine"):
+            sys.modules.pop(name, None)
+
+    def readable(path) -> bool:
+        return any(str(path) == p or str(path).startswith(p.rstrip("/") + "/") for p in paths)
+
+    assert readable(sp / "fakegame" / "shim.py") and readable(sp / "fakegame" / "view.py")
+    assert not readable(sp / "fakegame" / "engine.py") and not readable(sp / "fakegame" / "__init__.py")
+    assert readable(sp / "numpylike") and "/srv/cache" in paths
