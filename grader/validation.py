@@ -182,7 +182,7 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     stopped = 0                 # positions that ended with the player killed, crashed or unable to start
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
-    replies = assignment.ruleset.replies
+    shapes = assignment.ruleset.replies
     allowance = None            # the current process's first-move allowance, until its first move-like call
     try:
         for n, case in enumerate(cases):
@@ -205,16 +205,18 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                     proc = None
                     continue
             error = None
+            replies: list = []
             for method, args in case.setup:
-                res = _timed_ask(proc, replies, method, args, allowance)
+                res = _timed_ask(proc, shapes, method, case.resolve(args, replies), allowance)
                 if method != "setup":
                     allowance = None
                 if not res.verdict.answered:
                     error = f"{method} failed: {res.message}"
                     break
+                replies.append(res.value)
             if error is None:
                 limit = allowance.left if allowance else assignment.move_s
-                res = _timed_ask(proc, replies, case.method, case.args, allowance)
+                res = _timed_ask(proc, shapes, case.method, case.resolve(case.args, replies), allowance)
                 allowance = None
                 if res.verdict is Verdict.OK:
                     mismatch, unreadable = read(case.check, res.value)

@@ -208,16 +208,23 @@ class ProbeCase:
     The validator sends RPC `method` with JSON `args` to the submission's shim and hands the
     reply to `check`, which returns None when the answer is right. With `fresh=True` the case
     runs in a new player process after the `setup` RPCs (for players that keep their own board
-    and must be brought to the position by replaying moves).
+    and must be brought to the position by replaying moves). The args of a setup RPC or of the
+    case's own may be a function of the case's replies so far (a list, oldest first) returning
+    the JSON args: an opponent that answers the player's moves is played here, in the grader.
     """
 
     label: str
     state: State
     method: str
-    args: dict
+    args: dict | Callable[[list], dict]
     check: Callable[[JSON], Mismatch | None]
     fresh: bool = False
-    setup: list[tuple[str, dict]] = field(default_factory=list)
+    setup: list[tuple[str, dict | Callable[[list], dict]]] = field(default_factory=list)
+
+    @staticmethod
+    def resolve(args: dict | Callable[[list], dict], replies: list) -> dict:
+        """The JSON args to send, given the replies to the case's earlier RPCs."""
+        return args(replies) if callable(args) else args
 
 
 @dataclass

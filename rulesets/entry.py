@@ -4,13 +4,20 @@ The sandbox child opens exactly one submission, but in-process runs (InProcessPl
 tests, the benchmarks) open several in one interpreter. Each `open_folder` first forgets the
 modules and sys.path entries of the submissions opened before, so one student's helper modules
 never answer another student's imports.
+
+A course's own modules (rulesets/<game>/course/) are compiled when the shim is imported, before
+the sandbox closes, and served from that code by `CourseModules`: the player's process never
+needs to read rulesets/ again, and what it imports is the student-side copy, never the engine.
 """
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import os
 import sys
 import types
+from pathlib import Path
 
 _opened: list[str] = []          # submission folders opened in this process
 _added_to_path: list[str] = []   # ... of which we put on sys.path
@@ -54,3 +61,54 @@ def import_entry(folder: str, entry: str, module_name: str, aliases: tuple[str, 
         sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def compile_course(folder: Path, files: dict[str, str]) -> dict[str, types.CodeType]:
+    """Module name -> code of the course's files (paths relative to `folder`)."""
+    return {name: compile((folder / rel).read_text(), str(folder / rel), "exec") for name, rel in files.items()}
+
+
+class CourseModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serves a course's modules from their compiled code. It goes last on sys.meta_path, so a
+    student's own file of the same name is found first; `packages` maps a course package to the
+    folders its submodules are searched in before the course's own."""
+
+    def __init__(self, code: dict[str, types.CodeType], packages: dict[str, list[str]] | None = None) -> None:
+        self.code = code
+        self.packages = packages or {}
+
+    def find_spec(self, name, path=None, target=None):
+        code = self.code.get(name)
+        if code is None:
+            return None
+        package = name in self.packages
+        spec = importlib.machinery.ModuleSpec(name, self, origin=code.co_filename, is_package=package)
+        spec.has_location = True
+        if package:
+            spec.submodule_search_locations = list(self.packages[name])
+        return spec
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module) -> None:
+        exec(self.code[module.__name__], module.__dict__)
+
+
+def install_course(code: dict[str, types.CodeType], installed: tuple[str, ...] = (),
+                   packages: dict[str, list[str]] | None = None) -> dict[str, types.ModuleType]:
+    """Fresh course modules: those in `installed` put in sys.modules now, in that order (always the
+    course's, whatever the submission holds); the others when imported."""
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, CourseModules)]
+    finder = CourseModules(code, packages)
+    sys.meta_path.append(finder)
+    modules: dict[str, types.ModuleType] = {}
+    for name in installed:
+        module = importlib.util.module_from_spec(finder.find_spec(name))
+        sys.modules[name] = module
+        parent, _, child = name.rpartition(".")
+        if parent in sys.modules:
+            setattr(sys.modules[parent], child, module)
+        finder.exec_module(module)
+        modules[name] = module
+    return modules

@@ -16,9 +16,12 @@ that cannot be applied is recorded as "missing: <why>" and reported to the manag
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
 import os
 import site
 import sys
+import types
 
 from sandbox import box, cgroup, confine, landlock, seccomp_filter, wire
 from sandbox.serve import prepare_interpreter, serve
@@ -32,7 +35,10 @@ def package_dir(module) -> str | None:
     """The directory of a module's top-level package (or of the module file itself)."""
     top = sys.modules.get(module.__name__.split(".")[0], module)
     path = getattr(top, "__file__", None)
-    return os.path.dirname(os.path.abspath(path)) if path else None
+    if path:
+        return os.path.dirname(os.path.abspath(path))
+    folders = list(getattr(top, "__path__", ()))      # a stand-in package (import_shim) has no file
+    return os.path.abspath(folders[0]) if folders else None
 
 
 def first_turn_paths(cfg: dict) -> list[str]:
@@ -41,12 +47,49 @@ def first_turn_paths(cfg: dict) -> list[str]:
             for p in cfg.get("readable_until_first_reply", ())]
 
 
-def readable_paths(cfg: dict, modules) -> list[str]:
+def import_shim(name: str):
+    """Import the shim without running its parent packages' __init__: a ruleset's __init__ imports
+    its engine, probes and built-in players, which the player's process must not hold. Each parent
+    not yet imported becomes an empty package over its folder (no file, no loader)."""
+    parts = name.split(".")
+    for i in range(1, len(parts)):
+        parent = ".".join(parts[:i])
+        if parent not in sys.modules:
+            spec = importlib.util.find_spec(parent)           # its own parent is already in sys.modules
+            if spec is None or spec.submodule_search_locations is None:
+                break                              # import_module below says what is missing
+            stub = types.ModuleType(parent, "An empty stand-in: the package's own __init__ was not run.")
+            stub.__path__ = list(spec.submodule_search_locations)
+            stub.__spec__ = importlib.machinery.ModuleSpec(parent, None, is_package=True)
+            stub.__spec__.submodule_search_locations = stub.__path__
+            sys.modules[parent] = stub
+            if i > 1:
+                setattr(sys.modules[".".join(parts[:i - 1])], parts[i - 1], stub)
+    return importlib.import_module(name)
+
+
+def loaded_files(folder: str) -> list[str]:
+    """The files of the modules imported so far from beneath `folder`."""
+    inside = folder.rstrip("/") + "/"
+    files = (getattr(m, "__file__", None) for m in list(sys.modules.values()))
+    return sorted({os.path.abspath(f) for f in files if f and os.path.abspath(f).startswith(inside)})
+
+
+def readable_paths(cfg: dict, modules, shim=None) -> list[str]:
+    """What the player may read: the interpreter, site-packages, system libraries, the packages of
+    `modules` (the sandbox, the PRELOAD), the submission and the configured paths; of the shim's
+    own top-level package only the files it imported (so a ruleset's engine, probes and built-in
+    players stay unreadable, even where site-packages holds them) and the shim's READ_PATHS."""
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
-    return [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS, cfg["submission"],
-            *cfg.get("read_paths", ()), *first_turn_paths(cfg)]
+    paths = [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS]
+    own = package_dir(shim) if shim is not None and "." in shim.__name__ else None   # a package of its own
+    if own is not None and own not in packages:
+        paths = paths_without(paths, {own}) + loaded_files(own) + list(getattr(shim, "READ_PATHS", ()))
+        for folder in [p for p in sys.path_importer_cache if p == own or p.startswith(own + "/")]:
+            del sys.path_importer_cache[folder]        # their listings would still name the hidden files
+    return [*paths, cfg["submission"], *cfg.get("read_paths", ()), *first_turn_paths(cfg)]
 
 
 def paths_without(paths: list[str], gone: set[str]) -> list[str]:
@@ -93,8 +136,9 @@ class Bootstrap:
     def load(self):
         """Steps 1-2, no restriction yet: import the shim, its PRELOAD and libseccomp; read the
         Landlock ABI. A pre-fork template (sandbox/zygote.py) stops here and forks."""
-        shim = importlib.import_module(self.cfg["shim"])
-        self.modules = [sys.modules["sandbox"], shim]
+        shim = import_shim(self.cfg["shim"])
+        self.shim = shim
+        self.modules = [sys.modules["sandbox"]]
         self.modules += [importlib.import_module(m) for m in getattr(shim, "PRELOAD", ())]
         self.seccomp_ok = self.step("seccomp", lambda: seccomp_filter.load_library() and "loaded")
         self.abi = landlock.abi_version()
@@ -116,7 +160,7 @@ class Bootstrap:
             self.applied["pid_namespace"] = "pid 1 of its own pid namespace: no other process visible"
         else:
             self.skip("pid_namespace", cfg.get("pid_namespace_missing") or "not started in a pid namespace")
-        self.read_paths = readable_paths(cfg, self.modules)
+        self.read_paths = readable_paths(cfg, self.modules, self.shim)
         if root:                                   # real root, or uid 0 of a user namespace
             self.step("private_root", box.private_root, self.read_paths)
         else:

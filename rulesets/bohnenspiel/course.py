@@ -4,9 +4,14 @@ The shim registers this module as ``sys.modules["bohnenspiel"]``, so a student w
 
     from bohnenspiel import BohnenspielBoardState, BohnenspielMove, BohnenspielPlayer
 
+The Java package's sample players come too (`RandomBohnenspielPlayer`, `GreedyBohnenspielPlayer`,
+for roll-outs and tests), and `boardgame.Server`'s limits (`DEFAULT_TIMEOUT`, `FIRST_MOVE_TIMEOUT`).
+
 Names are the Java ones in snake_case (``get_legal_moves``), each with its camelCase alias
-(``getLegalMoves``). `BohnenspielBoardState` wraps a full copy of the grader's engine state, so
-simulation with `clone()` and `move()` follows exactly the rules the referee applies.
+(``getLegalMoves``). `BohnenspielBoardState` is the course's board: plain data and the rules, as
+the Java class had them, so students simulate with `clone()` and `move()`. It is the grader's
+own port, separate from the referee (engine.py), which never enters the player's process; the
+tests check that both agree on every move of many games.
 """
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ import random as _random
 
 from rulesets.base import IllegalMove
 
-from .engine import PITS, SKIP, BohnenspielGame, BohnenspielState, parse_wire
+from .moves import CAPTURED, DEFAULT_MAX_TURNS, PITS, SKIP, SKIPS, START_BEANS, parse_wire
 
 _DEFAULT_ID = -1          # the Java "player_id not set"
 _rng = _random.Random()
@@ -140,30 +145,41 @@ class BohnenspielBoardState:
     CANCELLED0 = DRAW - 2
     CANCELLED1 = DRAW - 3
 
-    def __init__(self, state: BohnenspielState | None = None):
-        self._state = state if state is not None else BohnenspielGame().new_state(0)
+    def __init__(self, pits=None, scores=(0, 0), credit=(SKIPS, SKIPS), barred=(0, 0), turn_player=0,
+                 turn_number=0, max_turns=DEFAULT_MAX_TURNS, end=None):
+        self.pits = [list(row) for row in (pits or [[START_BEANS] * PITS] * 2)]
+        self.scores = list(scores)
+        self.credit = list(credit)             # skips left
+        self.barred = list(barred)             # the Java turnsToSkip: 1 = may not skip this turn
+        self.turn_player = turn_player
+        self.turn_number = turn_number         # grows after each move of player 1
+        self.max_turns = max_turns
+        self.end = dict(end) if end else None
 
     @classmethod
     def from_json(cls, data: dict) -> "BohnenspielBoardState":
-        """The board a player is shown: the grader's State.to_json, rebuilt with its turn cap."""
-        return cls(BohnenspielGame().state_from_json(data))
+        """The board a player is shown, from the grader's plain position data (State.to_json)."""
+        pair = lambda key: [int(x) for x in data[key]]  # noqa: E731
+        return cls([[int(x) for x in row] for row in data["pits"]], pair("scores"), pair("credit"),
+                   pair("barred"), int(data["turn_player"]), int(data["turn_number"]),
+                   int(data.get("max_turns", DEFAULT_MAX_TURNS)), data.get("end"))
 
     # ---- turn and result -----------------------------------------------------------------------
     def get_turn_player(self) -> int:
-        return self._state.turn_player
+        return self.turn_player
 
     def get_turn_number(self) -> int:
-        return self._state.turn_number
+        return self.turn_number
 
     def get_winner(self) -> int:
         """0 or 1, DRAW, or NOBODY while the game goes on."""
-        out = self._state.outcome
-        if out is None:
+        if self.end is None:
             return self.NOBODY
-        return self.DRAW if out.winner is None else out.winner
+        a, b = self.scores
+        return 0 if a > b else 1 if b > a else self.DRAW
 
     def game_over(self) -> bool:
-        return self._state.end is not None
+        return self.end is not None
 
     def first_player(self) -> int:
         return 0
@@ -171,21 +187,29 @@ class BohnenspielBoardState:
     # ---- position ------------------------------------------------------------------------------
     def get_pits(self) -> list[list[int]]:
         """The live 2×6 board, as Java's getPits(): changing it changes this board state."""
-        return self._state.pits
+        return self.pits
 
     def get_score(self, player: int) -> int:
-        return self._state.scores[player]
+        return self.scores[player]
 
     def get_credit(self, player: int) -> int:
         """Skips `player` has left (2 at the start)."""
-        return self._state.credit[player]
+        return self.credit[player]
 
     # ---- moves ---------------------------------------------------------------------------------
+    def _moves_of(self, player: int) -> list:
+        """`player`'s moves on this board: own non-empty pits ascending, then skip if allowed."""
+        moves = [("pit", i) for i in range(PITS) if self.pits[player][i] > 0]
+        if self.credit[player] > 0 and not self.barred[player]:
+            moves.append(SKIP)
+        return moves
+
     def get_legal_moves(self) -> list[BohnenspielMove]:
         """Pits with beans in ascending order, then skip if allowed; each for the player to move."""
-        p = self._state.turn_player
-        return [BohnenspielMove(m[1], p) if m != SKIP else BohnenspielMove("skip", p)
-                for m in self._state.legal_moves()]
+        p = self.turn_player
+        if self.end is not None:
+            return []
+        return [BohnenspielMove(m[1], p) if m != SKIP else BohnenspielMove("skip", p) for m in self._moves_of(p)]
 
     def is_legal(self, move: BohnenspielMove) -> bool:
         return self._why_illegal(move) is None
@@ -196,9 +220,22 @@ class BohnenspielBoardState:
         canonical = move.canonical()
         if canonical is None:
             return "NOTHING is never a legal move."
-        if move.player_id not in (_DEFAULT_ID, self._state.turn_player):
-            return f"the move is for player {move.player_id}, but it is player {self._state.turn_player}'s turn."
-        return self._state.why_illegal(canonical)
+        p = self.turn_player
+        if move.player_id not in (_DEFAULT_ID, p):
+            return f"the move is for player {move.player_id}, but it is player {p}'s turn."
+        if self.end is not None:
+            return "the game is already over."
+        if canonical == SKIP:
+            if self.credit[p] <= 0:
+                return f"player {p} has used both skips."
+            if self.barred[p]:
+                return f"player {p} may not skip right after the opponent skipped."
+            return None
+        if not 0 <= canonical[1] < PITS:
+            return f"pit {canonical[1]} does not exist; pits are numbered 0 to 5."
+        if self.pits[p][canonical[1]] == 0:
+            return f"pit {canonical[1]} of player {p} is empty."
+        return None
 
     def get_random_move(self) -> BohnenspielMove:
         return _rng.choice(self.get_legal_moves())
@@ -208,22 +245,60 @@ class BohnenspielBoardState:
 
     # ---- simulation ----------------------------------------------------------------------------
     def move(self, move: BohnenspielMove) -> bool:
-        """Apply `move` (a move without a player id is taken as the mover's); ValueError if illegal."""
+        """Apply `move` (a move without a player id is taken as the mover's); IllegalMove if illegal."""
         why = self._why_illegal(move)
         if why is not None:
             raise IllegalMove(f"Invalid move for current context ({why}) Move: {move!r}")
-        self._state.play(move.canonical())
+        p = self.turn_player
+        if move.move_type is MoveType.SKIP:
+            self.credit[p] -= 1
+            self.barred[1 - p] = 1
+        else:
+            self._sow(p, move.pit)
+            self.barred[p] = 0
+        if p == 1:
+            self.turn_number += 1
+        self.turn_player = 1 - p
+        self._update_winner()
         return True
 
+    def _sow(self, p: int, start: int) -> None:
+        """Sow the pit's beans one by one counter-clockwise (the origin is not skipped), then capture
+        backwards while a pit holds 2, 4 or 6."""
+        beans, self.pits[p][start] = self.pits[p][start], 0
+        side, i = p, start
+        for _ in range(beans):
+            i += 1
+            if i == PITS:
+                i, side = 0, 1 - side
+            self.pits[side][i] += 1
+        while self.pits[side][i] in CAPTURED:
+            self.scores[p] += self.pits[side][i]
+            self.pits[side][i] = 0
+            i -= 1
+            if i < 0:
+                i, side = PITS - 1, 1 - side
+
+    def _update_winner(self) -> None:
+        """A player with no move ends the game: the beans left go to the other; the turn cap ends it too."""
+        nxt = self.turn_player
+        if not self._moves_of(nxt):
+            left = sum(map(sum, self.pits))
+            self.scores[1 - nxt] += left
+            self.pits = [[0] * PITS, [0] * PITS]
+            self.end = {"reason": "no_moves", "left": left, "to": 1 - nxt}
+        elif self.turn_number > self.max_turns:
+            self.end = {"reason": "turn_cap", "left": sum(map(sum, self.pits)), "to": None}
+
     def clone(self) -> "BohnenspielBoardState":
-        return BohnenspielBoardState(self._state.copy())
+        return BohnenspielBoardState(self.pits, self.scores, self.credit, self.barred, self.turn_player,
+                                     self.turn_number, self.max_turns, self.end)
 
     def __str__(self) -> str:
-        s = self._state
-        return (f"Bohnenspiel board:\nPlayer 0: {','.join(map(str, s.pits[0]))}\n"
-                f"Player 1: {','.join(map(str, s.pits[1]))}\nNext to play: {s.turn_player}\n"
-                f"Scores: {s.scores[0]} / {s.scores[1]}\nSkips left: {s.credit[0]} / {s.credit[1]}\n"
-                f"Turns played: {s.turn_number}")
+        return (f"Bohnenspiel board:\nPlayer 0: {','.join(map(str, self.pits[0]))}\n"
+                f"Player 1: {','.join(map(str, self.pits[1]))}\nNext to play: {self.turn_player}\n"
+                f"Scores: {self.scores[0]} / {self.scores[1]}\nSkips left: {self.credit[0]} / {self.credit[1]}\n"
+                f"Turns played: {self.turn_number}")
 
     getTurnPlayer = get_turn_player
     getTurnNumber = get_turn_number
@@ -266,4 +341,38 @@ class BohnenspielPlayer:
     getName = get_name
 
 
-__all__ = ["BohnenspielBoardState", "BohnenspielMove", "BohnenspielPlayer", "MoveType"]
+class RandomBohnenspielPlayer(BohnenspielPlayer):
+    """The course's random player: any legal move, uniformly."""
+
+    def __init__(self, name: str = "RandomPlayer"):
+        super().__init__(name)
+
+    def choose_move(self, board_state: BohnenspielBoardState) -> BohnenspielMove:
+        return board_state.get_random_move()
+
+
+class GreedyBohnenspielPlayer(BohnenspielPlayer):
+    """The course's greedy player: the legal move after which its own score is highest; ties go to
+    the first such move in legal-move order (pits ascending, then skip), as in the Java code."""
+
+    def __init__(self, name: str = "GreedyPlayer"):
+        super().__init__(name)
+
+    def choose_move(self, board_state: BohnenspielBoardState) -> BohnenspielMove:
+        moves = board_state.get_legal_moves()
+        best_move, best_score = moves[0], -1
+        for move in moves:
+            after = board_state.clone()
+            after.move(move)
+            score = after.get_score(self.player_id)
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move
+
+
+# boardgame.Server's limits, in milliseconds, as the Java code named them
+DEFAULT_TIMEOUT = 700
+FIRST_MOVE_TIMEOUT = 30_000
+
+__all__ = ["BohnenspielBoardState", "BohnenspielMove", "BohnenspielPlayer", "MoveType", "RandomBohnenspielPlayer",
+           "GreedyBohnenspielPlayer", "DEFAULT_TIMEOUT", "FIRST_MOVE_TIMEOUT"]

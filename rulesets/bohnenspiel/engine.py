@@ -6,92 +6,12 @@ Canonical moves are ("pit", i) and ("skip",). The rules, and where they follow t
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Iterable
+from typing import Iterable
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
 
-PITS = 6
-START_BEANS = 6
-SKIPS = 2
-CAPTURED = (2, 4, 6)
-DEFAULT_MAX_TURNS = 200
-
-SKIP: Move = ("skip",)
-
-
-def pit_move(i: int) -> Move:
-    return ("pit", i)
-
-
-def move_label(move: Move) -> str:
-    """Course-like text of a canonical move: "pit 3" or "skip"."""
-    return "skip" if move == SKIP else f"pit {move[1]}"
-
-
-_TRANSPORT = re.compile(r"^\s*(pit|skip|nothing)\b\s*(-?\d+)?\s*(-?\d+)?\s*$", re.IGNORECASE)
-
-
-def parse_wire(data: JSON) -> tuple[Move, int | None]:
-    """Wire data → (canonical move, player id named in it or None). Raises IllegalMove if it is no move.
-
-    Accepts the course's transport strings ("PIT <player> <pit>", "SKIP <player>", leniently:
-    any case, spacing, player left out as in "pit 3"), the canonical JSON (["pit", 3], ["skip"])
-    and the student API's move JSON ({"move_type": "PIT", "player_id": 0, "pit": 3}).
-    """
-    if isinstance(data, dict):
-        if "invalid" in data:
-            raise IllegalMove(str(data["invalid"]))
-        kind = data.get("move_type", data.get("type"))
-        player = data.get("player_id", data.get("player"))
-        if not isinstance(kind, str) or (player is not None and not _is_int(player)):
-            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
-        return _build(kind, data.get("pit"), player, data)
-    if isinstance(data, str):
-        m = _TRANSPORT.match(data)
-        if not m:
-            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or "
-                              f"\"SKIP <player>\".")
-        kind, a, b = m.group(1), m.group(2), m.group(3)
-        if kind.lower() == "pit":
-            if a is None:
-                raise IllegalMove(f"{_short(data)} names no pit.")
-            player, pit = (int(a), int(b)) if b is not None else (None, int(a))
-            return _build(kind, pit, player, data)
-        if b is not None:
-            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
-        return _build(kind, None, None if a is None else int(a), data)
-    if isinstance(data, (list, tuple)) and data and isinstance(data[0], str):
-        if len(data) == 2 and data[0].lower() == "pit":
-            return _build("pit", data[1], None, data)
-        if len(data) == 1 and data[0].lower() == "skip":
-            return SKIP, None
-    raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or \"SKIP <player>\".")
-
-
-def _build(kind: str, pit: Any, player: int | None, data: JSON) -> tuple[Move, int | None]:
-    """A negative player id is the Java "not set" (-1), so it names no player."""
-    kind = kind.lower()
-    if player is not None and player < 0:
-        player = None
-    if kind == "skip":
-        return SKIP, player
-    if kind == "nothing":
-        raise IllegalMove("NOTHING is never a legal move; play a pit or skip.")
-    if kind != "pit":
-        raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
-    if not _is_int(pit) or not 0 <= pit < PITS:
-        raise IllegalMove(f"{_short(data)} names pit {_short(pit)}; pits are numbered 0 to 5.")
-    return pit_move(pit), player
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _short(x: Any) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
+from .moves import (CAPTURED, DEFAULT_MAX_TURNS, PITS, SKIP, SKIPS, START_BEANS,  # noqa: F401 - this module's API
+                    _is_int, _short, move_label, parse_wire, pit_move)
 
 
 class BohnenspielState(State):

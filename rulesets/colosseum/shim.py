@@ -1,61 +1,74 @@
 """The Colosseum student API inside the player process (see docs/ARCHITECTURE.md, "The shim").
 
-Before the student's `student_agent.py` is imported, the course's modules `constants`, `store`,
-`agents` and `agents.agent` (real files under course/) are put in sys.modules with a fresh
-AGENT_REGISTRY. The student's file is imported as `agents.student_agent` (so `from .helper import x`
-works) and the `agents` package also searches the submission folder (so `from agents.helper
-import x` works, as in the course's repository); plain `import helper` works through sys.path[0].
+The course's whole environment is offered as the course shipped it (course/, the grader's own
+implementation): `constants`, `store`, `agents` (with the sample agents `agents.random_agent` and
+`agents.human_agent`, loaded when named), `agents.agent`, `utils`, `ui`, `world` and `simulator`; and the course's requirements NumPy, Matplotlib (Agg backend; its config and font cache
+resolved before the sandbox closes, so nothing needs to be written), tqdm and click.
+`constants`, `store`, `agents` and `agents.agent` are put in sys.modules before the student's
+`student_agent.py` is imported, with a fresh AGENT_REGISTRY; the others load when imported (a
+student's own file of the same name wins). The student's file is imported as `agents.student_agent`
+(so `from .helper import x` works) and the `agents` package also searches the submission folder (so
+`from agents.helper import x` works, as in the course's repository); plain `import helper` works
+through sys.path[0].
 
 Each turn the agent's `step(chess_board, my_pos, adv_pos, max_step)` gets what the course's
-World passed: a fresh NumPy bool array (M, M, 4), position tuples of NumPy ints, K as an int.
+World passed: a fresh NumPy bool array (M, M, 4), position tuples of NumPy ints, K as an int, built
+here from the position's plain data (the grader's engine never enters this process).
 """
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
+import os
 import sys
 import types
 from pathlib import Path
 from typing import Any
 
 from rulesets.base import check_arity
-from rulesets.entry import forget_submissions, import_entry, open_folder
+from rulesets.entry import compile_course, forget_submissions, import_entry, install_course, open_folder
 
-from .engine import ColosseumGame, ColosseumState
 
-PRELOAD = ["numpy"]
+def _prepare_matplotlib() -> list[str]:
+    """Agg backend; the config and cache folders chosen now, while they may still be created (a
+    grader-owned one in the environment when it is writable), with the font list built once; the
+    folders to keep readable in the sandbox."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    if "MPLCONFIGDIR" not in os.environ:
+        folder = os.path.join(sys.prefix, "var", "grader-matplotlib")
+        try:
+            os.makedirs(folder, mode=0o755, exist_ok=True)
+        except OSError:
+            folder = None
+        if folder and os.access(folder, os.W_OK):
+            os.environ["MPLCONFIGDIR"] = folder
+    try:
+        import matplotlib
+    except ImportError:                  # installed without the course's requirements: agents that
+        return []                        # import it fail to load, and say so
+    dirs = [matplotlib.get_configdir(), matplotlib.get_cachedir()]     # cached by Matplotlib from now on
+    if not any(name.startswith("fontlist-") for name in os.listdir(dirs[1])):
+        import matplotlib.font_manager  # noqa: F401 - builds and stores the font list, once per machine
+    return dirs
+
+
+READ_PATHS = _prepare_matplotlib()
+PRELOAD = ["numpy", "matplotlib"] if READ_PATHS else ["numpy"]
 
 ENTRY = "student_agent.py"
 ENTRY_MODULE = "agents.student_agent"
+# module name -> file under course/; compiled now, before any sandbox restriction
+COURSE_FILES = {"constants": "constants.py", "store": "store.py", "agents.agent": "agents/agent.py",
+                "agents": "agents/__init__.py", "agents.random_agent": "agents/random_agent.py",
+                "agents.human_agent": "agents/human_agent.py", "utils": "utils.py", "ui": "ui.py",
+                "world": "world.py", "simulator": "simulator.py"}
+INSTALLED = ("constants", "store", "agents", "agents.agent")      # always the course's, in this order
 COURSE_DIR = Path(__file__).resolve().parent / "course"
-# module name -> file under course/, in the order they are loaded; compiled now, before any
-# sandbox restriction, so that opening a submission never needs to read them again
-COURSE_FILES = {"constants": "constants.py", "store": "store.py",
-                "agents": "agents/__init__.py", "agents.agent": "agents/agent.py"}
-_COURSE_CODE = {name: compile((COURSE_DIR / rel).read_text(), str(COURSE_DIR / rel), "exec")
-                for name, rel in COURSE_FILES.items()}
-
+_COURSE_CODE = compile_course(COURSE_DIR, COURSE_FILES)
 
 
 def install_course_modules(folder: str) -> dict[str, types.ModuleType]:
-    """Fresh course modules in sys.modules; `agents.<name>` imports search the submission folder
-    (the course's own `agents.agent` is already in sys.modules)."""
-    modules = {}
-    for name, code in _COURSE_CODE.items():
-        is_package = name == "agents"
-        spec = importlib.machinery.ModuleSpec(name, None, origin=code.co_filename, is_package=is_package)
-        module = importlib.util.module_from_spec(spec)
-        module.__file__ = code.co_filename
-        if is_package:
-            module.__path__ = [folder]
-            spec.submodule_search_locations = module.__path__
-        sys.modules[name] = module
-        exec(code, module.__dict__)
-        if "." in name:
-            parent, _, child = name.rpartition(".")
-            setattr(sys.modules[parent], child, module)
-        modules[name] = module
-    return modules
+    """Fresh course modules (see the module docstring); `agents.<name>` imports search the
+    submission folder first."""
+    return install_course(_COURSE_CODE, INSTALLED, packages={"agents": [folder]})
 
 
 def _import_entry(folder: str) -> types.ModuleType:
@@ -74,8 +87,10 @@ def _pick_agent(registry: dict[str, type]) -> tuple[type | None, str | None]:
             if name == "student_agent":
                 return cls, None
         return own[0][1], None
-    if registry:
-        name, cls = next(iter(registry.items()))
+    others = {name: cls for name, cls in registry.items()
+              if getattr(cls, "__module__", None) not in _COURSE_CODE}       # not the course's sample agents
+    if others:
+        name, cls = next(iter(others.items()))
         where = getattr(cls, "__module__", "?")
         return None, (f"no agent is registered in {ENTRY}: {cls.__name__} is registered as "
                       f"{name!r} from {where}, but the grader plays the class that {ENTRY} "
@@ -131,7 +146,6 @@ class ColosseumPlayer:
         self.agent_base = agent_base
         self.agent = None
         self.seat: int | None = None
-        self.game = ColosseumGame()
 
     def rpc_interface(self) -> list[str]:
         if self.agent_class is None:
@@ -165,19 +179,29 @@ class ColosseumPlayer:
         """Ask step() about `state` (the whole position; `last` is not needed)."""
         if self.agent is None:                 # a probe may ask without a setup call
             self._instantiate()
-        result = self.agent.step(*step_arguments(self.game.state_from_json(state)))
-        return to_wire(result)
+        return to_wire(self.agent.step(*step_arguments(state)))
 
 
-def step_arguments(position: ColosseumState) -> tuple:
-    """(chess_board, my_pos, adv_pos, max_step) for the player to move, as the course's World
-    passed them: a fresh bool array, tuples of NumPy ints, K as a Python int."""
+MOVES = ((-1, 0), (0, 1), (1, 0), (0, -1))      # Up, Right, Down, Left: the last index of chess_board
+
+
+def step_arguments(state: dict) -> tuple:
+    """(chess_board, my_pos, adv_pos, max_step) for the player to move in the position `state`
+    (State.to_json: board_size, barriers (r, c, d), positions, turn), as the course's World passed
+    them: a fresh bool array with the border walled, tuples of NumPy ints, K as a Python int."""
     import numpy as np
 
-    me = position.turn
-    my_pos = tuple(np.array(position.positions[me], dtype=np.int64))
-    adv_pos = tuple(np.array(position.positions[1 - me], dtype=np.int64))
-    return position.chess_board(), my_pos, adv_pos, position.max_step
+    m = int(state["board_size"])
+    board = np.zeros((m, m, 4), dtype=bool)
+    board[0, :, 0] = board[:, -1, 1] = board[-1, :, 2] = board[:, 0, 3] = True
+    for r, c, d in state.get("barriers", ()):
+        dr, dc = MOVES[d]
+        board[r, c, d] = board[r + dr, c + dc, (d + 2) % 4] = True
+    me = int(state.get("turn", 0))
+    positions = state["positions"]
+    my_pos = tuple(np.array(positions[me], dtype=np.int64))
+    adv_pos = tuple(np.array(positions[1 - me], dtype=np.int64))
+    return board, my_pos, adv_pos, (m + 1) // 2
 
 
 COURSE_MODULES = (*COURSE_FILES, "agents.", "student_agent")

@@ -2,13 +2,14 @@
 
 A Double Card ``Player`` keeps its own board and can only be told the opponent's moves, so a probe
 cannot hand it a position: each case starts a fresh player and plays against the scripted
-opponent of `scripted.py`. The case's RPCs are one ``setup`` and then one ``probe_step`` per
-turn: the shim plays the scripted opponent's move (if it is the opponent's turn), tells the player
-with ``opponent_move`` and asks ``choose_move``. The last step's reply lists every answer the
-player gave; `check` replays the whole exchange here, in the grader (the scripted opponent is
-deterministic given the policy, the seed and the position), so nothing the player's process
-reports about the board is trusted. Every answer must be legal when it was given; the tactics
-cases also judge the last answer.
+opponent of `scripted.py`, which runs here, in the grader (the player's process holds no engine).
+The case's RPCs are one ``setup`` and then one ``probe_step`` per turn, whose arguments are made
+from the replies so far: the grader replays the exchange from the player's answers, plays the
+scripted opponent's move and sends its text (``opponent``); the shim tells the player with
+``opponent_move`` and, when ``ask``, asks ``choose_move``. Each reply lists every answer the player
+gave; `check` replays the whole exchange (the scripted opponent is deterministic given the policy,
+the seed and the position), so nothing the player's process reports about the board is trusted.
+Every answer must be legal when it was given; the tactics cases also judge the last answer.
 
 Stages:
 - ``legal_moves`` (required, 1 point): games run to several lengths, with the player first or
@@ -46,39 +47,36 @@ TACTICS += [("blocks the opponent's win in one", seat, quiet, "threat") for seat
                                                                                              (0, 5), (1, 6))]
 
 
-class _Recorded:
-    """Stands in for the player when the grader replays an exchange: its recorded answers, in order."""
-
-    def __init__(self, answers: list):
-        self.answers = list(answers)
-
-    def opponent_move(self, move_text: str) -> None:
-        pass
-
-    def choose_move(self):
-        if not self.answers:
-            return {"invalid": "the player's process reported fewer answers than it was asked for."}
-        return self.answers.pop(0)
-
-
 def replay(game: DoubleCardGame, seat: int, policies: list[str], seed: int, answers: list) -> tuple[Exchange, list]:
-    """The exchange as the shim played it, rebuilt from the answers alone; also the position before
-    each answer (for judging the last one)."""
+    """The exchange of `len(policies)` turns as it was played, rebuilt from the answers alone; also
+    the position before each answer (for judging the last one). Missing answers end it."""
     exchange = Exchange(game.new_state(0), seat)
-    recorded = _Recorded(answers)
     before: list[DoubleCardState] = []
-
-    class Watching:
-        def opponent_move(self, move_text):
-            pass
-
-        def choose_move(self):
-            before.append(exchange.state.copy())
-            return recorded.choose_move()
-
+    answers = list(answers)
     for policy in policies:
-        exchange.step(policy, seed, Watching(), lambda answer: answer)
+        exchange.opponent_turn(policy, seed)
+        if not exchange.wants_answer():
+            continue
+        before.append(exchange.state.copy())
+        exchange.answer(answers.pop(0) if answers else
+                        {"invalid": "the player's process reported fewer answers than it was asked for."})
     return exchange, before
+
+
+def _answers(replies: list) -> list:
+    """The player's answers so far: the last probe_step reply lists them all."""
+    last = replies[-1] if replies else None
+    return list(last.get("answers", [])) if isinstance(last, dict) and isinstance(last.get("answers"), list) else []
+
+
+def _turn(game: DoubleCardGame, seat: int, policies: list[str], seed: int, k: int):
+    """The arguments of the k-th probe_step, made from the replies before it: the scripted
+    opponent's move (if it is its turn) and whether the player is asked for an answer."""
+    def args(replies: list) -> dict:
+        exchange, _ = replay(game, seat, policies[:k], seed, _answers(replies))
+        opponent = exchange.opponent_turn(policies[k], seed)
+        return {"opponent": opponent, "ask": exchange.wants_answer()}
+    return args
 
 
 def _setup(game: DoubleCardGame, seat: int) -> tuple[str, dict]:
@@ -111,10 +109,10 @@ def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed
         return None
 
     where = "first" if seat == 0 else "second"
-    setup = [_setup(game, seat)] + [("probe_step", {"policy": p, "seed": seed}) for p in policies[:-1]]
+    turns = [_turn(game, seat, policies, seed, k) for k in range(len(policies))]
+    setup = [_setup(game, seat)] + [("probe_step", args) for args in turns[:-1]]
     return ProbeCase(label=f"{label} (playing {game.role(seat)}, moving {where}, {len(policies)} turn(s))",
-                     state=shown, method="probe_step", args={"policy": policies[-1], "seed": seed},
-                     check=check, fresh=True, setup=setup)
+                     state=shown, method="probe_step", args=turns[-1], check=check, fresh=True, setup=setup)
 
 
 def _upto(state: DoubleCardState) -> str:

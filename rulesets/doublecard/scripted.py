@@ -3,8 +3,9 @@
 A Double Card player keeps its own board and only hears the opponent's moves, so the probes
 cannot hand it a position: they play one. The scripted opponent answers adaptively (a fixed
 list of moves could become illegal after the player's own answers) but deterministically: its
-move depends only on the policy, the case's seed and the position, so the manager replays the
-exchange from the player's answers alone and trusts nothing the player's process reports.
+move depends only on the policy, the case's seed and the position. It runs in the grader, never
+in the player's process: before each turn the grader replays the exchange from the player's
+answers so far and sends the opponent's move as text (probes.py).
 
 Policies:
 - "guard": the quietest of a seeded sample of moves: one that neither ends the game nor lets the
@@ -158,23 +159,26 @@ class Exchange:
         self.refusal: str | None = None     # why the last answer was refused, if it was
         self.done = False
 
-    def step(self, policy: str, seed: int, player, to_wire) -> dict:
-        """Tell the player the opponent's move (if it is the opponent's turn), then ask for one answer."""
+    def opponent_turn(self, policy: str, seed: int) -> str | None:
+        """Play the scripted opponent's move if it is its turn; the move's text, or None."""
+        if self.done or self.state.to_move != 1 - self.seat:
+            return None
+        move = opponent_move(self.state, policy, seed)
+        self.state._apply(move)
+        self.done = self.state.is_over
+        return B.move_text(move)
+
+    def wants_answer(self) -> bool:
+        return not self.done and self.state.to_move == self.seat
+
+    def answer(self, answer) -> None:
+        """Record the player's answer and play it; an illegal one ends the exchange."""
         from rulesets.base import IllegalMove
 
-        state = self.state
-        if not self.done and state.to_move == 1 - self.seat:
-            move = opponent_move(state, policy, seed)
-            state._apply(move)
-            player.opponent_move(B.move_text(move))
-        if not self.done and state.to_move == self.seat:
-            answer = to_wire(player.choose_move())
-            self.answers.append(answer)
-            try:
-                state.play(answer)
-            except IllegalMove as exc:
-                self.refusal = str(exc)
-                self.done = True
-        if state.is_over:
+        self.answers.append(answer)
+        try:
+            self.state.play(answer)
+        except IllegalMove as exc:
+            self.refusal = str(exc)
             self.done = True
-        return {"answers": list(self.answers)}
+        self.done = self.done or self.state.is_over

@@ -4,7 +4,9 @@ The course fixed only the move notation, so the API is the smallest one that fit
 submission's ``player.py`` defines ``class Player(role, first)`` (role "dots" or "colours",
 first True when it moves first) with ``opponent_move(move_text)`` and ``choose_move() -> str``.
 The player keeps its own board: each `move` call first tells it the opponent's moves since its
-last turn, in the course's notation, then asks for its own.
+last turn, in the course's notation, then asks for its own. This process holds no engine and no
+board of the grader's: the course left every rule to the student, and the probes' scripted
+opponent plays in the grader and sends its moves as text (probes.py).
 
 A move of this player's own that the grader substituted (only under a "random" policy; the
 course's rule, and our default, is that a failing player forfeits) cannot be told to a
@@ -12,16 +14,13 @@ course's rule, and our default, is that a failing player forfeits) cannot be tol
 """
 from __future__ import annotations
 
-
 from rulesets.base import check_arity
 from rulesets.entry import import_entry, open_folder
-
-from .engine import DoubleCardGame
-from .scripted import Exchange
 
 PRELOAD: list[str] = []
 ENTRY = "player.py"
 MODULE = "player"
+ROLES = ("colours", "dots")     # seat 0 plays params["seat0_role"] (colours by default), seat 1 the other
 
 
 def open_submission(path: str, options: dict) -> "DoubleCardHandler":
@@ -30,6 +29,10 @@ def open_submission(path: str, options: dict) -> "DoubleCardHandler":
     return DoubleCardHandler(import_entry(folder, ENTRY, MODULE))
 
 
+def role(seat: int, state: dict | None) -> str:
+    """The role of `seat` in the game the position `state` (State.to_json) belongs to."""
+    first = ((state or {}).get("params") or {}).get("seat0_role", ROLES[0])
+    return first if seat == 0 else ROLES[1 - ROLES.index(first)]
 
 
 def to_wire(answer):
@@ -47,7 +50,7 @@ class DoubleCardHandler:
         self.module = module
         self.player = None
         self.seat = 0
-        self.exchange: Exchange | None = None
+        self.answers: list = []          # the probe's answers so far (plain data)
 
     def rpc_interface(self) -> list[str]:
         cls = getattr(self.module, "Player", None)
@@ -60,10 +63,8 @@ class DoubleCardHandler:
     def rpc_setup(self, seat: int, state: dict | None = None, name: str | None = None,
                   options: dict | None = None) -> None:
         self.seat = int(seat)
-        game = DoubleCardGame(**(state or {}).get("params", {}))
-        start = game.state_from_json(state) if state else game.new_state(0)
-        self.player = self.module.Player(game.role(self.seat), self.seat == 0)
-        self.exchange = Exchange(start, self.seat)
+        self.player = self.module.Player(role(self.seat, state), self.seat == 0)
+        self.answers = []
 
     def rpc_move(self, state: dict, last: list | None = None):
         if self.player is None:
@@ -73,6 +74,11 @@ class DoubleCardHandler:
                 self.player.opponent_move(item["move"])
         return to_wire(self.player.choose_move())
 
-    def rpc_probe_step(self, policy: str, seed: int) -> dict:
-        """One turn of a probe case against the scripted opponent (rulesets/doublecard/scripted.py)."""
-        return self.exchange.step(policy, seed, self.player, to_wire)
+    def rpc_probe_step(self, opponent: str | None = None, ask: bool = True) -> dict:
+        """One turn of a probe case: tell the player the scripted opponent's move (played in the
+        grader), then, when asked, take its answer; every answer so far is the reply."""
+        if opponent is not None:
+            self.player.opponent_move(opponent)
+        if ask:
+            self.answers.append(to_wire(self.player.choose_move()))
+        return {"answers": list(self.answers)}

@@ -1,4 +1,4 @@
-"""Walls, edges and paths on the Quoridor-like board, shared by the engine, the shim and the probes.
+"""Walls, edges and paths on the Quoridor-like board, shared by the engine and the probes.
 
 A wall is ``(orientation, x, y)``: "H" lies between rows y and y+1 over columns x and x+1, "V"
 between columns x and x+1 over rows y and y+1. An edge is the course's forbidden step between two
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 from typing import Iterable
+
+from .view import wall_edges
 
 Cell = tuple[int, int]
 Edge = tuple[Cell, Cell]
@@ -19,14 +21,6 @@ DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 def edge(a: Cell, b: Cell) -> Edge:
     """The undirected edge between two cells (smaller cell first)."""
     return (a, b) if a <= b else (b, a)
-
-
-def wall_edges(wall: Wall) -> tuple[Edge, Edge]:
-    """The two unit edges a wall blocks, in the course's canonical order."""
-    ori, x, y = wall
-    if ori == "H":
-        return ((x, y), (x, y + 1)), ((x + 1, y), (x + 1, y + 1))
-    return ((x, y), (x + 1, y)), ((x, y + 1), (x + 1, y + 1))
 
 
 def wall_from_edges(e1: Edge, e2: Edge) -> Wall | None:

@@ -4,7 +4,9 @@ The submission's ``player.py`` defines ``class Player(name)`` with ``initializat
 myx, myy, opponentx, opponenty, max_obstacles, list_of_obstacles)``, ``make_move()``,
 ``opponent_move(moveType, result)``, ``expand_player()`` and ``expand_obstacles()`` (camelCase
 and ``all_*`` aliases of the assignment page accepted). It imports the course's ``Obstacle`` with
-``from obstacle import *``; this shim registers rulesets/quoridor/obstacle.py as that module.
+``from obstacle import *``; this shim registers rulesets/quoridor/obstacle.py as that module. The
+course's other file, the example ``manager.py`` (course/), imports too (``from manager import *``).
+The player is told positions as plain data (view.py); the engine never enters its process.
 
 Choices (see README.md):
 - Before seat 0's first make_move the shim calls ``opponent_move(1, [x2, y2])`` with the
@@ -19,13 +21,13 @@ Choices (see README.md):
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from rulesets.base import check_arity
-from rulesets.entry import import_entry, open_folder
+from rulesets.entry import compile_course, import_entry, install_course, open_folder
 
 from . import obstacle as course_obstacle
-from .engine import QuoridorGame, QuoridorState
-from .geometry import wall_edges
+from .view import Board, wall_edges
 
 Obstacle = course_obstacle.Obstacle
 PRELOAD: list[str] = []
@@ -38,15 +40,15 @@ METHODS = (  # (names accepted, first one preferred; arguments besides self)
     (("expand_player", "expandPlayer", "all_player_moves"), 0),
     (("expand_obstacles", "expandObstacles", "all_obstacles"), 0),
 )
+COURSE_CODE = compile_course(Path(__file__).resolve().parent / "course", {"manager": "manager.py"})
 
 
 def open_submission(path: str, options: dict) -> "QuoridorHandler":
     """Import the submission's player.py with the course's ``obstacle`` module in place."""
-    folder = open_folder(path, forget=(MODULE,))
+    folder = open_folder(path, forget=(MODULE, "manager"))
     sys.modules["obstacle"] = course_obstacle
+    install_course(COURSE_CODE)
     return QuoridorHandler(import_entry(folder, ENTRY, MODULE))
-
-
 
 
 def _describe(value) -> str:
@@ -205,20 +207,20 @@ class QuoridorHandler:
 
     # ---- helpers --------------------------------------------------------------------------
     @staticmethod
-    def _state(data: dict | None) -> QuoridorState:
+    def _state(data: dict | None) -> Board:
         if not data:
-            return QuoridorGame().new_state(0)
-        return QuoridorGame(**data.get("params", {})).state_from_json(data)
+            raise ValueError("the grader sent no position to set the player up with.")
+        return Board.from_json(data)
 
-    def _initialised(self, state: QuoridorState, seat: int, may_flip: bool = True):
+    def _initialised(self, state: Board, seat: int, may_flip: bool = True):
         """A fresh Player(name) told the position with `seat` as "me"; also the row map back."""
         sizey = state.sizey
         me, opp = state.pos[seat], state.pos[1 - seat]
         derived = sizey - 1 if me[1] == 0 else 0
-        upside_down = may_flip and derived != state.goal_row(seat, sizey)
+        upside_down = may_flip and derived != (sizey - 1 if seat == 0 else 0)   # seat 0 heads for the top row
         flip = (lambda y: sizey - 1 - y) if upside_down else (lambda y: y)
         obstacles = []
-        for (ori, x, y), _by, _ply in state.walls:
+        for ori, x, y in state.walls:
             shown = (ori, x, sizey - 2 - y) if upside_down else (ori, x, y)   # canonical edges either way
             obstacles += [Obstacle(fx, fy, tx, ty) for (fx, fy), (tx, ty) in wall_edges(shown)]
         player = self.module.Player(self.name)

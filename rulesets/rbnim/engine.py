@@ -6,47 +6,15 @@ the player to move faces an empty pile; the amount 2·red + 3·blue decides the 
 """
 from __future__ import annotations
 
-import re
 from html import escape
-from typing import Any, Iterable
+from typing import Iterable
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
 
+from .moves import _is_int, _short, parse_wire  # noqa: F401 - parse_wire is part of this module's API
 from .rules import MISERE, after, amount, describe, is_terminal, legal_moves, normalize_version
 
 DEFAULTS = {"red": 8, "blue": 10, "version": "standard"}
-PILES = {"red": "red", "r": "red", "blue": "blue", "b": "blue"}
-_TEXT = re.compile(r"^\s*([a-z]+)\s*[ ,:]?\s*(\d+)\s*$|^\s*(\d+)\s*[ ,:]?\s*([a-z]+)\s*$", re.IGNORECASE)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _short(x: Any) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def parse_wire(data: JSON) -> Move:
-    """[pile, count] (also "red 2", {"pile": "red", "count": 2}) → ("red", 2); IllegalMove if no move."""
-    if isinstance(data, dict):
-        if "invalid" in data:
-            raise IllegalMove(str(data["invalid"]))
-        pile, count = data.get("pile"), data.get("count")
-    elif isinstance(data, (list, tuple)) and len(data) == 2:
-        pile, count = data
-    elif isinstance(data, str) and _TEXT.match(data):
-        m = _TEXT.match(data)
-        pile, count = (m.group(1), int(m.group(2))) if m.group(1) else (m.group(4), int(m.group(3)))
-    else:
-        raise IllegalMove(f"{_short(data)} is not a move; a move is [pile, count] such as [\"red\", 2].")
-    name = PILES.get(pile.strip().lower()) if isinstance(pile, str) else None
-    if name is None:
-        raise IllegalMove(f"{_short(pile)} is not a pile; the piles are \"red\" and \"blue\".")
-    if not _is_int(count) or count not in (1, 2):
-        raise IllegalMove(f"{_short(count)} marbles cannot be taken; take 1 or 2.")
-    return (name, count)
 
 
 class RBNimState(State):

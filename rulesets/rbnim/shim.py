@@ -11,7 +11,7 @@ from typing import Any
 from rulesets.base import IllegalMove, check_arity
 from sandbox import module_shim
 
-from .engine import parse_wire
+from .moves import parse_wire
 
 PRELOAD: list[str] = []
 ENTRY = "red_blue_nim.py"

@@ -80,12 +80,12 @@ def test_move_refuses_illegal_moves_with_value_error():
 
 def test_winner_codes():
     game = BohnenspielGame()
-    won = BohnenspielBoardState(game.position([0] * 6, [2, 0, 0, 0, 1, 3], to_move=1, scores=(30, 32),
-                                              credit=(0, 2)))
+    won = BohnenspielBoardState.from_json(game.position([0] * 6, [2, 0, 0, 0, 1, 3], to_move=1, scores=(30, 32),
+                                                        credit=(0, 2)).to_json())
     won.move(BohnenspielMove(4, 1))
     assert won.game_over() and won.get_winner() == 1 and won.get_score(1) == 38
-    drawn = BohnenspielBoardState(game.position([0] * 6, [1, 0, 0, 0, 0, 0], to_move=1, scores=(36, 35),
-                                                credit=(0, 0)))
+    drawn = BohnenspielBoardState.from_json(game.position([0] * 6, [1, 0, 0, 0, 0, 0], to_move=1, scores=(36, 35),
+                                                          credit=(0, 0)).to_json())
     drawn.move(BohnenspielMove(0, 1))
     assert drawn.get_winner() == BohnenspielBoardState.DRAW == 2**31 - 1
 
@@ -97,7 +97,7 @@ def test_from_json_keeps_the_position_and_turn_cap():
     assert board.get_pits() == [[1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 2]]
     assert (board.get_turn_player(), board.get_turn_number(), board.get_credit(1)) == (1, 2, 1)
     assert [m.to_transport_string() for m in board.get_legal_moves()] == ["PIT 1 5"]
-    assert board._state.max_turns == 5
+    assert board.max_turns == 5
 
 
 def test_player_base_class():
@@ -113,3 +113,24 @@ def test_player_base_class():
     assert (p.player_id, p.opponent_id) == (0, 1)
     with pytest.raises(NotImplementedError, match="choose_move"):
         p.chooseMove(BohnenspielBoardState())
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_course_board_agrees_with_the_referee_on_every_move(seed):
+    """The course's board is a separate port of the rules (the engine never enters the player's
+    process): both must list the same moves and reach the same boards, scores and ends."""
+    import random
+
+    rng = random.Random(seed)
+    state = BohnenspielGame(max_turns=rng.choice((3, 30, 200))).new_state(0)
+    board = BohnenspielBoardState.from_json(state.to_json())
+    while not state.is_over:
+        legal = board.get_legal_moves()
+        assert [m.canonical() for m in legal] == state.legal_moves()
+        move = rng.choice(legal)
+        board.move(move)
+        state.play(move.canonical())
+        mine = {k: v for k, v in state.to_json().items() if k != "ply"}
+        assert BohnenspielBoardState.from_json(mine).__dict__ == board.__dict__
+    assert board.game_over() and board.get_winner() == (state.outcome.winner if state.outcome.winner is not None
+                                                         else BohnenspielBoardState.DRAW)

@@ -120,8 +120,9 @@ def test_a_missing_entry_file_is_named(write_submission, open_player):
 # ---- what step receives ----------------------------------------------------------------------
 def test_step_gets_what_the_course_world_passed(game):
     state = world_1(game, turn=1)
-    board, my_pos, adv_pos, max_step = step_arguments(state)
+    board, my_pos, adv_pos, max_step = step_arguments(state.to_json())
     assert isinstance(board, np.ndarray) and board.dtype == np.bool_ and board.shape == (5, 5, 4)
+    assert (board == state.chess_board()).all()                  # built from plain data, as the engine has it
     assert type(my_pos) is tuple and all(isinstance(v, np.integer) for v in my_pos)
     assert my_pos == (2, 1) and adv_pos == (2, 3)                 # B's view: B is "my" player
     assert type(max_step) is int and max_step == 3
@@ -146,7 +147,7 @@ def test_the_course_test_agent_checks(players, open_player, name, size):
     handler = open_player(players[name])
     handler.rpc_setup(0, state.to_json(), name, {})
     assert state.turn == 0
-    next_pos, direction = handler.agent.step(*step_arguments(state))
+    next_pos, direction = handler.agent.step(*step_arguments(state.to_json()))
     assert type(next_pos) is tuple and len(next_pos) == 2
     assert type(direction) is int and direction in (0, 1, 2, 3)
     assert all(0 <= v < size for v in next_pos)

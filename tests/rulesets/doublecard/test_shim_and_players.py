@@ -17,15 +17,22 @@ FULL_BOARD = ["0 3 A 1", "0 7 C 1", "0 4 E 1", "0 5 C 2", "0 4 F 1", "0 3 A 2", 
               "0 5 D 3", "0 5 D 4", "0 7 D 5", "0 2 D 6", "0 2 D 8", "0 2 C 3"]
 
 
+def run_case(case, open_player, folder, game):
+    """One case through a fresh in-process handler, as the validator runs it: each RPC's args made
+    from the replies before it. The last reply."""
+    assert case.fresh and case.setup[0][0] == "setup"
+    handler = open_player(folder, case.setup[0][1]["seat"], game, seed=0)
+    replies = [None]
+    for method, args in case.setup[1:]:
+        replies.append(getattr(handler, f"rpc_{method}")(**case.resolve(args, replies)))
+    return getattr(handler, f"rpc_{case.method}")(**case.resolve(case.args, replies))
+
+
 def run_cases(cases, open_player, folder, game):
     """Every case through a fresh in-process handler: the (label, message) of those that failed."""
     failed = []
     for case in cases:
-        assert case.fresh and case.setup[0][0] == "setup"
-        handler = open_player(folder, case.setup[0][1]["seat"], game, seed=0)
-        for method, args in case.setup[1:]:
-            getattr(handler, f"rpc_{method}")(**args)
-        mismatch = case.check(getattr(handler, f"rpc_{case.method}")(**case.args))
+        mismatch = case.check(run_case(case, open_player, folder, game))
         if mismatch is not None:
             failed.append((case.label, mismatch.message))
     return failed
@@ -134,10 +141,7 @@ def test_legal_moves_probe_passes_for_correct_players(folders, open_player, game
 def test_legal_move_cases_reach_the_recycling_phase(folders, open_player, game):
     reached = []
     for case in legal_move_cases(game):
-        handler = open_player(folders["builtin:random"], case.setup[0][1]["seat"], game, seed=0)
-        for method, args in case.setup[1:]:
-            handler.rpc_probe_step(**args)
-        assert case.check(handler.rpc_probe_step(**case.args)) is None
+        assert case.check(run_case(case, open_player, folders["builtin:random"], game)) is None
         reached.append(len(case.state.cards) == 24 and case.state.ply > 24)
     assert sum(reached) >= 3
 

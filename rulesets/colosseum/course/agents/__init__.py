@@ -1,6 +1,19 @@
 """The course's `agents` package, as the grader provides it.
 
-The course's own __init__ imported random_agent, human_agent and student_agent; here the grader
-imports the student's file itself, so this package only offers `agents.agent` and lets the
-student's helper modules be imported as `agents.<helper>`.
+The course's package imported its sample agents, which register themselves as "random_agent",
+"random_agent_2" and "human_agent". Here they load when first named (`agents.RandomAgent`,
+`from agents import *`, `import agents.random_agent`), so a student's agent that registers one of
+those names itself still loads. The grader imports the student's file as `agents.student_agent`;
+other `agents.<name>` imports find the student's helper files next to it first.
 """
+__all__ = ["RandomAgent", "HumanAgent"]
+
+
+def __getattr__(name):
+    if name == "RandomAgent":
+        from .random_agent import RandomAgent
+        return RandomAgent
+    if name == "HumanAgent":
+        from .human_agent import HumanAgent
+        return HumanAgent
+    raise AttributeError(f"module 'agents' has no attribute {name!r}")
