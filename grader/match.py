@@ -224,7 +224,7 @@ class _Game:
         if res.verdict is Verdict.ERROR:
             failure = ("on_error", "error", f"raised an exception: {res.message}")
         elif res.verdict is Verdict.LATE:
-            failure = ("on_late", "timeout", f"answered after {res.wall_s:.2f} s; the limit is {soft:g} s")
+            failure = ("on_late", "timeout", res.message[:1].lower() + res.message[1:].rstrip("."))
         else:
             try:
                 move = state.parse_move(res.value)

@@ -249,7 +249,7 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
 
 def _call_failure(method: str, res, limit: float) -> str:
     if res.verdict is Verdict.LATE:
-        return f"{method}() took {res.wall_s:.2f} s; the limit is {limit:g} s."
+        return f"{method}(): {res.message[:1].lower()}{res.message[1:]}"
     if res.verdict is Verdict.KILLED:
         return f"{method}() did not answer and was stopped ({res.message})."
     if res.verdict is Verdict.ERROR:
