@@ -1,4 +1,4 @@
-"""The child's bootstrap: `python -I -m sandbox.child '<config json>'`.
+"""The child's bootstrap: `python -s -P -m sandbox.child '<config json>'`.
 
 Trusted code running in the player process. In this order: import everything needed (shim,
 its PRELOAD, the seccomp library), join the cgroup, rlimits, CPU pinning, network namespace,
@@ -18,7 +18,7 @@ import os
 import site
 import sys
 
-from sandbox import confine, invoke, landlock, seccomp_filter, wire
+from sandbox import confine, invoke, landlock, seccomp_filter, seeding, wire
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
                      "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
@@ -143,7 +143,7 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
         if msg is None:
             os._exit(0)
         if "open" in msg:
-            invoke.seed_generators(msg.get("seed"))
+            seeding.seed_process(msg.get("seed"))
             try:
                 handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
                 reply = {"ok": None}

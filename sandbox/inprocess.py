@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import invoke
+from . import invoke, seeding
 from .limits import Limits, late_sentence
 from .verdict import CallResult, ProcessReport, Verdict
 
@@ -49,7 +49,7 @@ class InProcessPlayer:
 
         def open_():
             shim = importlib.import_module(self.shim_name)
-            invoke.seed_generators(self.seed)
+            seeding.seed_generators(self.seed)
             if self.submission not in sys.path:
                 sys.path.insert(0, self.submission)
             self.handler = shim.open_submission(self.submission, self.options)

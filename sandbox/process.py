@@ -1,6 +1,6 @@
 """PlayerProcess: one restricted child process, one call at a time, verdicts instead of exceptions.
 
-The manager side never imports student code. It spawns `python -I -m sandbox.child` (or has a
+The manager side never imports student code. It spawns `python -s -P -m sandbox.child` (or has a
 pre-fork template fork one, sandbox/prefork.py), speaks length-prefixed JSON over two dedicated
 pipes, freezes the process between calls (SIGSTOP/SIGCONT), enforces soft/hard limits on the
 player's CPU time with a wall-clock backstop (or on wall-clock time: `Limits.clock`), and turns
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import host, wire
+from . import host, seeding, wire
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
 from .cputime import CpuMeter
@@ -29,7 +29,11 @@ from .verdict import CallResult, ProcessReport, Verdict
 log = logging.getLogger(__name__)
 
 CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "1",
-             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+             "PYTHONHASHSEED": seeding.HASH_SEED}
+# `python -I` less its -E: no user site (-s), no script folder on sys.path (-P), and the
+# environment is CHILD_ENV alone, so its PYTHONHASHSEED fixes the string hash seed.
+PYTHON = (sys.executable, "-s", "-P")
 REQUEST_CAP = 256 * 1024 * 1024      # what the child accepts from the trusted manager
 EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on its own
 
@@ -164,7 +168,7 @@ class PlayerProcess:
             if self.proc is None:
                 self.started_by = "spawn"
                 self.proc = SpawnedChild(
-                    [sys.executable, "-I", "-m", "sandbox.child", json.dumps(cfg)],
+                    [*PYTHON, "-m", "sandbox.child", json.dumps(cfg)],
                     stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
                     close_fds=True, start_new_session=True, cwd=self.submission, env=CHILD_ENV)
         except OSError as exc:
