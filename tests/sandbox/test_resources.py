@@ -60,12 +60,12 @@ def test_memory_under_the_limit_is_fine(player, limits):
 
 
 def test_infinite_loop_is_killed_at_the_hard_limit(player, limits):
-    p = player(HOG, limits=limits(call_s=0.3, kill_after_s=0.4, wall_factor=10))
+    p = player(HOG, limits=limits(call_s=0.3, kill_after_s=0.4, wall_factor=30))
     t0 = time.perf_counter()
     r = p.call("spin")
     elapsed = time.perf_counter() - t0
     assert r.verdict is Verdict.KILLED and "of CPU without answering" in r.message, r
-    assert 0.7 <= r.cpu_s < 0.72 and 0.7 - 0.05 <= elapsed < 4.0, r     # CPU never runs ahead of the wall clock
+    assert 0.7 <= r.cpu_s < 0.72 and 0.7 - 0.05 <= elapsed < 9.0, r     # CPU never runs ahead of the wall clock
     assert not p.alive and p.close().exit_status == "signal SIGKILL"
 
 
@@ -92,7 +92,7 @@ def test_import_time_infinite_loop_is_killed_at_start(player, limits):
     p = player("while True:\n    pass\n", limits=limits(start_s=0.8, kill_after_s=0.4), start=False)
     t0 = time.perf_counter()
     r = p.start()
-    assert r.verdict is Verdict.KILLED and time.perf_counter() - t0 < 2.5, r
+    assert r.verdict is Verdict.KILLED and time.perf_counter() - t0 < 3.4 + 1.5, r     # the wall-clock backstop
 
 
 def test_printing_hundreds_of_megabytes_is_capped(player, limits):

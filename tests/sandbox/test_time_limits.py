@@ -47,7 +47,7 @@ def ping():
 
 
 def test_burning_cpu_past_the_limit_is_late_and_says_so(player, limits):
-    p = player(CODE, limits=limits(call_s=0.2, kill_after_s=2.0))
+    p = player(CODE, limits=limits(call_s=0.2, kill_after_s=2.0, wall_factor=20))
     r = p.call("burn", {"s": 0.4})
     assert r.verdict is Verdict.LATE and r.value == 0.4, r
     assert r.message.startswith("Used 0.4") and r.message.endswith("s of CPU; the limit is 0.2 s."), r
@@ -66,7 +66,7 @@ def test_a_cpu_hog_on_the_same_core_does_not_make_a_player_late(player, limits):
     core = sorted(os.sched_getaffinity(0))[0]
     hog = subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"])
     try:
-        p = player(CODE, limits=limits(call_s=0.4, kill_after_s=0.5, cpu=core))
+        p = player(CODE, limits=limits(call_s=0.4, kill_after_s=0.5, wall_factor=20, cpu=core))
         r = p.call("burn", {"s": 0.3})
     finally:
         hog.kill()
@@ -77,7 +77,8 @@ def test_a_cpu_hog_on_the_same_core_does_not_make_a_player_late(player, limits):
 
 def test_every_thread_counts(player, limits):
     """Two threads burning 0.2 s each on one core are 0.4 s of the player's CPU."""
-    p = player(CODE, limits=limits(call_s=0.3, kill_after_s=2.0, cpu=sorted(os.sched_getaffinity(0))[0]))
+    p = player(CODE, limits=limits(call_s=0.3, kill_after_s=2.0, wall_factor=20,
+                                      cpu=sorted(os.sched_getaffinity(0))[0]))
     r = p.call("threads_burn", {"s": 0.4})
     assert r.verdict is Verdict.LATE and "s of CPU; the limit is 0.3 s" in r.message, r
     assert 0.4 <= r.cpu_s < 0.45, r
@@ -88,7 +89,7 @@ def test_a_sleeping_player_is_killed_by_the_wall_clock_backstop(player, limits):
     r = p.call("sleep", {"s": 30})
     assert r.verdict is Verdict.KILLED, r
     assert r.message.startswith("No answer after 1.6 s of wall-clock time while using 0.0"), r
-    assert 1.6 <= r.wall_s < 3.0 and not p.alive, r
+    assert 1.6 <= r.wall_s < 4.0 and not p.alive, r
 
 
 def test_the_cpu_time_is_read_to_the_millisecond(player, limits):
@@ -108,7 +109,7 @@ def test_the_cpu_source_is_named(player, limits, require):
 
 def test_with_a_cgroup_the_cpuacct_counter_is_read(player, limits, require):
     require("cgroup")
-    p = player(CODE, limits=limits(call_s=0.1, kill_after_s=2.0))
+    p = player(CODE, limits=limits(call_s=0.1, kill_after_s=2.0, wall_factor=50))
     r = p.call("burn", {"s": 0.2})
     assert p.protections["cpu_time"] == "cgroup cpuacct.usage (ns)"
     assert r.verdict is Verdict.LATE and 0.2 <= r.cpu_s < 0.25, r
@@ -117,7 +118,7 @@ def test_with_a_cgroup_the_cpuacct_counter_is_read(player, limits, require):
 def test_without_a_cgroup_the_process_clock_is_read(player, limits, monkeypatch):
     from sandbox import host
     monkeypatch.setattr(host, "cgroup_reason", lambda: "cgroups disabled for this test")
-    p = player(CODE, limits=limits(call_s=0.1, kill_after_s=2.0))
+    p = player(CODE, limits=limits(call_s=0.1, kill_after_s=2.0, wall_factor=50))
     r = p.call("burn", {"s": 0.2})
     assert p.protections["cpu_time"] == "process CPU clock (ns)"
     assert r.verdict is Verdict.LATE and 0.2 <= r.cpu_s < 0.25, r
