@@ -107,6 +107,11 @@ def test_the_cpu_source_is_named(player, limits, require):
     assert source in ("cgroup cpuacct.usage (ns)", "process CPU clock (ns)"), source
 
 
+def test_the_host_report_names_the_cpu_clock():
+    from sandbox import host
+    assert "move limits on CPU time" in host.protections()["cpu_time"]
+
+
 def test_with_a_cgroup_the_cpuacct_counter_is_read(player, limits, require):
     require("cgroup")
     p = player(CODE, limits=limits(call_s=0.1, kill_after_s=2.0, wall_factor=50))
