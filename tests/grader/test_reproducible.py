@@ -19,7 +19,8 @@ from grader.league import run_league
 from grader.match import play_game
 from grader.outputs import compute_grades, results_document
 from grader.store import Store
-from grader.submissions import builtin
+from grader.submissions import builtin, load
+from grader.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"quoridor": {"sizex": 5, "sizey": 5}, "colosseum": {"board_size": 6}}
@@ -61,3 +62,18 @@ def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
         replay = json.loads(proc.stdout)["games"][0]
         assert replay["moves"] == game["moves"] and replay["moves"]
         assert replay["points"] == game["points"]
+
+
+def test_a_check_run_twice_says_the_same(tmp_path):
+    """Probe processes are seeded too: a player that errs at random errs alike in every check."""
+    source = (ROOT / "submissions" / "quoridor" / "alice" / "player.py").read_text()
+    old = "        return result\n\n    def expand_obstacles(self):"
+    assert old in source
+    (tmp_path / "player.py").write_text("import random\n" + source.replace(old, (
+        "        return [c for c in result if random.Random().random() < 0.9]\n\n    def expand_obstacles(self):")))
+    a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", validation={"smoke_games": 0}), tmp_path)
+    sub = load(tmp_path, a.ruleset.entry, 10)
+    first, again = (validate(a, sub).checks for _ in range(2))
+    stage = [c for c in first if c.name == "expand_player"][0]
+    assert not stage.passed and stage.failed_cases < 74          # some positions wrong, not all
+    assert [(c.name, c.message) for c in first] == [(c.name, c.message) for c in again]
