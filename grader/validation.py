@@ -168,7 +168,9 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
 
 def _load_failure(entry: str, res, limit: float) -> str:
     if res.verdict in (Verdict.KILLED, Verdict.LATE):
-        return f"{entry} did not finish loading within {limit:g} s."
+        why = res.message[:1].lower() + res.message[1:].rstrip(".")
+        return f"{entry} did not finish loading within {limit:g} s ({why})." if why else \
+            f"{entry} did not finish loading within {limit:g} s."
     if res.verdict is Verdict.ERROR:
         return f"{entry} could not be loaded: {res.message}"
     return f"{entry} could not be loaded: {res.message or res.verdict.value}"
