@@ -3,15 +3,20 @@
 1. The same games (Colosseum 8x8, the random built-in against itself) played through the sandbox
    and in-process without one: the ratio is the cost of safety, per game (which includes starting
    two players) and per move (the call round trip).
-2. Full load: one game per core, both players spending 90% of their 0.25 s move budget as CPU
-   time. Every timeout there is a false timeout (the player stayed inside its budget); the count
-   must be zero. The same load with two games per core shows why the league runs one per core.
+2. Fairness: the same games, both players spending 90% of their 0.25 s move budget as CPU time,
+   (i) one game per core on an otherwise idle machine, (ii) the same with a CPU hog pinned to
+   every core, (iii) two games per core; each with move limits on the player's CPU time (the
+   default) and on wall-clock time (`limits.clock: wall`). Every timeout there is a false timeout
+   (the player stayed inside its budget): with CPU-time limits the count must be zero in all three.
 """
 from __future__ import annotations
 
 import os
 import statistics
+import subprocess
+import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from grader.assignment import resolve
@@ -61,14 +66,18 @@ def _load(assignment, sub, workers: int, games: int) -> dict:
     jobs = random_jobs(assignment, games, sub)
     executor = LocalExecutor(workers)
     t0 = time.perf_counter()
-    late = moves = 0
+    late = moves = killed = unstarted = 0
     try:
         for _key, _spec, result in executor.play(assignment, jobs):
             moves += len(result.moves)
-            late += sum(1 for p in result.players for i in p.incidents if i["kind"] in TIMEOUTS)
+            kinds = [i["kind"] for p in result.players for i in p.incidents]
+            late += sum(kind in TIMEOUTS for kind in kinds)
+            killed += kinds.count("killed")                # a killed call played no move
+            unstarted += result.reason == "start_failed"
     finally:
         executor.close()
-    return {"games": len(jobs), "moves": moves, "late": late, "wall_s": time.perf_counter() - t0}
+    return {"games": len(jobs), "moves": moves, "late": late, "asked": moves + killed, "unstarted": unstarted,
+            "wall_s": time.perf_counter() - t0}
 
 
 def run():
@@ -86,16 +95,31 @@ def run():
                  "compared with": f"{plain_move_ms:.3f} ms in-process", "ratio": f"{move_ms / plain_move_ms:.0f}x"})
 
     cores = len(_usable_cpus())
-    burner = colosseum(game={"board_size": 8}, limits={"move_s": 0.25, "first_move_s": 0.25, "kill_factor": 4.0})
-    sub = load(ROOT / "benchmarks" / "players" / "colosseum_burner", burner.ruleset.entry, 10)
-    fair = None
-    for workers, label in ((cores, "one game per core"), (2 * cores, "two games per core")):
-        r = _load(burner, sub, workers, 6 * cores)     # the same games both times
-        rate = r["games"] / r["wall_s"]
-        versus = f", {rate / fair:.2f}x the games/s of one per core" if fair else ""
-        fair = fair or rate
-        rows.append({"measure": f"full load, {label} ({workers} games at once), players at 90% of 0.25 s",
-                     "figure": f"{r['late']} false timeouts in {r['moves']} moves",
-                     "compared with": f"{r['games']} games in {r['wall_s']:.1f} s",
-                     "ratio": f"{r['late'] / max(r['moves'], 1):.1%} of moves timed out{versus}"})
+    for clock in ("cpu", "wall"):
+        burner = colosseum(game={"board_size": 8}, limits={"move_s": 0.25, "first_move_s": 0.25, "kill_factor": 4.0,
+                                                           "clock": clock})
+        sub = load(ROOT / "benchmarks" / "players" / "colosseum_burner", burner.ruleset.entry, 10)
+        for label, workers, hogs in (("no load of ours, one game per core", cores, False),
+                                     ("a CPU hog on every core, one game per core", cores, True),
+                                     ("two games per core", 2 * cores, False)):
+            with cpu_hogs(_usable_cpus() if hogs else []):
+                r = _load(burner, sub, workers, 6 * cores)     # the same games every time
+            lost = f", {r['unstarted']} games lost before a move" if r["unstarted"] else ""
+            rows.append({"measure": f"{clock} clock: {label} ({workers} games at once), players at 90% of 0.25 s",
+                         "figure": f"{r['late']} false timeouts in {r['asked']} calls{lost}",
+                         "compared with": f"{r['games']} games in {r['wall_s']:.1f} s",
+                         "ratio": f"{r['late'] / max(r['asked'], 1):.1%} of calls timed out"})
     return f"Harness cost and fairness ({cores} cores, load average {os.getloadavg()[0]:.1f} at the end)", rows
+
+
+@contextmanager
+def cpu_hogs(cpus: list[int]):
+    """A busy loop pinned to each of `cpus` while the block runs: other work on a shared machine."""
+    code = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True:\n    pass\n"
+    hogs = [subprocess.Popen([sys.executable, "-c", code, str(cpu)]) for cpu in cpus]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()

@@ -52,7 +52,9 @@ class Assignment:
         """Sandbox limits for one player process of this assignment."""
         return Limits(memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
                       first_call_s=self.first_move_s, kill_after_s=self.kill_after_s,
-                      kill_factor=self.kill_factor, cpu=cpu, output_kb=self.config.limits.output_kb,
+                      kill_factor=self.kill_factor, clock=self.config.limits.clock,
+                      wall_factor=self.config.limits.wall_factor, wall_after_s=self.config.limits.wall_after_s,
+                      cpu=cpu, output_kb=self.config.limits.output_kb,
                       readable_until_first_reply=tuple(self.config.options.get("read_once", ())))
 
     def probes(self) -> list[Probe]:
@@ -72,11 +74,17 @@ class Assignment:
         """Everything that changes how a game is played: part of every game's cache key."""
         return {"game": self.game.params, "policy": vars(self.policy), "first_move_s": self.first_move_s,
                 "move_s": self.move_s, "kill_after_s": self.kill_after_s, "kill_factor": self.kill_factor,
-                "memory_mb": self.memory_mb, "options": self.config.options}
+                "memory_mb": self.memory_mb, "options": self.config.options, **self.clock_settings()}
+
+    def clock_settings(self) -> dict:
+        """What the move limits measure, and the wall-clock backstop of the CPU clock."""
+        lim = self.config.limits
+        return {"clock": lim.clock, "wall_factor": lim.wall_factor, "wall_after_s": lim.wall_after_s}
 
     def describe_limits(self) -> dict:
-        return {"first_move_s": self.first_move_s, "move_s": self.move_s,
-                "hard_kill_s": round(self.move_s * self.kill_factor + self.kill_after_s, 3),
+        budget = self.limits().budget(self.move_s)
+        return {"clock": budget.clock, "first_move_s": self.first_move_s, "move_s": self.move_s,
+                "hard_kill_s": round(budget.hard, 3), "wall_backstop_s": round(budget.wall, 3),
                 "memory_mb": self.memory_mb, "max_submission_mb": self.max_submission_mb,
                 "on_late": self.policy.on_late, "on_illegal": self.policy.on_illegal,
                 "on_error": self.policy.on_error}

@@ -262,7 +262,7 @@ class _Game:
         if res.verdict is Verdict.ERROR:
             failure = ("on_error", "error", f"raised an exception: {res.message}")
         elif res.verdict is Verdict.LATE:
-            failure = ("on_late", "timeout", self.late_sentence(s, res, soft, first))
+            failure = ("on_late", "timeout", self.late_sentence(s, res, first))
         else:
             try:
                 move, unreadable = read(self.legal, state, res.value, expected=IllegalMove)
@@ -305,8 +305,11 @@ class _Game:
         return move
 
     @staticmethod
-    def late_sentence(s: _Seat, res: CallResult, soft: float, first: bool) -> str:
+    def late_sentence(s: _Seat, res: CallResult, first: bool) -> str:
+        """The sandbox's own sentence (which clock, how much, with the digits that show the excess);
+        for the first move, what the whole allowance covered."""
+        said = res.message[:1].lower() + res.message[1:].rstrip(".") if res.message else "was late"
         if first:
-            return (f"used {s.allowance.used:.2f} s of the first-move allowance of {s.allowance.seconds:g} s "
-                    f"(loading, setup and the first move together)")
-        return f"answered after {res.wall_s:.2f} s; the limit is {soft:g} s"
+            return (f"used {s.allowance.used:.3f} s of the first-move allowance of {s.allowance.seconds:g} s "
+                    f"(loading, setup and the first move together): {said}")
+        return said

@@ -24,6 +24,7 @@ from .replies import ask, read
 from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
+PROBE_SEED = 0          # every probe process draws the same random numbers: a check run twice says the same
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
 
 
@@ -146,7 +147,7 @@ def _finish(report: ValidationReport) -> ValidationReport:
 
 def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory):
     proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged), limits=assignment.limits(),
-                   options=assignment.config.options, name=sub.display_name)
+                   options=assignment.config.options, name=sub.display_name, seed=PROBE_SEED)
     return proc, proc.start()
 
 
@@ -170,7 +171,9 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
 
 def _load_failure(entry: str, res, limit: float) -> str:
     if res.verdict in (Verdict.KILLED, Verdict.LATE):
-        return f"{entry} did not finish loading within {limit:g} s."
+        why = res.message[:1].lower() + res.message[1:].rstrip(".")
+        return f"{entry} did not finish loading within {limit:g} s ({why})." if why else \
+            f"{entry} did not finish loading within {limit:g} s."
     if res.verdict is Verdict.ERROR:
         return f"{entry} could not be loaded: {res.message}"
     return f"{entry} could not be loaded: {res.message or res.verdict.value}"
@@ -272,7 +275,7 @@ def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowanc
 
 def _call_failure(method: str, res, limit: float) -> str:
     if res.verdict is Verdict.LATE:
-        return f"{method}() took {res.wall_s:.2f} s; the limit is {limit:g} s."
+        return f"{method}(): {res.message[:1].lower()}{res.message[1:]}"
     if res.verdict is Verdict.KILLED:
         return f"{method}() did not answer and was stopped ({res.message})."
     if res.verdict is Verdict.ERROR:

@@ -154,7 +154,7 @@ def reclaim(uid: int) -> None:
             except OSError:
                 pass
         time.sleep(0.01)
-    for controller in ("memory", "pids"):
+    for controller in ("memory", "pids", "cpuacct"):
         base = cgroup.own_dir(controller)
         if base is not None:
             cgroup.remove_dir(base / f"grader-box-{uid}")
@@ -179,7 +179,7 @@ def sweep() -> int:
                 reclaimed += 1
         finally:
             os.close(fd)
-    for controller in ("memory", "pids"):
+    for controller in ("memory", "pids", "cpuacct"):
         base = cgroup.own_dir(controller)
         for d in (base.iterdir() if base is not None else ()):
             m = re.fullmatch(r"sandbox-(\d+)-.*", d.name)

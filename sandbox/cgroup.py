@@ -1,9 +1,10 @@
-"""Per-player cgroup v1 directories (memory, pids), made by the manager, joined by the child.
+"""Per-player cgroup v1 directories (memory, pids, cpuacct), made by the manager, joined by the child.
 
 The memory cgroup gives the exact memory verdict: the kernel's OOM killer sends an uncatchable
-SIGKILL and raises `oom_kill` in memory.oom_control. Directories are created beneath the
-manager's own cgroup of each controller, named after the player's box (sandbox/box.py) so that
-a dead manager's leftovers can be found and reclaimed, and removed at close.
+SIGKILL and raises `oom_kill` in memory.oom_control; cpuacct.usage counts the player's CPU time
+in nanoseconds (sandbox/cputime.py). Directories are created beneath the manager's own cgroup of
+each controller, named after the player's box (sandbox/box.py) so that a dead manager's leftovers
+can be found and reclaimed, and removed at close.
 """
 from __future__ import annotations
 
@@ -60,8 +61,21 @@ def _read_int(path: Path) -> int | None:
         return None
 
 
+def _optional_dir(controller: str, name: str) -> Path | None:
+    """A new directory `name` under this process's cgroup of `controller`, or None."""
+    base = own_dir(controller)
+    if base is None:
+        return None
+    try:
+        remove_dir(base / name)                # a dead manager's leftover of the same box
+        (base / name).mkdir()
+        return base / name
+    except OSError:
+        return None
+
+
 class PlayerCgroup:
-    """One player's memory (and pids, when mounted) cgroup directories."""
+    """One player's memory (and pids and cpuacct, when mounted) cgroup directories."""
 
     def __init__(self, memory_mb: int, name: str | None = None) -> None:
         name = name or f"grader-{secrets.token_hex(8)}"     # no pid or name a player could use
@@ -84,13 +98,19 @@ class PlayerCgroup:
                 _write(self.pids / "pids.max", PIDS_MAX)
             except OSError:
                 self.pids = None
+        self.cpuacct = _optional_dir("cpuacct", name)
         self.memory_mb = memory_mb
         self.oom_kills_at_start = self.oom_kills()
 
     @property
     def procs_files(self) -> list[str]:
         """The cgroup.procs files the child writes its pid into."""
-        return [str(d / "cgroup.procs") for d in (self.memory, self.pids) if d is not None]
+        return [str(d / "cgroup.procs") for d in (self.memory, self.pids, self.cpuacct) if d is not None]
+
+    @property
+    def cpu_usage_file(self) -> Path | None:
+        """cpuacct.usage: the CPU nanoseconds of every task in the player's cgroup."""
+        return None if self.cpuacct is None else self.cpuacct / "cpuacct.usage"
 
     def oom_kills(self) -> int:
         """OOM kills so far (failcnt when the kernel has no oom_kill counter)."""
@@ -116,7 +136,7 @@ class PlayerCgroup:
 
     def remove(self) -> None:
         """Remove the directories (their tasks must be gone; stragglers are killed first)."""
-        for d in (self.memory, getattr(self, "pids", None)):
+        for d in (self.memory, getattr(self, "pids", None), getattr(self, "cpuacct", None)):
             if d is not None:
                 remove_dir(d)
 

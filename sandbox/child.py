@@ -1,4 +1,4 @@
-"""The child's bootstrap: `python -I -m sandbox.child <request fd> <reply fd>`.
+"""The child's bootstrap: `python -s -P -m sandbox.child <request fd> <reply fd>`.
 
 Trusted code running in the player process. Its configuration is the first message on the
 request pipe (never on the command line, where the player could read it). In this order: import

@@ -105,6 +105,13 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
         else "missing: no POSIX rlimits")
     out["cpu"] = "sched_setaffinity to Limits.cpu" if hasattr(os, "sched_setaffinity") else \
         "missing: no sched_setaffinity"
+    if reason is None and cgroup.own_dir("cpuacct") is not None:
+        out["cpu_time"] = "move limits on CPU time from the player's cgroup cpuacct.usage (ns), all threads"
+    elif linux:
+        out["cpu_time"] = "move limits on CPU time from the process CPU clock (ns), all threads"
+    else:
+        out["cpu_time"] = (f"missing: {platform.system()} has no CPU clock of another process readable here; "
+                           f"the wall clock stands in")
     out["freeze"] = "SIGSTOP/SIGCONT of the process group between calls" if hasattr(os, "killpg") else \
         "missing: no process groups"
     return out

@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import invoke
-from .limits import Limits
+from . import invoke, seeding
+from .limits import Limits, late_sentence
 from .verdict import CallResult, ProcessReport, Verdict
 
 
@@ -49,7 +49,7 @@ class InProcessPlayer:
 
         def open_():
             shim = importlib.import_module(self.shim_name)
-            invoke.seed_generators(self.seed)
+            seeding.seed_generators(self.seed)
             if self.submission not in sys.path:
                 sys.path.insert(0, self.submission)
             self.handler = shim.open_submission(self.submission, self.options)
@@ -98,8 +98,8 @@ class InProcessPlayer:
                                         wall_s=wall, cpu_s=cpu, traceback=err["traceback"])
             return CallResult(Verdict.ERROR, message=f"{err['type']}: {err['message']}"[:1000],
                               wall_s=wall, cpu_s=cpu, traceback=err["traceback"])
-        if wall > soft:
-            return CallResult(Verdict.LATE, reply["ok"], f"Answered after {wall:.2f} s; the limit is {soft:g} s.",
-                              wall, cpu)
+        late = late_sentence(self.limits.budget(soft), wall, cpu)
+        if late:
+            return CallResult(Verdict.LATE, reply["ok"], late, wall, cpu)
         return CallResult(Verdict.OK, reply["ok"], "", wall, cpu)
 

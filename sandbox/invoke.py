@@ -5,8 +5,6 @@ MemoryError and SystemExit propagate: the child exits with wire.MEMORY_EXIT, the
 """
 from __future__ import annotations
 
-import random
-import sys
 import traceback
 
 TRACEBACK_CHARS = 4000
@@ -36,12 +34,3 @@ def call(handler, method: str, args: dict | None) -> dict:
     except Exception as exc:            # SystemExit propagates: the process really exits
         return error_reply(exc)
 
-
-def seed_generators(seed: int | None) -> None:
-    """Seed the generators players draw from unseeded (`random`, NumPy's global one if NumPy is loaded)."""
-    if seed is None:
-        return
-    random.seed(seed)
-    if "numpy" in sys.modules:                  # numpy may load numpy.random lazily: load it now
-        import numpy.random
-        numpy.random.seed(seed % 2**32)

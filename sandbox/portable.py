@@ -26,7 +26,7 @@ import psutil
 from . import wire
 from .capture import OutputCapture
 from .limits import Limits
-from .process import CHILD_ENV, PlayerProcess
+from .process import CHILD_ENV, PYTHON, PlayerProcess
 from .verdict import CallResult, Verdict
 
 ENV_VAR = "GRADER_SANDBOX"
@@ -49,7 +49,8 @@ def protections(limits: Limits) -> dict[str, str]:
     why = f"{ENV_VAR}=portable" if sys.platform.startswith("linux") else f"{platform.system()} has no Linux layers"
     return {
         "sandbox": f"portable ({why}); the server's Linux sandbox is stricter",
-        "time": "wall-clock limit per call (late after the soft limit, killed at the hard one)",
+        "time": (f"{'CPU time (psutil)' if limits.clock == 'cpu' else 'wall-clock'} limit per call, "
+                 "late after the soft limit, killed at the hard one or the wall-clock backstop"),
         "memory": f"psutil watch every {WATCH_S * 1000:g} ms: killed above {limits.memory_mb} MB",
         "freeze": "psutil suspend/resume of the player between its calls",
         "filesystem": "missing: no filesystem restriction (the player can read and write your files)",
@@ -204,7 +205,7 @@ class PortablePlayerProcess(PlayerProcess):
         self.t_spawn = time.perf_counter()
         self.started_by = "spawn"
         try:
-            self.proc = PortableChild([sys.executable, "-I", "-m", "sandbox.portable_child", json.dumps(cfg)],
+            self.proc = PortableChild([*PYTHON, "-m", "sandbox.portable_child", json.dumps(cfg)],
                                       lim.memory_mb, stdin=req_r, stdout=rep_w, stderr=out_w,
                                       cwd=self.submission, env=env, **session)
         except OSError as exc:

@@ -47,12 +47,12 @@ class Zygote:
     """One template process and the manager's end of its control socket."""
 
     def __init__(self, shim: str) -> None:
-        from .process import CHILD_ENV
+        from .process import CHILD_ENV, PYTHON
         self.shim = shim
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-m", "sandbox.zygote",
+                [*PYTHON, "-m", "sandbox.zygote",
                  json.dumps({"shim": shim, "control_fd": theirs.fileno()})],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), close_fds=True, start_new_session=True, cwd="/",

@@ -1,10 +1,11 @@
 """PlayerProcess: one restricted child process, one call at a time, verdicts instead of exceptions.
 
-The manager side never imports student code. It spawns `python -I -m sandbox.child` (or has a
+The manager side never imports student code. It spawns `python -s -P -m sandbox.child` (or has a
 pre-fork template fork one, sandbox/prefork.py), speaks length-prefixed JSON over two dedicated
-pipes, freezes the process between calls (SIGSTOP/SIGCONT), enforces soft/hard wall-clock
-limits, and turns every way a player can fail into a `Verdict`. See sandbox/child.py for what
-the child applies to itself.
+pipes, freezes the process between calls (SIGSTOP/SIGCONT), enforces soft/hard limits on the
+player's CPU time with a wall-clock backstop (or on wall-clock time: `Limits.clock`), and turns
+every way a player can fail into a `Verdict`. See sandbox/child.py for what the child applies
+to itself.
 """
 from __future__ import annotations
 
@@ -17,21 +18,32 @@ import sys
 import time
 from pathlib import Path
 
-from . import host, wire
+from . import host, seeding, wire
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
-from .limits import Limits
+from .cputime import CpuMeter
+from .limits import Budget, Limits, kill_sentence, late_sentence
 from .verdict import CallResult, ProcessReport, Verdict
 
 log = logging.getLogger(__name__)
 
 CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "1",
-             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+             "PYTHONHASHSEED": seeding.HASH_SEED}
+# `python -I` less its -E: no user site (-s), no script folder on sys.path (-P), and the
+# environment is CHILD_ENV alone, so its PYTHONHASHSEED fixes the string hash seed.
+PYTHON = (sys.executable, "-s", "-P")
 REQUEST_CAP = 256 * 1024 * 1024      # what the child accepts from the trusted manager
 EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on its own
-_CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 # Windows has none of these signals; its child objects (sandbox/portable.py) take the names
 STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT", "SIGKILL"))
+
+
+class _CallTimer:
+    """One call's budget, and when and at what CPU reading it began."""
+
+    def __init__(self, budget: Budget, start: float, cpu0: float) -> None:
+        self.budget, self.start, self.cpu0 = budget, start, cpu0
 
 
 def describe_status(status: int) -> str:
@@ -73,8 +85,8 @@ class SpawnedChild(subprocess.Popen):
 
 
 def spawn_child(cfg: dict, req_r: int, rep_w: int, out_w: int) -> SpawnedChild:
-    """`python -I -m sandbox.child <request fd> <reply fd>`, as root pid 1 of a new pid namespace."""
-    argv = [sys.executable, "-I", "-m", "sandbox.child", str(req_r), str(rep_w)]
+    """`python -s -P -m sandbox.child <request fd> <reply fd>`, as root pid 1 of a new pid namespace."""
+    argv = [*PYTHON, "-m", "sandbox.child", str(req_r), str(rep_w)]
     kwargs = dict(stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
                   close_fds=True, start_new_session=True, cwd="/", env=CHILD_ENV)
     if host.pid_namespace_reason() is not None or os.geteuid() != 0:
@@ -117,6 +129,8 @@ class PlayerProcess:
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
         self.seq = 0                            # id of the last request; its reply must echo it
+        self.meter: CpuMeter | None = None      # reads the child's CPU time (sandbox/cputime.py)
+        self.cpu_seen = 0.0                     # the last CPU reading, in seconds
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -239,29 +253,30 @@ class PlayerProcess:
 
     # ----------------------------------------------------------------- one exchange
     def _exchange(self, message: dict, soft: float, t0: float | None = None, ready: bool = False) -> CallResult:
-        """Send one request and wait for its reply (after the child's "ready" frame when `ready`)."""
-        hard = self.limits.hard_for(soft)
+        """Send one request and wait for its reply (after the child's "ready" frame when `ready`).
+        The call is timed on the limits' clock from before the child is thawed."""
         unasked = 0 if ready else self._pending_bytes()   # the ready frame may already be there
         if unasked:
             return self._fail(Verdict.PROTOCOL, f"The player wrote {unasked} bytes to the protocol pipe without being asked.")
         if unasked is None:
             return self._died_unexpectedly()
+        budget = self.limits.budget(soft)
+        cpu0 = 0.0 if ready else self._cpu_s()               # start: everything since the process began
         self._thaw()
-        cpu0 = self._cpu_s()
         start = time.perf_counter() if t0 is None else t0
-        deadline = start + hard
+        timer = _CallTimer(budget, start, cpu0)
         self.seq += 1
-        if not self._send(wire.encode({**message, "id": self.seq}), deadline):
-            return self._timeout(start, hard)
+        if not self._send(wire.encode({**message, "id": self.seq}), start + budget.wall):
+            return self._timeout(timer)
         frames = wire.FrameBuffer(self.limits.message_kb * 1024)
         if ready:
-            got = self._receive(frames, start, hard)
+            got = self._receive(frames, timer)
             if isinstance(got, CallResult):
                 return got
             if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
                 return self._fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
             self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
-        reply = self._receive(frames, start, hard)
+        reply = self._receive(frames, timer)
         if isinstance(reply, CallResult):
             return reply
         wall = time.perf_counter() - start
@@ -279,13 +294,16 @@ class PlayerProcess:
             return CallResult(Verdict.ERROR, message=f"{err.get('type', 'Error')}: {err.get('message', '')}"[:1000],
                               wall_s=wall, cpu_s=cpu, traceback=str(err.get("traceback", "")))
         value = reply["ok"]
-        if wall > soft:
-            return CallResult(Verdict.LATE, value, f"Answered after {wall:.2f} s; the limit is {soft:g} s.", wall, cpu)
+        late = late_sentence(budget, wall, cpu)
+        if late:
+            return CallResult(Verdict.LATE, value, late, wall, cpu)
         return CallResult(Verdict.OK, value, "", wall, cpu)
 
-    def _receive(self, frames: wire.FrameBuffer, start: float, hard: float):
-        """The next whole frame's value, or the fatal CallResult (timeout, EOF, bad frame)."""
-        deadline = start + hard
+    def _receive(self, frames: wire.FrameBuffer, timer: "_CallTimer"):
+        """The next whole frame's value, or the fatal CallResult (timeout, EOF, bad frame).
+        On the CPU clock the child's CPU time is read again whenever it could have reached the
+        hard limit (it runs on at most `parallel` cores), so the kill comes within ~2 ms of it."""
+        parallel = 1 if self.limits.cpu is not None else (os.cpu_count() or 1)
         while True:
             try:
                 got = frames.pop()
@@ -293,10 +311,15 @@ class PlayerProcess:
                 return self._fail(Verdict.PROTOCOL, f"Bad reply: {exc}.")
             if got is not None:
                 return got[0]
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                return self._timeout(start, hard)
-            chunk = self._read_reply(remaining)
+            wait = timer.start + timer.budget.wall - time.perf_counter()
+            if wait <= 0:
+                return self._timeout(timer)
+            if timer.budget.clock == "cpu":
+                left = timer.budget.hard - (self._cpu_s() - timer.cpu0)
+                if left <= 0:
+                    return self._timeout(timer)
+                wait = min(wait, max(left / parallel, 0.002))
+            chunk = self._read_reply(wait)
             if chunk == b"":
                 return self._died_unexpectedly()
             if chunk is not None:
@@ -338,12 +361,13 @@ class PlayerProcess:
         return 0 if chunk is None else (len(chunk) or None)
 
     # ----------------------------------------------------------------- failures
-    def _timeout(self, start: float, hard: float) -> CallResult:
+    def _timeout(self, timer: "_CallTimer") -> CallResult:
+        cpu = max(0.0, self._cpu_s() - timer.cpu0)
         self._kill()
-        wall = time.perf_counter() - start
+        wall = time.perf_counter() - timer.start
         if self._over_memory():
-            return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.", wall)
-        return self._dead(Verdict.KILLED, f"No answer within {hard:g} s: the player was killed.", wall)
+            return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.", wall, cpu)
+        return self._dead(Verdict.KILLED, kill_sentence(timer.budget, wall, cpu), wall, cpu)
 
     def _fail(self, verdict: Verdict, message: str) -> CallResult:
         self._kill()
@@ -371,9 +395,10 @@ class PlayerProcess:
         """Whether the memory limit ended the process (the cgroup's OOM counter)."""
         return self.cgroup is not None and self.cgroup.hit_limit()
 
-    def _dead(self, verdict: Verdict, message: str, wall: float = 0.0) -> CallResult:
-        self.death = CallResult(verdict, message=message, wall_s=wall,
-                                cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0)
+    def _dead(self, verdict: Verdict, message: str, wall: float = 0.0, cpu: float | None = None) -> CallResult:
+        if cpu is None:
+            cpu = (self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0
+        self.death = CallResult(verdict, message=message, wall_s=wall, cpu_s=cpu)
         return self.death
 
     def _repeat_death(self) -> CallResult:
@@ -433,13 +458,17 @@ class PlayerProcess:
         self.proc.release()
 
     def _cpu_s(self) -> float:
-        """User+system CPU of the whole process so far, from /proc (0 when unavailable)."""
-        try:
-            with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / _CLK_TCK
-        except (OSError, IndexError, ValueError):
-            return 0.0
+        """CPU seconds of the whole process so far (all threads), as precisely as the host reads
+        them (sandbox/cputime.py); once it has ended, what its rusage says."""
+        if self.meter is None and self.proc is not None and self.status is None:
+            self.meter = CpuMeter(self.proc.pid, self.cgroup.cpu_usage_file if self.cgroup else None)
+            self.protections["cpu_time"] = self.meter.source
+        used = self.meter.seconds() if self.meter is not None and self.status is None else None
+        if used is None and self.rusage is not None:
+            used = self.rusage.ru_utime + self.rusage.ru_stime
+        if used is not None:
+            self.cpu_seen = max(self.cpu_seen, used)
+        return self.cpu_seen
 
     def _close_fd(self, attr: str) -> None:
         fd = getattr(self, attr, None)

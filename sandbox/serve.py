@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from sandbox import invoke, wire
+from sandbox import invoke, seeding, wire
 
 
 def serve(boot, shim, req_fd: int, rep_fd: int) -> None:
@@ -23,7 +23,7 @@ def serve(boot, shim, req_fd: int, rep_fd: int) -> None:
         if msg is None:
             os._exit(0)
         if "open" in msg:
-            invoke.seed_generators(msg.get("seed"))
+            seeding.seed_process(msg.get("seed"))
             try:
                 handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
                 reply = {"ok": None}

@@ -1,4 +1,4 @@
-"""The pre-fork template ("zygote"): `python -I -m sandbox.zygote '<json>'`, started by sandbox.prefork.
+"""The pre-fork template ("zygote"): `python -s -P -m sandbox.zygote '<json>'`, started by sandbox.prefork.
 
 Trusted and unrestricted: it has imported sandbox.child, the shim, its PRELOAD and libseccomp
 (child.Bootstrap.load) and never runs student code. For each request on its control socket

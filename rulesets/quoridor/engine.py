@@ -32,7 +32,7 @@ class QuoridorGame(Game):
     """Board size, wall supply, start columns, initial walls and the ply cap."""
 
     name = "quoridor"
-    version = "1"
+    version = "2"          # 2: initial walls never box a pawn in, so no game starts already over
 
     @classmethod
     def check_params(cls, params: dict) -> dict:
@@ -67,6 +67,12 @@ class QuoridorGame(Game):
                 probe._add(w, None)
             if not _start_columns(probe, start, 0) or not _start_columns(probe, start, 1):
                 raise BadParams("initial_obstacles cut a start cell off from its goal row.")
+            if start != "random":
+                probe.pos = [(_start_columns(probe, start, 0)[0], 0),
+                             (_start_columns(probe, start, 1)[0], sizey - 1)]
+                if probe.boxed_in(0) or probe.boxed_in(1):
+                    raise BadParams("initial_obstacles leave a pawn no step at the start, so the game "
+                                    "would be over before it began.")
         return out
 
     def new_state(self, seed: int) -> "QuoridorState":
@@ -78,10 +84,16 @@ class QuoridorGame(Game):
                 state._add(G.wall_from_edges(*[((e[0], e[1]), (e[2], e[3])) for e in pair]), None)
         columns = [rng.choice(_start_columns(state, p["start"], seat)) for seat in (0, 1)]
         state.pos = [(columns[0], 0), (columns[1], p["sizey"] - 1)]
+        if state.boxed_in(0) or state.boxed_in(1):         # listed walls and a random start
+            state.pos = rng.choice([pos for pos in ([(c0, 0), (c1, p["sizey"] - 1)]
+                                                    for c0 in _start_columns(state, "random", 0)
+                                                    for c1 in _start_columns(state, "random", 1))
+                                    if not _pawn_boxed_in(state, pos)])
         state.starts = list(state.pos)
         if isinstance(p["initial_obstacles"], int):
             for _ in range(p["initial_obstacles"]):
-                free = state.legal_walls(None)
+                free = [w for w in state.legal_walls(None)
+                        if not (state.boxed_in(0, G.wall_edges(w)) or state.boxed_in(1, G.wall_edges(w)))]
                 if not free:
                     break
                 state._add(rng.choice(free), None)
@@ -144,6 +156,13 @@ def _start_columns(state: "QuoridorState", start: Any, seat: int) -> list[int]:
     row, goal = (0, sy - 1) if seat == 0 else (sy - 1, 0)
     wanted = [sx // 2] if start == "course" else list(range(sx)) if start == "random" else [start[seat]]
     return [c for c in wanted if G.shortest_path((c, row), goal, state.blocked, sx, sy) is not None]
+
+
+def _pawn_boxed_in(state: "QuoridorState", pos: list) -> bool:
+    """Would either pawn, placed at `pos`, have no step?"""
+    probe = state.copy()
+    probe.pos = list(pos)
+    return probe.boxed_in(0) or probe.boxed_in(1)
 
 
 def _wall_from_wire(pair: Any) -> Wall:
@@ -238,6 +257,14 @@ class QuoridorState(State):
                                    self.sizex, self.sizey)
             out.append(G.path_edges(path or []))
         return out
+
+    def boxed_in(self, seat: int, extra: Iterable = ()) -> bool:
+        """The seat's pawn has no step (walls, the board's edge and the other pawn all around it),
+        with the walls' edges `extra` added."""
+        extra = set(extra)
+        x, y = self.pos[seat]
+        return not any(self._step_refusal(seat, (x + dx, y + dy)) is None
+                       and G.edge((x, y), (x + dx, y + dy)) not in extra for dx, dy in G.DIRECTIONS)
 
     def distance(self, seat: int, extra: Iterable = ()) -> int | None:
         path = G.shortest_path(self.pos[seat], self.goal_row(seat, self.sizey), self.blocked,

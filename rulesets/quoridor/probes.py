@@ -4,6 +4,12 @@ Each case hands the shim a position and a seat; the shim brings a fresh Player t
 its generator's answer as plain JSON, which `check` compares with the engine as sets (walls as
 sets of undirected edges, so order and direction never matter). The suite is the course's, fixed:
 the same positions whatever board size the league is configured with.
+
+The page leaves two conventions of the path rule open, and in some positions they change which
+obstacles are legal: whether pawns block the path to the goal row, and whether the opponent's goal
+is the row opposite the player's or derived from the opponent's own row (as the course derives the
+player's). expand_obstacles accepts the answer of every reading (`wall_readings`); no position
+depends on anything else. Positions that cannot occur in play (a pawn on its goal row) are not asked.
 """
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ from typing import Callable
 
 from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
 
+from . import geometry as G
 from .engine import QuoridorGame, QuoridorState, _wall_from_wire, position, step, wall_move
 from .geometry import wall_text
 
@@ -37,7 +44,7 @@ HAND_MADE = [
     ("a wall could cut off the mover only", 5, 5, (0, 0), (2, 4), [("V", 0, 0)], 4, None),
     ("pawns side by side", 5, 5, (2, 2), (3, 2), [("H", 2, 2)], 4, None),
     ("pawns one above the other", 5, 5, (2, 2), (2, 3), [("V", 1, 2)], 4, None),
-    ("pawn in a corner, opponent beside it", 5, 5, (0, 0), (1, 0), [], 4, None),
+    ("pawn in a corner, opponent below it", 5, 5, (0, 0), (0, 1), [], 4, None),
     ("pawn on the right edge", 6, 5, (5, 2), (0, 3), [("V", 4, 1)], 4, None),
     ("boxed in: no step at all", 4, 4, (0, 1), (1, 1), [("H", 0, 0), ("H", 0, 1)], 4, None),
     ("no walls left", 5, 5, (2, 1), (2, 3), [("H", 0, 0)], 4, (0, 2)),
@@ -56,6 +63,49 @@ def _hand_made() -> list[tuple[str, QuoridorState, int]]:
         flipped = [(o, x, sy - 2 - y) for o, x, y in walls]
         up = position(sx, sy, (me[0], sy - 1 - me[1]), (opp[0], sy - 1 - opp[1]), flipped, m, left, seat=1)
         out.append((f"{label} (as player 2)", up, 1))
+    return out
+
+
+def wall_readings(state: QuoridorState, seat: int) -> dict[str, frozenset]:
+    """expand_obstacles' right answer under each reading of the page, keyed by what the reading
+    assumes; the first is the engine's (paths ignore pawns, the opponent heads for the row
+    opposite the player's goal)."""
+    out = {}
+    for pawns_block in (False, True):
+        for goal_from_row in (False, True):
+            name = "; ".join([PAWN_READINGS[pawns_block], GOAL_READINGS[goal_from_row]])
+            out[name] = frozenset(wall_move(w) for w in _walls_read_as(state, seat, pawns_block, goal_from_row))
+    return out
+
+
+PAWN_READINGS = {False: "paths ignore pawns", True: "pawns block paths"}
+GOAL_READINGS = {False: "the opponent heads for the row opposite the player's goal",
+                 True: "the opponent's goal derived from its own row (sizey-1 when on row 0, else 0)"}
+
+
+def _walls_read_as(state: QuoridorState, seat: int, pawns_block: bool, goal_from_row: bool) -> list:
+    if state._supply_refusal(seat):
+        return []
+    sizey = state.sizey
+    goals = [state.goal_row(0, sizey), state.goal_row(1, sizey)]
+    if goal_from_row:                      # in the player's view, turned so that its own goal is derived right
+        me, opp = state.pos[seat], state.pos[1 - seat]
+        upside_down = (sizey - 1 if me[1] == 0 else 0) != goals[seat]
+        view = (lambda y: sizey - 1 - y) if upside_down else (lambda y: y)
+        goals[1 - seat] = view(sizey - 1 if view(opp[1]) == 0 else 0)
+    pawn_edges = [set(), set()]
+    if pawns_block:                        # each pawn's way may not pass the other pawn's cell
+        for who in (0, 1):
+            x, y = state.pos[1 - who]
+            pawn_edges[who] = {G.edge((x, y), (x + dx, y + dy)) for dx, dy in G.DIRECTIONS}
+    out = []
+    for wall in G.all_walls(state.sizex, sizey):
+        if state._wall_refusal(wall, None, check_paths=False) is not None:
+            continue
+        edges = set(G.wall_edges(wall))
+        if all(G.shortest_path(state.pos[who], goals[who], state.blocked, state.sizex, sizey,
+                               edges | pawn_edges[who]) is not None for who in (0, 1)):
+            out.append(wall)
     return out
 
 
@@ -158,6 +208,7 @@ def expand_player_case(label: str, state: QuoridorState, seat: int) -> ProbeCase
 
 def expand_obstacles_case(label: str, state: QuoridorState, seat: int) -> ProbeCase:
     expected = {wall_move(w) for w in state.legal_walls(seat)}
+    accepted = set(wall_readings(state, seat).values())
 
     def check(reply) -> Mismatch | None:
         if isinstance(reply, dict) and "invalid" in reply:
@@ -174,8 +225,15 @@ def expand_obstacles_case(label: str, state: QuoridorState, seat: int) -> ProbeC
         if dup:
             return Mismatch(f"expand_obstacles() for {_who(state, seat)} lists an obstacle twice: "
                             f"{_wall_name(dup)}.")
-        return _mismatch(state, seat, "expand_obstacles", "obstacle", expected, set(got), _wall_name,
-                         lambda m: state._wall_refusal(m[1:], seat) or "legal")
+        if frozenset(got) in accepted:
+            return None
+        wrong = _mismatch(state, seat, "expand_obstacles", "obstacle", expected, set(got), _wall_name,
+                          lambda m: state._wall_refusal(m[1:], seat) or "legal")
+        if len(accepted) > 1:
+            wrong.message += (" (Here the answer depends on conventions the page leaves open; the answer "
+                              "under any reading is accepted: paths ignoring pawns or blocked by them, the "
+                              "opponent's goal opposite the player's or derived from its own row.)")
+        return wrong
 
     return ProbeCase(label=label, state=state, method="expand_obstacles",
                      args={"state": state.to_json(), "seat": seat}, check=check)

@@ -4,8 +4,10 @@
 blue marbles in both versions, the student's choose_move must return the reference's move, the
 first best move in the prescribed order. A mismatch lists the value of every root move so the
 student sees where the ordering or the values went wrong.
-"depth_limited" (informational by default): with a depth given, the move is legal and loses at
-most `margin` points against perfect play.
+"depth_limited" (informational by default): with a depth given, the move must be one that a
+depth-limited alpha-beta in the prescribed order chooses under some evaluation function (the
+course leaves the function to the student): where the horizon cannot change the choice, only the
+reference's move; elsewhere every move some evaluation function leads to.
 """
 from __future__ import annotations
 
@@ -13,12 +15,11 @@ from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
 
 from .engine import RBNimGame, RBNimState
 from .rules import VERSIONS, describe
-from .search import game_value, move_values, search
+from .search import depth_limited_choices, move_values, search
 
 SIZE = 6
 POINTS = 10.0
 DEPTH = 4
-MARGIN = 6
 
 
 def signed(value: int) -> str:
@@ -68,20 +69,21 @@ def exact_move_check(state: RBNimState):
     return check
 
 
-def margin_check(state: RBNimState, margin: int):
-    """A check(reply) accepting any legal move worth at most `margin` less than perfect play."""
-    value = game_value(state.red, state.blue, state.version)
-    values = dict(move_values(state.red, state.blue, state.version))
+def depth_limited_check(state: RBNimState, depth: int):
+    """A check(reply) accepting any move a depth-limited alpha-beta chooses under some evaluation function."""
+    choices = depth_limited_choices(state.red, state.blue, state.version, depth)
 
     def check(reply) -> Mismatch | None:
         move, problem = _parse(state, reply)
-        if problem or value - values[move] <= margin:
+        if problem or move in choices:
             return problem
-        return Mismatch(f"At {_where(state)} the depth-limited move {describe(move)} is worth "
-                        f"{signed(values[move])} against {signed(value)} with perfect play, "
-                        f"{value - values[move]} points worse (the margin is {margin}). "
-                        f"Values of the moves in order: {values_sentence(state.red, state.blue, state.version)}.",
-                        {"chosen": [move]})
+        whatever = ("whatever its evaluation function" if len(choices) == 1
+                    else "with some evaluation function")
+        return Mismatch(f"At {_where(state)} a depth-{depth} alpha-beta in the prescribed order takes "
+                        f"{' or '.join(describe(m) for m in choices)} {whatever}, but choose_move took "
+                        f"{describe(move)}. Values of the moves in order with perfect play: "
+                        f"{values_sentence(state.red, state.blue, state.version)}.",
+                        {"expected": choices, "chosen": [move]})
     return check
 
 
@@ -96,17 +98,17 @@ def search_cases(size: int = SIZE) -> list[ProbeCase]:
     return [_case(s, None, exact_move_check(s)) for s in positions(size)]
 
 
-def depth_limited_cases(size: int = SIZE, depth: int = DEPTH, margin: int = MARGIN) -> list[ProbeCase]:
-    return [_case(s, depth, margin_check(s, margin)) for s in positions(size)]
+def depth_limited_cases(size: int = SIZE, depth: int = DEPTH) -> list[ProbeCase]:
+    return [_case(s, depth, depth_limited_check(s, depth)) for s in positions(size)]
 
 
 def probes(game: RBNimGame, size: int = SIZE, points: float = POINTS, depth: int = DEPTH,
-           margin: int = MARGIN, depth_points: float = 0.0) -> list[Probe]:
+           depth_points: float = 0.0) -> list[Probe]:
     """The two stages; depth_limited counts only when given points (the extra credit)."""
     return [
         Probe(name="search", title=f"The computer's move on every position up to {size}×{size}", points=points,
               cases=lambda _game: search_cases(size), required=False, scoring="share"),
-        Probe(name="depth_limited", title=f"Depth-limited play (depth {depth}, margin {margin})",
-              points=depth_points, cases=lambda _game: depth_limited_cases(size, depth, margin),
+        Probe(name="depth_limited", title=f"Depth-limited play (depth {depth}, any evaluation function)",
+              points=depth_points, cases=lambda _game: depth_limited_cases(size, depth),
               required=False, scoring="share", informational=not depth_points),
     ]

@@ -148,7 +148,7 @@ def test_positions_played_in_fresh_processes_stop_too(tmp_path):
     sub = tmp_path / "dies"
     sub.mkdir()
     source = (ROOT / "submissions" / "doublecard" / "slow" / "player.py").read_text()
-    (sub / "player.py").write_text(source.replace("time.sleep(5)", "import os; os._exit(3)"))
+    (sub / "player.py").write_text(source.replace("think(5)", "import os; os._exit(3)"))
     code, doc = check(sub, assignment="doublecard")
     stage = stages(doc)["legal_moves"]
     assert code == 1 and "The player was stopped in 4 positions, so the other" in stage["message"]

@@ -53,6 +53,21 @@ def test_good_config_applies_overrides_over_course_defaults(tmp_path):
     assert a.submissions_dir == tmp_path / "subs"
 
 
+def test_move_limits_are_cpu_time_unless_the_course_promises_wall_clock(tmp_path):
+    cpu = load_assignments(write(tmp_path, GOOD))["q"].limits()
+    assert (cpu.clock, cpu.wall_factor, cpu.wall_after_s) == ("cpu", 3.0, 1.0)
+    assert cpu.budget(1.5).wall == 1.5 * 3 + 1
+    text = GOOD.replace("move_s: 1.5", "move_s: 1.5, clock: wall")
+    a = load_assignments(write(tmp_path, text))["q"]
+    assert a.limits().clock == "wall" and a.describe_limits()["clock"] == "wall"
+    backstop = load_assignments(write(tmp_path, GOOD.replace("move_s: 1.5", "move_s: 1.5, wall_factor: 2, "
+                                                             "wall_after_s: 0.5")))["q"]
+    assert backstop.describe_limits()["wall_backstop_s"] == 3.5
+    assert backstop.play_settings() != a.play_settings()       # a changed clock replays the league's games
+    msg = error_for(tmp_path, GOOD.replace("move_s: 1.5", "move_s: 1.5, clock: sundial"))
+    assert "assignments.q.limits.clock" in msg and "'cpu' or 'wall'" in msg and "'sundial'" in msg
+
+
 def test_unknown_key_names_file_and_key(tmp_path):
     msg = error_for(tmp_path, GOOD.replace("move_s: 1.5", "move_seconds: 1.5"))
     assert str(tmp_path / "config.yaml") in msg

@@ -1,7 +1,14 @@
-"""A slow submission: plays legal bottom-row cards but sleeps 5 s before its second move."""
+"""A slow submission: plays legal bottom-row cards but thinks 5 s (of CPU) before its second move."""
 import time
 
 COLS = "ABCDEFGH"
+
+
+def think(seconds):
+    """Search for `seconds` of CPU time (move limits count the player's CPU time, not sleep)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
 
 
 class Player:
@@ -24,7 +31,7 @@ class Player:
     def choose_move(self):
         self.turn += 1
         if self.turn == 2:
-            time.sleep(5)
+            think(5)
         col = min(range(8), key=lambda c: (self.heights[c], c))      # a standing card on the lowest column
         move = "0 2 %s %d" % (COLS[col], self.heights[col] + 1)
         self.play(move)

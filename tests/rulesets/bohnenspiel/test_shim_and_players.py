@@ -152,10 +152,10 @@ def test_data_reader_reads_its_table_on_the_first_move_and_again_on_the_fourth(f
         handler.rpc_move(state=state.to_json(), last=[])
 
 
-def test_slow_player_sleeps_on_its_third_and_fifth_moves(folders, open_player, game, monkeypatch):
+def test_slow_player_thinks_on_its_third_and_fifth_moves(folders, open_player, game, monkeypatch):
     handler = open_player(folders["slow"], 0)
     sleeps = []
-    monkeypatch.setattr(handler.module.time, "sleep", sleeps.append)
+    monkeypatch.setattr(handler.module, "think", sleeps.append)
     state = game.new_state(0)
     for _ in range(6):
         state.play(state.parse_move(handler.rpc_move(state=state.to_json(), last=[])))

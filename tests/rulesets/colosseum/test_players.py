@@ -1,7 +1,7 @@
 """Built-in players and example submissions, played through their shims in this process."""
 from __future__ import annotations
 
-import time
+import sys
 
 import pytest
 
@@ -103,10 +103,10 @@ def test_example_raises_raises_from_move(examples, open_player, game):
         handler.rpc_move(state.to_json(), [])
 
 
-def test_example_times_out_sleeps_after_its_first_move(examples, open_player, game, monkeypatch):
+def test_example_times_out_thinks_after_its_first_move(examples, open_player, game, monkeypatch):
     slept = []
-    monkeypatch.setattr(time, "sleep", slept.append)
     handler = open_player(examples / "times_out")
+    monkeypatch.setattr(sys.modules[handler.agent_class.__module__], "think", slept.append)
     state = game.new_state(2)
     handler.rpc_setup(0, state.to_json(), "slow", {})
     first = state.parse_move(handler.rpc_move(state.to_json(), []))

@@ -244,10 +244,10 @@ def test_illegal_text_forfeits_in_a_game(folders, play_in_process):
         play_in_process(DoubleCardGame(), (folders["builtin:random"], folders["illegal_text"]))
 
 
-def test_slow_sleeps_on_its_second_move_only(folders, open_player, game, monkeypatch):
+def test_slow_thinks_on_its_second_move_only(folders, open_player, game, monkeypatch):
     handler = open_player(folders["slow"], 1)
     slept = []
-    monkeypatch.setattr(handler.module.time, "sleep", slept.append)
+    monkeypatch.setattr(handler.module, "think", slept.append)
     state = game.new_state(0)
     for turn, opening in enumerate(["0 2 H 1", "0 8 G 1", "0 6 F 1"]):
         state.play(opening)

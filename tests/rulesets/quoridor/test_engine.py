@@ -151,7 +151,7 @@ def test_pass_only_when_nothing_else():
 
 
 def test_both_stuck_both_lose(game):
-    # Built as JSON: with the path rule such a position cannot arise in play, but the end is defined.
+    # Built as JSON; in play it arises mid-game on small boards (test_both_lose_arises_in_play).
     data = position(4, 4, (0, 1), (0, 2), left=(0, 0)).to_json()
     data["walls"] = [{"wall": list(w), "by": None, "ply": -1} for w in (("H", 0, 0), ("V", 0, 1), ("H", 0, 2))]
     state = QuoridorGame(**data["params"]).state_from_json(data)
@@ -249,6 +249,23 @@ def test_random_starts_and_initial_walls_come_from_the_seed():
     assert len(a.walls) == 5 == a.n_initial and a.wall_cap == 13
     assert a.pos[0][1] == 0 and a.pos[1][1] == 8
     assert {game.new_state(s).pos[0][0] for s in range(20)} != {4}
+
+
+def test_no_game_starts_already_over():
+    """Random initial walls never box a pawn in (5x2 with 8 walls did: both lost before move 1)."""
+    state = QuoridorGame(sizex=5, sizey=2, max_obstacles=1, start="course", initial_obstacles=8).new_state(25)
+    assert state.outcome is None and state.legal_moves()
+    for seed in range(100):
+        for sx, sy, n in ((5, 2, 8), (3, 2, 4), (4, 3, 6), (2, 2, 2)):
+            for start in ("course", "random"):
+                state = QuoridorGame(sizex=sx, sizey=sy, max_obstacles=1, start=start,
+                                     initial_obstacles=n).new_state(seed)
+                assert state.outcome is None and not state.boxed_in(0) and not state.boxed_in(1), (sx, sy, seed)
+    walls = [[[1, 0, 2, 0], [1, 1, 2, 1]], [[2, 0, 3, 0], [2, 1, 3, 1]]]      # both pawns of column 2 boxed in
+    with pytest.raises(BadParams, match="leave a pawn no step at the start"):
+        QuoridorGame(sizex=5, sizey=2, initial_obstacles=walls)
+    for seed in range(20):                                                   # a random start avoids them
+        assert QuoridorGame(sizex=5, sizey=2, start="random", initial_obstacles=walls).new_state(seed).outcome is None
 
 
 def test_initial_obstacles_in_course_notation():

@@ -205,6 +205,40 @@ def test_malformed_replies_get_a_sentence(game):
     assert case.check({"invalid": "item 1 is None"}).message == "item 1 is None"
 
 
+READINGS = {
+    "pawns block paths": ("(nx, ny) not in seen and",
+                          "(nx, ny) not in seen and (nx, ny) not in ((self.myx, self.myy), (self.opponentx, self.opponenty)) and"),
+    "opponent's goal from its own row": ("self.opponent_goal_row = sizey - 1 - self.my_goal_row",
+                                         "self.opponent_goal_row = sizey - 1 if opponenty == 0 else 0"),
+}
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_every_reading_of_the_path_rule_passes_expand_obstacles(reading, tmp_path, folder, run_probe):
+    """The page does not say whether pawns block the path test, nor how to find the opponent's goal."""
+    old, new = READINGS[reading]
+    source = (folder("alice") / "player.py").read_text()
+    assert old in source
+    (tmp_path / "player.py").write_text(source.replace(old, new))
+    assert run_probe(tmp_path, "expand_obstacles") == []
+
+
+def test_a_wrong_answer_where_readings_differ_names_the_conventions(game):
+    from rulesets.quoridor.probes import expand_obstacles_case, positions
+
+    label, state, seat = next(p for p in positions() if p[0].startswith("Q3"))
+    mismatch = expand_obstacles_case(label, state, seat).check([])
+    assert "is missing" in mismatch.message and "conventions the page leaves open" in mismatch.message
+
+
+def test_no_probe_position_is_over():
+    """A pawn already on its goal row cannot occur in play: no such position is asked."""
+    from rulesets.quoridor.probes import positions
+
+    for label, state, _seat in positions():
+        assert all(state.pos[s][1] != state.goal_row(s, state.sizey) for s in (0, 1)), label
+
+
 def test_probe_suite_is_fixed_whatever_the_game_size():
     from rulesets.quoridor.probes import expand_player_cases
 

@@ -1,0 +1,79 @@
+"""Reproducible games: the same players, seed and settings give the same game in both start
+modes, on every run, and a stored league game replays from its page's "Reproduce" line."""
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+import rulesets
+from grader.assignment import load_assignments, resolve
+from grader.config import AssignmentConfig
+from grader.league import run_league
+from grader.match import play_game
+from grader.outputs import compute_grades, results_document
+from grader.store import Store
+from grader.submissions import builtin, load
+from grader.validation import validate
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = {"quoridor": {"sizex": 5, "sizey": 5}, "colosseum": {"board_size": 6}}
+
+
+@pytest.mark.parametrize("ruleset", rulesets.NAMES)
+def test_random_builtins_play_the_same_game_twice_in_both_start_modes(ruleset, tmp_path):
+    moves = []
+    for prefork in (True, True, False):
+        a = resolve("t", AssignmentConfig(ruleset=ruleset, submissions=".", game=SMALL.get(ruleset, {}),
+                                          league={"prefork": prefork}), tmp_path)
+        rnd = builtin(a.ruleset, "random")
+        result = play_game(a, rnd, rnd, seed=7)
+        assert result.infra_error is None and result.moves, result.detail
+        moves.append(result.moves)
+    assert moves[0] == moves[1] == moves[2]
+
+
+def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
+    subs = tmp_path / "subs"
+    shutil.copytree(ROOT / "rulesets" / "quoridor" / "players" / "random", subs / "dice")
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"assignments": {"q": {
+        "ruleset": "quoridor", "submissions": "subs", "game": SMALL["quoridor"],
+        "validation": {"smoke_games": 0},
+        "league": {"format": "round_robin", "games_per_pair": 2, "seed": 5, "builtins": ["random"],
+                   "concurrency": 2}}}}), encoding="utf-8")
+    assignment = load_assignments(config)["q"]
+    run = run_league(assignment, progress=False)
+    with Store(assignment.store_path) as store:
+        stored = results_document(assignment, run, compute_grades(assignment, run), store)["games"]
+    assert len(stored) == 2
+    for game in stored:
+        argv = shlex.split(game["reproduce"])
+        assert argv[0] == "grader"
+        proc = subprocess.run([sys.executable, "-m", "grader.cli", *argv[1:], "--json"], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        replay = json.loads(proc.stdout)["games"][0]
+        assert replay["moves"] == game["moves"] and replay["moves"]
+        assert replay["points"] == game["points"]
+
+
+def test_a_check_run_twice_says_the_same(tmp_path):
+    """Probe processes are seeded too: a player that errs at random errs alike in every check."""
+    source = (ROOT / "submissions" / "quoridor" / "alice" / "player.py").read_text()
+    old = "        return result\n\n    def expand_obstacles(self):"
+    assert old in source
+    (tmp_path / "player.py").write_text("import random\n" + source.replace(old, (
+        "        return [c for c in result if random.Random().random() < 0.9]\n\n    def expand_obstacles(self):")))
+    a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", validation={"smoke_games": 0}), tmp_path)
+    sub = load(tmp_path, a.ruleset.entry, 10)
+    first, again = (validate(a, sub).checks for _ in range(2))
+    stage = [c for c in first if c.name == "expand_player"][0]
+    assert not stage.passed and stage.failed_cases < 74          # some positions wrong, not all
+    assert [(c.name, c.message) for c in first] == [(c.name, c.message) for c in again]
