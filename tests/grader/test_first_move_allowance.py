@@ -30,16 +30,18 @@ class Timed:
         self.name = Path(submission).name
 
     def start(self):
-        return CallResult(Verdict.OK, wall_s=self.spent.get("start", 0.0))
+        t = self.spent.get("start", 0.0)
+        return CallResult(Verdict.OK, wall_s=t, cpu_s=t)          # thinking: CPU and wall time alike
 
     def call(self, method, args=None, soft=None):
         if self.name == "p0":
             self.softs.append((method, soft))
         if method != "move":
-            return CallResult(Verdict.OK, wall_s=self.spent.get(method, 0.0))
+            t = self.spent.get(method, 0.0)
+            return CallResult(Verdict.OK, wall_s=t, cpu_s=t)
         from rulesets.colosseum import ColosseumGame
         state = ColosseumGame(board_size=5).state_from_json(args["state"])
-        return CallResult(Verdict.OK, value=state.move_to_json(state.legal_moves()[0]), wall_s=0.01)
+        return CallResult(Verdict.OK, value=state.move_to_json(state.legal_moves()[0]), wall_s=0.01, cpu_s=0.01)
 
     def close(self):
         return ProcessReport()
@@ -69,7 +71,7 @@ def test_a_player_that_used_the_allowance_before_its_first_move_is_late_without_
     result = play_game(colosseum(9, 1), fake("p0"), fake("p1"), seed=3, factory=Timed)
     first = result.players[0].incidents[0]
     assert first["kind"] == "timeout" and first["ply"] == 0
-    assert "used 10.00 s of the first-move allowance of 9 s (loading, setup and the first move together)" \
+    assert "used 10.000 s of the first-move allowance of 9 s (loading, setup and the first move together)" \
         in first["message"]
     assert result.players[0].incidents[1]["kind"] == "substituted"          # McGill: a random move instead
     assert [m for m, _ in Timed.softs][:2] == ["setup", "move"]               # the first move was not asked

@@ -128,7 +128,7 @@ def test_answers_errors_and_output(portable):
 
 
 def test_late_then_killed_at_the_hard_limit(portable):
-    p = portable(Limits(start_s=30.0, call_s=5.0, kill_after_s=1.5))
+    p = portable(Limits(start_s=30.0, call_s=5.0, kill_after_s=1.5, clock="wall"))
     r = call(p, "sleep", soft=0.2, s=0.6)
     assert r.verdict is Verdict.LATE and r.value == 0.6
     t0 = time.perf_counter()
@@ -137,6 +137,14 @@ def test_late_then_killed_at_the_hard_limit(portable):
     assert time.perf_counter() - t0 < 10
     assert not p.alive
     assert call(p, "ping").verdict is Verdict.KILLED   # the death is repeated
+
+
+def test_cpu_time_limits_in_the_portable_sandbox(portable):
+    """The default clock counts the player's CPU time (psutil): sleeping is not late, spinning is."""
+    p = portable(Limits(start_s=30.0, call_s=5.0, kill_after_s=1.5))
+    assert call(p, "sleep", soft=0.2, s=0.6).verdict is Verdict.OK
+    r = call(p, "spin", soft=0.5)
+    assert r.verdict is Verdict.KILLED and "CPU" in r.message, r
 
 
 def test_memory_watch_gives_the_memory_verdict(portable):
