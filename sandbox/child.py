@@ -18,7 +18,7 @@ import os
 import site
 import sys
 
-from sandbox import confine, invoke, landlock, seccomp_filter, wire
+from sandbox import confine, invoke, landlock, program, seccomp_filter, wire
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
                      "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
@@ -39,6 +39,9 @@ def first_turn_paths(cfg: dict) -> list[str]:
 
 
 def readable_paths(cfg: dict, modules) -> list[str]:
+    if cfg.get("exec"):                      # a program: no interpreter, its own files instead
+        return [*SYSTEM_READ_PATHS, cfg["submission"], *cfg["exec"]["read"], *cfg.get("read_paths", ()),
+                *first_turn_paths(cfg)]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
@@ -100,11 +103,13 @@ class Bootstrap:
     def restrict(self) -> None:
         """Every restriction, in order, for the submission in self.cfg (nothing is imported from it)."""
         cfg, seccomp_ok = self.cfg, self.seccomp_ok
+        run = cfg.get("exec") or {}
         os.chdir(cfg["submission"])
         sys.path.insert(0, cfg["submission"])
         if cfg.get("cgroup_procs"):
             self.step("cgroup", confine.join_cgroups, cfg["cgroup_procs"])
-        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"])
+        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"], run.get("nofile", 64),
+                  run.get("fsize_mb", 0))
         if cfg.get("cpu") is not None:
             self.step("cpu", confine.pin_cpu, cfg["cpu"])
         if cfg.get("netns") and os.geteuid() == 0:
@@ -118,11 +123,20 @@ class Bootstrap:
         else:
             self.skip("landlock", "kernel has no Landlock" if not self.abi else "NO_NEW_PRIVS failed")
         if seccomp_ok and nnp:
-            self.step("seccomp", lambda: f"{seccomp_filter.install()} rules, EPERM; foreign ABIs killed")
+            exec_note = f"; execve for {run['argv'][0]} only (Landlock)" if run else ""
+            self.step("seccomp", lambda: f"{seccomp_filter.install(allow_exec=bool(run))} rules, EPERM; "
+                                         f"foreign ABIs killed{exec_note}")
 
     def apply_landlock(self, paths) -> str:
-        skipped = landlock.restrict(paths, self.abi)
+        run = self.cfg.get("exec")
+        if run:
+            skipped = landlock.restrict(paths, self.abi, execute=run["execute"], write=run["write"])
+        else:
+            skipped = landlock.restrict(paths, self.abi)
         extra = ", TCP denied" if self.abi >= 4 else ""
+        if run:
+            extra += f", EXECUTE only {len(run['execute'])} files" + (
+                f", writable {len(run['write'])} folders" if run["write"] else "")
         extra += ", signal and abstract-socket scopes" if self.abi >= 6 else ""
         return f"ABI {self.abi}: read-only {len(paths) - len(skipped)} paths{extra}"
 
@@ -138,6 +152,8 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
     open_error = "the submission was not opened"
     first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
     wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
+    if boot.cfg.get("exec"):
+        program.exec_program(boot.cfg["exec"], req_fd, rep_fd)
     while True:
         msg = wire.read_message(req_fd)
         if msg is None:

@@ -32,11 +32,12 @@ def join_cgroups(procs_files: list[str]) -> str:
     return ", ".join(os.path.dirname(p) for p in procs_files)
 
 
-def set_rlimits(address_space_mb: int, nofile: int = 64) -> str:
-    """RLIMIT_AS, no file writes, no core dumps, few fds, no locked memory; 1 MiB thread stacks."""
+def set_rlimits(address_space_mb: int, nofile: int = 64, fsize_mb: int = 0) -> str:
+    """RLIMIT_AS, no file writes (a build: files up to `fsize_mb`), no core dumps, few fds, no
+    locked memory; 1 MiB thread stacks."""
     limits = {
         resource.RLIMIT_AS: address_space_mb * 1024 * 1024,
-        resource.RLIMIT_FSIZE: 0,
+        resource.RLIMIT_FSIZE: fsize_mb * 1024 * 1024,
         resource.RLIMIT_CORE: 0,
         resource.RLIMIT_NOFILE: nofile,
         resource.RLIMIT_MEMLOCK: 0,
@@ -44,7 +45,8 @@ def set_rlimits(address_space_mb: int, nofile: int = 64) -> str:
     for which, value in limits.items():
         resource.setrlimit(which, (value, value))
     threading.stack_size(1024 * 1024)
-    return f"AS {address_space_mb} MB, FSIZE 0, CORE 0, NOFILE {nofile}, MEMLOCK 0, thread stack 1 MiB"
+    return (f"AS {address_space_mb} MB, FSIZE {fsize_mb} MB, CORE 0, NOFILE {nofile}, MEMLOCK 0, "
+            f"thread stack 1 MiB")
 
 
 def pin_cpu(cpu: int) -> str:

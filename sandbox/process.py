@@ -82,7 +82,7 @@ class PlayerProcess:
 
     def __init__(self, shim: str, submission: str | Path, limits: Limits,
                  options: dict | None = None, name: str = "player", prefork=None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, program=None) -> None:
         self.shim = shim
         self.submission = str(Path(submission).resolve())
         self.limits = limits
@@ -90,6 +90,7 @@ class PlayerProcess:
         self.name = name
         self.prefork = prefork
         self.seed = seed
+        self.program = program                  # sandbox.program.Program: exec it after restricting
         self.proc = None                        # SpawnedChild or sandbox.prefork.ForkedChild
         self.started_by = ""                    # "spawn" or "prefork" once started
         self.cgroup: PlayerCgroup | None = None
@@ -118,6 +119,14 @@ class PlayerProcess:
         """Spawn the child, let it restrict itself and open the submission (limit: start_s)."""
         if self.proc is not None:
             return CallResult(Verdict.PROTOCOL, message="start() was already called.")
+        failed = self._launch()
+        if failed is not None:
+            return failed
+        return self._exchange({"open": self.options, "seed": self.seed}, self.limits.start_s, t0=self.t_spawn,
+                              ready=True)
+
+    def _launch(self) -> CallResult | None:
+        """Spawn (or fork) the child with its pipes and capture; the fatal result if it failed."""
         lim = self.limits
         reason = host.cgroup_reason()
         if reason is None:
@@ -137,6 +146,10 @@ class PlayerProcess:
                "address_space_mb": max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
                "cpu": lim.cpu, "netns": True, "read_paths": list(lim.read_paths),
                "readable_until_first_reply": list(lim.readable_until_first_reply)}
+        if self.program is not None:
+            cfg["exec"] = self.program.to_cfg()
+            if self.program.address_space_mb:
+                cfg["address_space_mb"] = max(cfg["address_space_mb"], self.program.address_space_mb)
         self.t_spawn = time.perf_counter()
         if self.prefork is not None:
             from .prefork import launch
@@ -171,7 +184,31 @@ class PlayerProcess:
                     pass
         os.set_blocking(self.rep_r, False)
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
-        return self._exchange({"open": self.options, "seed": self.seed}, lim.start_s, t0=self.t_spawn, ready=True)
+        return None
+
+    def run(self, timeout: float) -> CallResult:
+        """Run a program that does not speak the protocol (a build: `program.wire` False) to its
+        end: OK on exit status 0 (value 0), CRASHED with the status as value, KILLED after `timeout` s."""
+        if self.proc is not None:
+            return CallResult(Verdict.PROTOCOL, message="run() after start().")
+        failed = self._launch()
+        if failed is not None:
+            return failed
+        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
+        got = self._receive(frames, self.t_spawn, timeout)
+        if isinstance(got, CallResult) and got.verdict is not Verdict.EXITED:
+            return got
+        if isinstance(got, dict) and isinstance(got.get("ready"), dict):
+            self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
+        remaining = self.t_spawn + timeout - time.perf_counter()
+        if not self._wait_exit(max(0.0, remaining)):
+            return self._timeout(self.t_spawn, timeout)
+        wall = time.perf_counter() - self.t_spawn
+        cpu = (self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0
+        code = os.waitstatus_to_exitcode(self.status)
+        if code == 0:
+            return CallResult(Verdict.OK, 0, "", wall, cpu)
+        return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(self.status)}.", wall, cpu)
 
     def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
         """One RPC: handler.rpc_<method>(**args) in the child, within soft/hard limits."""

@@ -59,8 +59,10 @@ def describe() -> str:
     return f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 6} calls"
 
 
-def install() -> int:
-    """Load the filter into the calling process (all threads: TSYNC). Returns the rule count."""
+def install(allow_exec: bool = False) -> int:
+    """Load the filter into the calling process (all threads: TSYNC). Returns the rule count.
+    `allow_exec`: leave `execve` open for the one exec of a program (sandbox/program.py), whose
+    target Landlock limits; fork and process clones stay denied, so nothing else can start."""
     sc = load_library()
     eperm, me = sc.ERRNO(errno.EPERM), os.getpid()
     flt = sc.SyscallFilter(sc.ALLOW)
@@ -68,6 +70,8 @@ def install() -> int:
     flt.set_attr(sc.Attr.CTL_TSYNC, 1)
     count = 0
     for name in DENIED:
+        if allow_exec and name == "execve":
+            continue
         if sc.resolve_syscall(sc.Arch.NATIVE, name) < 0:
             continue                       # not on this architecture
         flt.add_rule(eperm, name)
