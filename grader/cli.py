@@ -33,14 +33,16 @@ def _entry_candidates(assignments: dict[str, Assignment], path: Path) -> list[As
     import zipfile
 
     names: set[str] = set()
-    if path.is_file() and path.suffix == ".py":
+    if path.is_file() and path.suffix in (".py", ".java"):
         names = {path.name}
     elif path.is_dir():
         names = {p.name for p in path.iterdir()} | {p.name for p in path.glob("*/*")}
+        names |= {p.name for p in path.glob("**/*.java")}
     elif path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as z:
             names = {Path(n).name for n in z.namelist()}
-    return [a for a in assignments.values() if a.ruleset.entry in names]
+    return [a for a in assignments.values()
+            if a.ruleset.entry in names or (a.ruleset.java is not None and a.ruleset.java.entry in names)]
 
 
 def cmd_check(args) -> int:
@@ -65,7 +67,7 @@ def cmd_check(args) -> int:
             raise UsageError(f"{path} could belong to several assignments ({names}); name one with --assignment.")
         assignment = fits[0]
         _refuse_class_folder(path, assignment)
-    sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb)
+    sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java)
     report = validate(assignment, sub)
     if args.json:
         doc = report.to_json()
@@ -141,7 +143,7 @@ def _entrant(assignment: Assignment, spec: str):
                          f"of that name (built-ins: {', '.join(assignment.ruleset.players)}).")
     from .validation import submission_kind
 
-    sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb)
+    sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java)
     if sub.problem:
         raise UsageError(f"{spec}: {sub.problem}")
     if submission_kind(assignment, sub) == "program":

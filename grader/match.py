@@ -18,6 +18,7 @@ from rulesets.base import IllegalMove
 from sandbox import CallResult, Verdict
 
 from .assignment import Assignment
+from .players import BuildFailed, player_kwargs
 from .submissions import Submission
 
 SEAT_NAMES = ("first player", "second player")
@@ -90,9 +91,8 @@ class _Seat:
         self.record = PlayerRecord(id=sub.id)
         self.pending: list[dict] = []       # moves this player has not been told about yet
         self.first = True
-        self.proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged),
-                            limits=assignment.limits(cpu), options=assignment.config.options,
-                            name=sub.display_name, seed=seed)
+        self.proc = None
+        self.proc = factory(**player_kwargs(assignment, sub, cpu), seed=seed)
 
     def label(self) -> str:
         return f"{SEAT_NAMES[self.seat]} ({self.sub.display_name})"
@@ -106,6 +106,8 @@ class _Seat:
         self.record.slowest_move_s = max(self.record.slowest_move_s, res.wall_s)
 
     def close(self) -> None:
+        if self.proc is None:
+            return
         try:
             report = self.proc.close()
         except Exception as exc:  # noqa: BLE001 - the report is best effort
@@ -133,6 +135,9 @@ def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed
         for i, sub in enumerate((seat0, seat1)):
             try:
                 game.seats.append(_Seat(i, sub, assignment, factory, cpu, seed=2 * seed + i))
+            except BuildFailed as exc:             # the student's sources: that player loses
+                return _Game.lose(i, "start_failed", f"The {SEAT_NAMES[i]} ({sub.display_name}) could not "
+                                                     f"start: {exc}")
             except Exception as exc:  # noqa: BLE001 - spawning failed: the grader's fault
                 return GameResult((0, 0), (0, 0), "infra", f"could not start a player process: {exc}",
                                   infra_error=str(exc))

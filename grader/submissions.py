@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesets.base import Ruleset
+from rulesets.base import JavaApi, Ruleset
 
 from .archive import ArchiveRefused, copy_tree_safely, safe_extract
 
@@ -116,8 +116,26 @@ def _make_readonly(folder: Path) -> None:
             os.chmod(Path(dirpath) / f, 0o444)
 
 
-def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False) -> Submission:
-    """Stage one submission. Problems (too big, hostile zip, no entry file) go in `.problem`, never raise."""
+def _arrange_java(tree: Path, java: JavaApi, out: Path) -> Path | None:
+    """The course's Java layout from whatever was uploaded (StudentPlayer.java alone, the package
+    folder, src/, or a project): `out/<package>/` holds the folder that has the entry file, and
+    `out/data/` the data folder found beside it, in it, or one level up (beside src/)."""
+    hits = [p for p in tree.rglob(java.entry) if not IGNORED & set(p.relative_to(tree).parts)]
+    if len(hits) != 1 or len(hits[0].relative_to(tree).parts) > 5:
+        return None
+    package = hits[0].parent
+    shutil.copytree(package, out / java.package, ignore=shutil.ignore_patterns(*IGNORED, "*.class", "data"))
+    for folder in (package, package.parent, package.parent.parent):
+        if (folder / "data").is_dir() and (folder == tree or tree in folder.parents):
+            shutil.copytree(folder / "data", out / "data", ignore=shutil.ignore_patterns(*IGNORED))
+            break
+    return out
+
+
+def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False,
+         java: JavaApi | None = None) -> Submission:
+    """Stage one submission. Problems (too big, hostile zip, no entry file) go in `.problem`, never raise.
+    With `java`, a submission without `entry` may be a Java player in the course's layout."""
     path = Path(path)
     sub = Submission(id=sub_id or (path.stem if path.is_file() else path.name), source=path, builtin=builtin)
     work = Path(tempfile.mkdtemp(prefix="incoming-", dir=stage_root()))
@@ -130,8 +148,12 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         elif path.suffix == ".py":
             tree.mkdir()
             shutil.copyfile(path, tree / entry)
+        elif path.suffix == ".java" and java is not None:
+            tree.mkdir()
+            shutil.copyfile(path, tree / path.name)
         else:
-            sub.problem = f"{path.name} is neither a folder, a .py file nor a .zip archive."
+            kinds = "a .py or .java file" if java is not None else "a .py file"
+            sub.problem = f"{path.name} is neither a folder, {kinds} nor a .zip archive."
             return sub
         meta_file = (tree / METADATA)
         if meta_file.is_file():
@@ -141,8 +163,13 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
             except (ValueError, UnicodeDecodeError):
                 pass
         root = _find_root(tree, entry)
+        if root is None and java is not None:
+            root = _arrange_java(tree, java, work / "java")
         if root is None:
             sub.problem = _missing_entry(tree, entry)
+            if java is not None:
+                sub.problem = (sub.problem[:-1] + f"; a Java player needs exactly one {java.entry} "
+                               f"(package {java.package}).")
             return sub
         size = _size_mb(root)
         if size > max_mb:
@@ -181,16 +208,18 @@ def _remove(folder: Path) -> None:
     shutil.rmtree(folder, onerror=onerror)
 
 
-def discover(folder: Path, entry: str, max_mb: float) -> list[Submission]:
-    """Every submission in a folder: sub-folders, zips and .py files, in name order."""
+def discover(folder: Path, entry: str, max_mb: float, java: JavaApi | None = None) -> list[Submission]:
+    """Every submission in a folder: sub-folders, zips and .py (and .java) files, in name order."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
+    files = (".zip", ".py", ".java") if java is not None else (".zip", ".py")
     children = [c for c in sorted(folder.iterdir()) if not c.name.startswith((".", "_"))
-                and (c.is_dir() or c.suffix.lower() in (".zip", ".py"))]
+                and (c.is_dir() or c.suffix.lower() in files)]
     ids = [c.stem if c.is_file() else c.name for c in children]
     # alice/ and alice.zip would both be "alice": each is then known by its full name, so both are graded
-    return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None) for c, i in zip(children, ids)]
+    return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None, java=java)
+            for c, i in zip(children, ids)]
 
 
 def builtin(ruleset: Ruleset, name: str) -> Submission:

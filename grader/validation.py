@@ -18,6 +18,7 @@ from sandbox import Verdict
 
 from .assignment import Assignment
 from .match import PlayerFactory, play_game, player_factory
+from .players import build_java, language, player_kwargs
 from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
@@ -84,6 +85,11 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(_program(assignment, sub))
         report.max_points = report.checks[-1].max_points
         return _finish(report)
+    if language(assignment.ruleset, sub.staged) == "java":
+        compiled = _compile(assignment, sub)
+        report.checks.append(compiled)
+        if not compiled.passed:
+            return _finish(report)
     interface = _interface(assignment, sub, factory)
     report.checks.append(interface)
     if not interface.passed:
@@ -134,6 +140,13 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
                  cases=len(rep.scenarios), failed_cases=len(rep.scenarios) - good)
 
 
+def _compile(assignment: Assignment, sub: Submission) -> Check:
+    """A Java player's sources compiled against the course API (a gate, 0 points)."""
+    build = build_java(assignment, sub)
+    message = build.message if not build.ok else f"{assignment.ruleset.java.entry} compiles ({build.message})."
+    return Check("compile", "Compilation (javac)", build.ok, 0, 0, message, picture=build.compiler or None)
+
+
 def _finish(report: ValidationReport) -> ValidationReport:
     counted = [c for c in report.checks if not c.informational]
     report.points = round(sum(c.points for c in counted), 6)
@@ -142,8 +155,7 @@ def _finish(report: ValidationReport) -> ValidationReport:
 
 
 def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory):
-    proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged), limits=assignment.limits(),
-                   options=assignment.config.options, name=sub.display_name)
+    proc = factory(**player_kwargs(assignment, sub))
     return proc, proc.start()
 
 

@@ -189,6 +189,19 @@ class Ruleset:
     players: dict[str, Path]           # built-in players: name -> folder with the entry file
     probes: Callable[..., list] | None = None   # see rulesets/<name>/probes.py
     description: str = ""
+    java: "JavaApi | None" = None      # Java players too: the course's Java API (sandbox/java.py)
+
+
+@dataclass(frozen=True)
+class JavaApi:
+    """A ruleset whose course was taught in Java: players are `<package>/<entry>` compiled against
+    this project's own classes of the course API (`sources`, package folders below it), run by
+    the Java shim with `bridge` (a grader_shim.Handler in those sources) answering the RPCs."""
+
+    sources: Path
+    bridge: str
+    package: str = "student_player"
+    entry: str = "StudentPlayer.java"
 
 
 @dataclass

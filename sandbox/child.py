@@ -140,6 +140,15 @@ class Bootstrap:
         extra += ", signal and abstract-socket scopes" if self.abi >= 6 else ""
         return f"ABI {self.abi}: read-only {len(paths) - len(skipped)} paths{extra}"
 
+    def first_turn_env(self) -> dict[str, str]:
+        """For a program (a JVM) that forgets the first-turn paths itself after its first move:
+        what stays readable, one path a line, in GRADER_KEEP_READABLE (nothing when none is gone)."""
+        gone = {p for p in first_turn_paths(self.cfg) if os.path.exists(p)}
+        if not gone or not self.abi:
+            return {}
+        keep = paths_without([*self.read_paths, *self.cfg["exec"]["execute"]], gone)
+        return {"GRADER_KEEP_READABLE": "\n".join(keep)}
+
     def forget_first_turn_paths(self) -> None:
         """Stack a second ruleset without readable_until_first_reply (this thread and new ones)."""
         gone = set(first_turn_paths(self.cfg))
@@ -153,7 +162,7 @@ def serve(boot: Bootstrap, shim, req_fd: int, rep_fd: int) -> None:
     first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
     wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
     if boot.cfg.get("exec"):
-        program.exec_program(boot.cfg["exec"], req_fd, rep_fd)
+        program.exec_program(boot.cfg["exec"], req_fd, rep_fd, boot.first_turn_env())
     while True:
         msg = wire.read_message(req_fd)
         if msg is None:

@@ -19,7 +19,9 @@ from pathlib import Path
 
 from .program import Program, loader_paths
 
-SHIM_SOURCES = Path(__file__).resolve().parent / "java"
+SHIM_SOURCES = Path(__file__).resolve().parent / "java" / "grader_shim"
+LANDLOCK_SOURCES = Path(__file__).resolve().parent / "java" / "landlock"
+LANDLOCK_FLAGS = ["--add-modules", "grader.landlock", "--enable-native-access=grader.landlock"]
 SHIM_MAIN = "grader_shim.Main"
 NO_JDK = "no JDK found (javac not on PATH): install openjdk-17-jdk-headless to grade Java players"
 JVM_ADDRESS_SPACE_MB = 4096          # what a JVM reserves (heap, class space, code cache), not uses
@@ -88,15 +90,20 @@ def api_classes(api_sources: Path, bridge: str) -> Path:
     home = jdk_home()
     if home is None:
         raise RuntimeError(NO_JDK)
-    target = cache_root() / f"api-{_hash_sources([SHIM_SOURCES, api_sources])}"
+    target = cache_root() / f"api-{_hash_sources([SHIM_SOURCES, LANDLOCK_SOURCES, api_sources])}"
     if (target / "api.jar").is_file():
         return target
     work = Path(tempfile.mkdtemp(prefix="building-", dir=cache_root()))
     try:
+        javac, jar = str(home / "bin" / "javac"), str(home / "bin" / "jar")
         sources = [str(p) for folder in (SHIM_SOURCES, api_sources) for p in sorted(folder.rglob("*.java"))]
-        subprocess.run([str(home / "bin" / "javac"), "-proc:none", "-encoding", "UTF-8", "-d",
-                        str(work / "classes"), *sources], check=True, capture_output=True, timeout=300)
-        subprocess.run([str(home / "bin" / "jar"), "cf", str(work / "api.jar"), "-C", str(work / "classes"), "."],
+        subprocess.run([javac, "-proc:none", "-encoding", "UTF-8", "-d", str(work / "classes"), *sources],
+                       check=True, capture_output=True, timeout=300)
+        subprocess.run([jar, "cf", str(work / "api.jar"), "-C", str(work / "classes"), "."],
+                       check=True, capture_output=True, timeout=120)
+        subprocess.run([javac, "-proc:none", "-d", str(work / "landlock"),
+                        *map(str, sorted(LANDLOCK_SOURCES.rglob("*.java")))], check=True, capture_output=True, timeout=300)
+        subprocess.run([jar, "cf", str(work / "landlock.jar"), "-C", str(work / "landlock"), "."],
                        check=True, capture_output=True, timeout=120)
         _dump_archive(home, work, bridge)
         os.chmod(work, 0o755)
@@ -128,16 +135,18 @@ def _dump_archive(home: Path, work: Path, bridge: str) -> None:
         os.chmod(work / "app.jsa", 0o644)
 
 
-def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read: list[str] = ()) -> Program:
-    """The JVM of one player: the shim serving `bridge`, the API and the student's `classes`."""
+def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_once: bool = False) -> Program:
+    """The JVM of one player: the shim serving `bridge`, the API and the student's `classes`.
+    `read_once`: some files are readable during the first turn only, so the shim needs Landlock."""
     home = jdk_home()
     java = str(home / "bin" / "java")
     archive = api / "app.jsa"
     share = [f"-XX:SharedArchiveFile={archive}"] if archive.is_file() else []
-    argv = [java, *memory_flags(memory_mb), *JVM_FLAGS, *share,
+    landlock = ["--module-path", str(api / "landlock.jar"), *LANDLOCK_FLAGS] if read_once else []
+    argv = [java, *memory_flags(memory_mb), *JVM_FLAGS, *share, *landlock,
             "-cp", f"{api / 'api.jar'}:{classes}", SHIM_MAIN, bridge]
     return Program(argv=tuple(argv), execute=(java, *loader_paths(java)),
-                   read=(*jdk_read_paths(home), str(api), str(classes), *read),
+                   read=(*jdk_read_paths(home), str(api), str(classes)),
                    env={"LANG": "C.UTF-8"}, address_space_mb=JVM_ADDRESS_SPACE_MB)
 
 

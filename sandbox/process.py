@@ -208,6 +208,9 @@ class PlayerProcess:
         code = os.waitstatus_to_exitcode(self.status)
         if code == 0:
             return CallResult(Verdict.OK, 0, "", wall, cpu)
+        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
+            return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
+                              wall, cpu)
         return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(self.status)}.", wall, cpu)
 
     def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:

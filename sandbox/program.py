@@ -57,8 +57,8 @@ def loader_paths(executable: str) -> list[str]:
     return []
 
 
-def exec_program(cfg: dict, req_fd: int, rep_fd: int) -> None:
-    """In the restricted child: become the program (never returns)."""
+def exec_program(cfg: dict, req_fd: int, rep_fd: int, env: dict[str, str] | None = None) -> None:
+    """In the restricted child: become the program (never returns). `env` is added to its own."""
     if cfg.get("wire", True):
         os.dup2(req_fd, 0)
         os.dup2(rep_fd, 1)
@@ -70,7 +70,7 @@ def exec_program(cfg: dict, req_fd: int, rep_fd: int) -> None:
         if fd > 2:
             os.close(fd)
     try:
-        os.execve(cfg["argv"][0], cfg["argv"], cfg.get("env") or {})
+        os.execve(cfg["argv"][0], cfg["argv"], {**(cfg.get("env") or {}), **(env or {})})
     except OSError as exc:
         os.write(2, f"sandbox: could not start {cfg['argv'][0]}: {exc.strerror}\n".encode())
         os._exit(127)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulesets.base import Defaults, Policy, Ruleset
+from rulesets.base import Defaults, JavaApi, Policy, Ruleset
 
 from .engine import BohnenspielGame, BohnenspielState
 from .probes import probes
@@ -23,6 +23,7 @@ RULESET = Ruleset(
     probes=probes,
     description="Mancala on 2×6 pits: capture 2, 4 or 6 backwards, two skips per player, "
                 "200-turn cap; StudentPlayer(BohnenspielPlayer).choose_move(board_state).",
+    java=JavaApi(sources=Path(__file__).resolve().parent / "java", bridge="bohnenspiel.GraderBridge"),
 )
 
 __all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

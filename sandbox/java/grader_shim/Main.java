@@ -46,6 +46,8 @@ public final class Main {
 
     @SuppressWarnings("unchecked")
     private static void serve(String handlerClass, DataInputStream in, OutputStream out) throws IOException {
+        String keep = System.getenv("GRADER_KEEP_READABLE");      // set when some files are first-turn only
+        boolean firstTurnPending = keep != null;
         Handler handler = null;
         String openError = "the submission was not opened";
         while (true) {
@@ -74,8 +76,12 @@ public final class Main {
                     reply.put("error", error("RuntimeException", openError, ""));
                 } else {
                     Object a = msg.get("args");
-                    reply.put("ok", handler.call(String.valueOf(msg.get("method")),
-                            a instanceof Map ? (Map<String, Object>) a : new LinkedHashMap<>()));
+                    String method = String.valueOf(msg.get("method"));
+                    reply.put("ok", handler.call(method, a instanceof Map ? (Map<String, Object>) a : new LinkedHashMap<>()));
+                    if (firstTurnPending && method.equals("move")) {
+                        forgetFirstTurnPaths(keep);
+                        firstTurnPending = false;
+                    }
                 }
             } catch (OutOfMemoryError e) {
                 throw e;
@@ -89,6 +95,18 @@ public final class Main {
             out.write(head);
             out.write(data);
             out.flush();
+        }
+    }
+
+    /** As sandbox/child.py after the first move: a second Landlock domain without the first-turn
+     *  files (grader_landlock, the one module with native access). Fails closed: no reply. */
+    private static void forgetFirstTurnPaths(String keep) {
+        try {
+            Class.forName("grader_landlock.Landlock").getMethod("restrictReads", java.util.List.class)
+                    .invoke(null, java.util.Arrays.asList(keep.split("\n")));
+        } catch (Throwable e) {
+            System.err.println("sandbox: the first-turn files could not be made unreadable: " + e);
+            Runtime.getRuntime().halt(70);
         }
     }
 
