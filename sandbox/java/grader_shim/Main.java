@@ -17,7 +17,8 @@ import java.util.Map;
  * The JVM side of the grader's wire protocol (sandbox/wire.py): a 4-byte big-endian length,
  * then UTF-8 JSON, requests on stdin and replies on the descriptor that was stdout. The sandbox
  * wrote the "ready" frame before it started the JVM. System.out is pointed at stderr (the
- * captured output) before any student class loads, so printing never reaches the protocol.
+ * captured output) and System.in at an empty stream before any student class loads, so printing
+ * or reading the console never touches the protocol.
  * Usage: java grader_shim.Main <handler class>.
  */
 public final class Main {
@@ -30,6 +31,7 @@ public final class Main {
         DataInputStream in = new DataInputStream(new FileInputStream(FileDescriptor.in));
         OutputStream out = new FileOutputStream(FileDescriptor.out);
         System.setOut(System.err);
+        System.setIn(new java.io.ByteArrayInputStream(new byte[0]));   // a Scanner(System.in) must not eat requests
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
             if (e instanceof OutOfMemoryError) {
                 Runtime.getRuntime().halt(MEMORY_EXIT);
