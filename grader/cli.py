@@ -360,6 +360,11 @@ def cmd_doctor(args) -> int:
     for name, state in prot.items():
         mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
         console.print(f"  {mark}  {name:<12} {escape(state)}")
+    from sandbox import java
+    console.print("[bold]Java players (courses taught in Java)[/]")
+    for name, state in java.describe().items():
+        mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
+        console.print(f"  {mark}  {name:<12} {escape(state)}")
     return 0
 
 

@@ -162,3 +162,23 @@ def compile_program(api: Path, sources: list[str], out: Path, memory_mb: int) ->
     return Program(argv=tuple(argv), execute=(javac, *loader_paths(javac)),
                    read=(*jdk_read_paths(home), str(api)), write=(str(out),), env={"LANG": "C.UTF-8"},
                    wire=False, address_space_mb=JVM_ADDRESS_SPACE_MB, fsize_mb=64, nofile=256)
+
+
+def describe(memory_mb: int = 500) -> dict[str, str]:
+    """What applies to a Java player on this host, for `grader doctor` (a missing JDK says so)."""
+    home = jdk_home()
+    if home is None:
+        return {"jdk": f"missing: {NO_JDK}"}
+    from . import landlock
+    abi = landlock.abi_version()
+    return {
+        "jdk": str(home),
+        "layers": "the same as a Python player's (cgroup, rlimits, netns, capabilities, Landlock, seccomp, "
+                  "freeze); the JVM's threads allowed, fork and process clones denied",
+        "exec": "one execve, of the JVM: seccomp leaves execve open, Landlock grants EXECUTE on java and its "
+                "loader only" if abi else "missing: without Landlock the exec of other programs is not limited",
+        "memory": " ".join(memory_flags(memory_mb)[:3]) + f" inside the {memory_mb} MB limit",
+        "first turn": "data/ unreadable after the first move (Landlock from the shim, the one module with "
+                      "native access)" if abi else "missing: needs Landlock",
+        "compile": "javac in the sandbox, writing only into its output folder; no annotation processors",
+    }

@@ -84,3 +84,15 @@ def test_compiler_messages_lose_control_characters_and_are_capped():
     assert out.startswith("[31mStudentPlayer.java:3: error: boom[0m\n")
     assert "\x1b" not in out and "\x07" not in out
     assert out.endswith("… (61 more lines)") and out.count("\n") == 40
+
+
+def test_doctor_lists_what_applies_to_java_players_or_why_it_cannot(capsys, monkeypatch):
+    from grader.cli import main
+    from sandbox import java
+
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "Java players" in out and ("EXECUTE on java and its loader only" in out or "missing" in out)
+    monkeypatch.setattr(java, "jdk_home", lambda: None)
+    assert main(["doctor"]) == 0
+    assert "missing: no JDK found (javac not on PATH): install openjdk-17-jdk-headless" in capsys.readouterr().out
