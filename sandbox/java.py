@@ -72,8 +72,8 @@ def memory_flags(memory_mb: int) -> list[str]:
             "-Xss1m", "-XX:+UseSerialGC"]
 
 
-JVM_FLAGS = ["-XX:-UsePerfData", "-XX:-UseContainerSupport", "-Xshare:auto", "-XX:TieredStopAtLevel=4",
-             "-Djava.io.tmpdir=/nonexistent", "-Dfile.encoding=UTF-8"]
+JVM_FLAGS = ["-XX:-UsePerfData", "-XX:-UseContainerSupport", "-Xshare:auto", "-Djava.io.tmpdir=/nonexistent",
+             "-Dfile.encoding=UTF-8"]
 
 
 def _hash_sources(folders: list[Path]) -> str:
@@ -105,34 +105,37 @@ def api_classes(api_sources: Path, bridge: str) -> Path:
                         *map(str, sorted(LANDLOCK_SOURCES.rglob("*.java")))], check=True, capture_output=True, timeout=300)
         subprocess.run([jar, "cf", str(work / "landlock.jar"), "-C", str(work / "landlock"), "."],
                        check=True, capture_output=True, timeout=120)
-        _dump_archive(home, work, bridge)
         os.chmod(work, 0o755)
         try:
             os.rename(work, target)
         except OSError:
             if not (target / "api.jar").is_file():
                 raise
+            return target
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    _dump_archive(home, target, bridge)      # the archive records the jar's path: the final one
     return target
 
 
 def _dump_archive(home: Path, work: Path, bridge: str) -> None:
     """A CDS archive of the JDK and shim classes a player's start loads (Java 17: a class list from
-    one run of the shim with no requests, then -Xshare:dump). Best effort: without it the JVM starts
-    from the JDK's default archive."""
+    one run of the shim answering "open" and "interface", then -Xshare:dump). Best effort: without
+    it the JVM starts from the JDK's default archive."""
+    from . import wire
     cp = str(work / "api.jar")            # CDS archives only classes from jars
     java = str(home / "bin" / "java")
+    tmp = work / f"app.jsa.{os.getpid()}"
     try:
         subprocess.run([java, "-XX:DumpLoadedClassList=" + str(work / "classes.lst"), "-cp", cp, SHIM_MAIN, bridge],
-                       input=b"", capture_output=True, timeout=120, check=True)
+                       input=wire.encode({"open": {}, "id": 1}) + wire.encode({"method": "interface", "id": 2}),
+                       capture_output=True, timeout=120, check=True)
         subprocess.run([java, "-Xshare:dump", "-XX:SharedClassListFile=" + str(work / "classes.lst"),
-                        "-XX:SharedArchiveFile=" + str(work / "app.jsa"), "-cp", cp],
-                       capture_output=True, timeout=300, check=True)
+                        "-XX:SharedArchiveFile=" + str(tmp), "-cp", cp], capture_output=True, timeout=300, check=True)
+        os.chmod(tmp, 0o644)
+        os.rename(tmp, work / "app.jsa")
     except (subprocess.SubprocessError, OSError):
-        (work / "app.jsa").unlink(missing_ok=True)
-    else:
-        os.chmod(work / "app.jsa", 0o644)
+        tmp.unlink(missing_ok=True)
 
 
 def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_once: bool = False) -> Program:
