@@ -67,7 +67,8 @@ def cmd_check(args) -> int:
             raise UsageError(f"{path} could belong to several assignments ({names}); name one with --assignment.")
         assignment = fits[0]
         _refuse_class_folder(path, assignment)
-    sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java)
+    sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java,
+               programs=assignment.ruleset.lines is not None)
     report = validate(assignment, sub)
     if args.json:
         doc = report.to_json()
@@ -143,7 +144,8 @@ def _entrant(assignment: Assignment, spec: str):
                          f"of that name (built-ins: {', '.join(assignment.ruleset.players)}).")
     from .validation import submission_kind
 
-    sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java)
+    sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java,
+               programs=assignment.ruleset.lines is not None)
     if sub.problem:
         raise UsageError(f"{spec}: {sub.problem}")
     if submission_kind(assignment, sub) == "program":

@@ -42,11 +42,15 @@ class Build:
 
 
 def language(ruleset: Ruleset, staged: Path | None) -> str:
-    """"java" when the staged copy holds the Java entry in its package (and no Python entry)."""
+    """"java" when the staged copy holds the Java entry in its package, "program" when it is a
+    line-protocol program (grader/builds.py), else "python" (the ruleset's entry file)."""
     java = ruleset.java
-    if java is None or staged is None or (staged / ruleset.entry).is_file():
+    if staged is None or (staged / ruleset.entry).is_file():
         return "python"
-    return "java" if (staged / java.package / java.entry).is_file() else "python"
+    if java is not None and (staged / java.package / java.entry).is_file():
+        return "java"
+    from .builds import detect
+    return "program" if ruleset.lines is not None and detect(staged) else "python"
 
 
 def clean_compiler_output(text: str) -> str:
@@ -102,7 +106,14 @@ def player_kwargs(assignment: Assignment, sub: Submission, cpu: int | None = Non
     """The factory's arguments for this submission's player; BuildFailed if Java that does not compile."""
     kwargs = dict(shim=assignment.ruleset.shim, submission=str(sub.staged), limits=assignment.limits(cpu),
                   options=assignment.config.options, name=sub.display_name)
-    if language(assignment.ruleset, sub.staged) == "java":
+    kind = language(assignment.ruleset, sub.staged)
+    if kind == "program":
+        from .builds import build
+        built = build(assignment, sub)
+        if not built.ok:
+            raise BuildFailed(built.message + (f"\n{built.compiler}" if built.compiler else ""))
+        kwargs.update(program=built.run, lines=assignment.ruleset.lines())
+    if kind == "java":
         from sandbox import java
 
         build = build_java(assignment, sub)

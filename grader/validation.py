@@ -85,7 +85,7 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(_program(assignment, sub))
         report.max_points = report.checks[-1].max_points
         return _finish(report)
-    if language(assignment.ruleset, sub.staged) == "java":
+    if language(assignment.ruleset, sub.staged) != "python":
         compiled = _compile(assignment, sub)
         report.checks.append(compiled)
         if not compiled.passed:
@@ -141,7 +141,13 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
 
 
 def _compile(assignment: Assignment, sub: Submission) -> Check:
-    """A Java player's sources compiled against the course API (a gate, 0 points)."""
+    """A Java player's sources compiled against the course API, or a program built (a gate, 0 points)."""
+    if language(assignment.ruleset, sub.staged) == "program":
+        from .builds import build
+        built = build(assignment, sub)
+        return Check("compile", f"Build ({built.build or 'program'})", built.ok, 0, 0,
+                     built.message if not built.ok else f"The program was {built.message}.",
+                     picture=built.compiler or None)
     build = build_java(assignment, sub)
     message = build.message if not build.ok else f"{assignment.ruleset.java.entry} compiles ({build.message})."
     return Check("compile", "Compilation (javac)", build.ok, 0, 0, message, picture=build.compiler or None)
@@ -172,7 +178,10 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
         problems = res.value or []
         if problems:
             return Check("interface", "Interface", False, 0, 0, " ".join(str(p) for p in problems))
-        return Check("interface", "Interface", True, 0, 0, f"{entry} loads and has every required method.")
+        kind = language(assignment.ruleset, sub.staged)
+        ok = {"java": f"{assignment.ruleset.java.entry if kind == 'java' else ''} loads and has every required method.",
+              "program": "The program starts."}.get(kind, f"{entry} loads and has every required method.")
+        return Check("interface", "Interface", True, 0, 0, ok)
     finally:
         proc.close()
 

@@ -190,6 +190,7 @@ class Ruleset:
     probes: Callable[..., list] | None = None   # see rulesets/<name>/probes.py
     description: str = ""
     java: "JavaApi | None" = None      # Java players too: the course's Java API (sandbox/java.py)
+    lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
 
 
 @dataclass(frozen=True)

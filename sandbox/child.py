@@ -124,8 +124,10 @@ class Bootstrap:
             self.skip("landlock", "kernel has no Landlock" if not self.abi else "NO_NEW_PRIVS failed")
         if seccomp_ok and nnp:
             exec_note = f"; execve for {run['argv'][0]} only (Landlock)" if run else ""
-            self.step("seccomp", lambda: f"{seccomp_filter.install(allow_exec=bool(run))} rules, EPERM; "
-                                         f"foreign ABIs killed{exec_note}")
+            if run.get("processes"):
+                exec_note += "; processes allowed (a build)"
+            self.step("seccomp", lambda: f"{seccomp_filter.install(bool(run), bool(run.get('processes')))} rules, "
+                                         f"EPERM; foreign ABIs killed{exec_note}")
 
     def apply_landlock(self, paths) -> str:
         run = self.cfg.get("exec")

@@ -164,7 +164,7 @@ def compile_program(api: Path, sources: list[str], out: Path, memory_mb: int) ->
             "-cp", str(api / "api.jar"), "-d", str(out), *sources]
     return Program(argv=tuple(argv), execute=(javac, *loader_paths(javac)),
                    read=(*jdk_read_paths(home), str(api)), write=(str(out),), env={"LANG": "C.UTF-8"},
-                   wire=False, address_space_mb=JVM_ADDRESS_SPACE_MB, fsize_mb=64, nofile=256)
+                   io="none", address_space_mb=JVM_ADDRESS_SPACE_MB, fsize_mb=64, nofile=256)
 
 
 def describe(memory_mb: int = 500) -> dict[str, str]:

@@ -82,7 +82,7 @@ class PlayerProcess:
 
     def __init__(self, shim: str, submission: str | Path, limits: Limits,
                  options: dict | None = None, name: str = "player", prefork=None,
-                 seed: int | None = None, program=None) -> None:
+                 seed: int | None = None, program=None, lines=None) -> None:
         self.shim = shim
         self.submission = str(Path(submission).resolve())
         self.limits = limits
@@ -91,6 +91,7 @@ class PlayerProcess:
         self.prefork = prefork
         self.seed = seed
         self.program = program                  # sandbox.program.Program: exec it after restricting
+        self.lines = lines                      # a line-protocol program's adapter: call(proc, method, args, soft)
         self.proc = None                        # SpawnedChild or sandbox.prefork.ForkedChild
         self.started_by = ""                    # "spawn" or "prefork" once started
         self.cgroup: PlayerCgroup | None = None
@@ -122,8 +123,50 @@ class PlayerProcess:
         failed = self._launch()
         if failed is not None:
             return failed
+        if self.lines is not None:
+            return self._ready_only()
         return self._exchange({"open": self.options, "seed": self.seed}, self.limits.start_s, t0=self.t_spawn,
                               ready=True)
+
+    def _ready_only(self) -> CallResult:
+        """A line-protocol program: the sandbox's ready frame, then the program's own lines."""
+        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
+        got = self._receive(frames, self.t_spawn, self.limits.hard_for(self.limits.start_s))
+        if isinstance(got, CallResult):
+            return got
+        if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
+            return self._fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
+        self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
+        self.pending_lines = bytearray(frames.data)        # what the program wrote already, if anything
+        self._freeze()
+        return CallResult(Verdict.OK, None, "", time.perf_counter() - self.t_spawn)
+
+    def exchange_line(self, lines: list[str], soft: float) -> CallResult:
+        """Write `lines` to a line-protocol program's stdin and read one line back (its value),
+        within soft/hard limits; the program is frozen again afterwards."""
+        from .program import LineBuffer
+        if not self.alive:
+            return self._repeat_death()
+        hard = self.limits.hard_for(soft)
+        buf = LineBuffer(self.limits.message_kb * 1024)
+        buf.feed(bytes(self.pending_lines))
+        self.pending_lines = bytearray()
+        self._thaw()
+        cpu0 = self._cpu_s()
+        start = time.perf_counter()
+        data = "".join(line + "\n" for line in lines).encode()
+        if data and not self._send(data, start + hard):
+            return self._timeout(start, hard)
+        got = self._receive(buf, start, hard)
+        if isinstance(got, CallResult):
+            return got
+        wall = time.perf_counter() - start
+        cpu = max(0.0, self._cpu_s() - cpu0)
+        self.pending_lines = bytearray(buf.data)
+        self._freeze()
+        if wall > soft:
+            return CallResult(Verdict.LATE, got, f"Answered after {wall:.2f} s; the limit is {soft:g} s.", wall, cpu)
+        return CallResult(Verdict.OK, got, "", wall, cpu)
 
     def _launch(self) -> CallResult | None:
         """Spawn (or fork) the child with its pipes and capture; the fatal result if it failed."""
@@ -219,8 +262,10 @@ class PlayerProcess:
             return CallResult(Verdict.PROTOCOL, message="The player was not started.")
         if not self.alive:
             return self._repeat_death()
-        return self._exchange({"method": method, "args": args or {}},
-                              self.limits.call_s if soft is None else soft)
+        soft = self.limits.call_s if soft is None else soft
+        if self.lines is not None:
+            return self.lines.call(self, method, args or {}, soft)
+        return self._exchange({"method": method, "args": args or {}}, soft)
 
     def close(self) -> ProcessReport:
         """Stop the child (politely: EOF, then SIGKILL), reap it, remove its cgroup. Idempotent."""

@@ -1,0 +1,173 @@
+"""Line-protocol players in any language: which build a submission needs, and building it in the sandbox.
+
+A submission that is not the ruleset's Python (or Java API) player is a program: its sources say
+which build from the assignment's allow-list (`programs.builds` in the config) makes it, and the
+build runs inside the sandbox with its own limits (time, memory, output; it may write only into
+its output folder, and execute only the toolchain). The program then runs in the sandbox like any
+player and speaks the ruleset's line protocol on stdin/stdout (see the ruleset's README).
+
+| build | recognised by | build command | runs |
+| --- | --- | --- | --- |
+| `g++` | `*.cpp`, `*.cc`, `*.cxx` | `g++ -O2 -std=c++17 -pipe -o player <sources>` | `./player` |
+| `gcc` | `*.c` | `gcc -O2 -std=c11 -pipe -o player <sources> -lm` | `./player` |
+| `javac` | `Main.java` | `javac -d . <sources>` | `java -cp . Main` |
+| `cargo` | `Cargo.toml` | `cargo build --offline --release` | `target/release/<package>` |
+| `none` | an executable file `player` (a script with `#!`) | — | `./player` |
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox import Limits
+from sandbox.program import Program, loader_paths
+
+from .assignment import Assignment
+from .submissions import Submission
+
+TOOLCHAIN = ("/usr/bin", "/bin", "/usr/lib", "/usr/libexec", "/lib", "/lib64", "/usr/local/bin", "/usr/local/lib")
+PATTERNS = {"g++": ("*.cpp", "*.cc", "*.cxx"), "gcc": ("*.c",), "javac": ("Main.java",), "cargo": ("Cargo.toml",),
+            "none": ("player",)}
+HEADERS = ("/usr/include", "/usr/local/include")
+ORDER = ("cargo", "javac", "g++", "gcc", "none")
+OUTPUT_KB = 64
+
+
+@dataclass
+class Built:
+    ok: bool
+    message: str
+    run: Program | None = None
+    build: str = ""
+    compiler: str = ""
+
+
+def detect(staged: Path | None) -> str | None:
+    """The build a staged submission asks for (by its files at the top level), or None."""
+    if staged is None or not staged.is_dir():
+        return None
+    for name in ORDER:
+        hits = [p for pattern in PATTERNS[name] for p in staged.glob(pattern) if p.is_file()]
+        if name == "none":
+            hits = [p for p in hits if os.access(p, os.X_OK) or p.read_bytes()[:2] == b"#!"]
+        if hits:
+            return name
+    return None
+
+
+def _tool(name: str) -> str | None:
+    path = shutil.which(name)
+    return os.path.realpath(path) if path else None
+
+
+def _sources(staged: Path, build: str) -> list[str]:
+    suffixes = {"g++": (".cpp", ".cc", ".cxx"), "gcc": (".c",), "javac": (".java",)}[build]
+    return sorted(p.relative_to(staged).as_posix() for p in staged.rglob("*") if p.suffix in suffixes)
+
+
+def _crate(staged: Path) -> str:
+    m = re.search(r'^\s*name\s*=\s*"([^"]+)"', (staged / "Cargo.toml").read_text(errors="replace"), re.MULTILINE)
+    return m.group(1) if m else "player"
+
+
+def build_program(staged: Path, build: str, out: Path, memory_mb: int) -> Program | None:
+    """The build command as a sandbox Program writing into `out` (None: nothing to build)."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": str(out)}
+    if build in ("g++", "gcc"):
+        tool = _tool(build)
+        std = ["-std=c++17"] if build == "g++" else ["-std=c11"]
+        argv = [tool, "-O2", *std, "-pipe", "-o", str(out / "player"), *_sources(staged, build)]
+        argv += ["-lm"] if build == "gcc" else []
+        return Program(tuple(argv), execute=TOOLCHAIN, read=(*TOOLCHAIN, *HEADERS), write=(str(out),), env=env, io="none",
+                       processes=True, address_space_mb=4096, fsize_mb=256, nofile=256)
+    if build == "javac":
+        from sandbox import java
+        tool = str(java.jdk_home() / "bin" / "javac")
+        argv = [tool, "-J-Xmx512m", "-J-XX:-UsePerfData", "-J-XX:+UseSerialGC", "-proc:none", "-encoding", "UTF-8",
+                "-d", str(out), *_sources(staged, build)]
+        return Program(tuple(argv), execute=(tool, *loader_paths(tool)), read=tuple(java.jdk_read_paths(java.jdk_home())),
+                       write=(str(out),), env=env, io="none", address_space_mb=4096, fsize_mb=64, nofile=256)
+    if build == "cargo":
+        tool = _tool("cargo")
+        home = str(Path(tool).parent.parent)               # ~/.cargo; the toolchains are in ~/.rustup beside it
+        rustup = os.environ.get("RUSTUP_HOME") or str(Path(home).parent / ".rustup")
+        env.update(CARGO_HOME=str(out / "cargo-home"), RUSTUP_HOME=rustup, CARGO_TARGET_DIR=str(out / "target"),
+                   PATH=f"{Path(tool).parent}:{env['PATH']}")
+        argv = [tool, "build", "--offline", "--release", "--quiet"]
+        return Program(tuple(argv), execute=(*TOOLCHAIN, home, rustup), read=(*TOOLCHAIN, home, rustup),
+                       write=(str(out),), env=env, io="none", processes=True, address_space_mb=8192,
+                       fsize_mb=512, nofile=512)
+    return None
+
+
+def run_program(staged: Path, build: str, out: Path, memory_mb: int) -> Program:
+    """How the built program is started as a line-protocol player."""
+    env = {"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}
+    if build in ("g++", "gcc", "cargo"):
+        exe = str(out / "player") if build != "cargo" else str(out / "target" / "release" / _crate(staged))
+        return Program((exe,), execute=(exe, *loader_paths(exe)), read=(str(out),), env=env, io="lines")
+    if build == "javac":
+        from sandbox import java
+        tool = str(java.jdk_home() / "bin" / "java")
+        argv = (tool, *java.memory_flags(memory_mb), *java.JVM_FLAGS, "-cp", str(out), "Main")
+        return Program(argv, execute=(tool, *loader_paths(tool)), read=(*java.jdk_read_paths(java.jdk_home()), str(out)),
+                       env=env, io="lines", address_space_mb=java.JVM_ADDRESS_SPACE_MB)
+    script = str(staged / "player")
+    first = (staged / "player").read_bytes().split(b"\n", 1)[0]
+    words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
+    interpreter = os.path.realpath(words[0]) if words else ""
+    if words and os.path.basename(words[0]) == "env" and len(words) > 1:
+        interpreter = _tool(words[1]) or words[1]
+    argv = (interpreter, *words[2 if os.path.basename(words[0]) == "env" else 1:], script) if words else (script,)
+    return Program(argv, execute=(script, *([interpreter, *loader_paths(interpreter)] if interpreter else [])),
+                   read=TOOLCHAIN, env=env, io="lines", address_space_mb=2048)
+
+
+def build(assignment: Assignment, sub: Submission) -> Built:
+    """Build a program submission once per content (cached), inside the sandbox with the build limits."""
+    from sandbox import PlayerProcess, java
+
+    cfg = assignment.config.programs
+    kind = detect(sub.staged)
+    if kind is None:
+        return Built(False, "The submission is no program this grader can build: it needs C or C++ sources, "
+                            "Main.java, Cargo.toml, or an executable script named player.")
+    if kind not in cfg.builds:
+        return Built(False, f"The submission needs the {kind} build, which this assignment does not allow "
+                            f"(allowed: {', '.join(cfg.builds) or 'none'}).", build=kind)
+    tool = {"g++": "g++", "gcc": "gcc", "cargo": "cargo", "javac": "javac"}.get(kind)
+    if tool and _tool(tool) is None:
+        return Built(False, f"This program cannot be built here: {tool} is not installed.", build=kind)
+    out = java.cache_root() / f"program-{sub.content_hash[:24]}-{kind}"
+    if kind == "none":
+        return Built(True, "a script: nothing to build", run_program(sub.staged, kind, out, assignment.memory_mb), kind)
+    if not out.is_dir():
+        work = Path(tempfile.mkdtemp(prefix="building-", dir=java.cache_root()))
+        os.chmod(work, 0o755)
+        try:
+            limits = Limits(memory_mb=cfg.build_memory_mb, start_s=cfg.build_time_s, output_kb=OUTPUT_KB, freeze=False)
+            proc = PlayerProcess(assignment.ruleset.shim, sub.staged, limits, name=f"build {sub.display_name}",
+                                 program=build_program(sub.staged, kind, work, cfg.build_memory_mb))
+            res = proc.run(cfg.build_time_s)
+            from .players import clean_compiler_output
+            messages = clean_compiler_output(proc.close().output)
+            if not res.ok:
+                why = {"killed": f"it did not finish within {cfg.build_time_s:g} s",
+                       "memory": f"it went over {cfg.build_memory_mb} MB"}.get(res.verdict.value)
+                return Built(False, f"The {kind} build failed" + (f" ({why})." if why else
+                                                                  ": its messages are below."),
+                             build=kind, compiler=messages or res.message)
+            exe = work / "player" if kind != "cargo" else work / "target" / "release" / _crate(sub.staged)
+            if exe.is_file():
+                os.chmod(exe, 0o755)        # the linker's own chmod is one of the calls seccomp denies
+            os.rename(work, out)
+        except OSError:
+            if not out.is_dir():
+                raise
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return Built(True, f"built with {kind}", run_program(sub.staged, kind, out, assignment.memory_mb), kind)
