@@ -1,0 +1,68 @@
+"""Double Card players in any language through the line protocol: built in the sandbox from the
+assignment's allow-list, checked and played like Python players."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+CPP = ROOT / "submissions" / "doublecard" / "cpp_random"
+
+
+def config(tmp_path: Path, **block) -> Path:
+    path = tmp_path / "config.yaml"
+    base = {"ruleset": "doublecard", "submissions": "subs", "reports": "out", "game": {"max_moves": 40},
+            "validation": {"smoke_games": 2},
+            "league": {"builtins": ["random"], "games_per_pair": 2, "seed": 4, "concurrency": 2}}
+    path.write_text(yaml.safe_dump({"assignments": {"d": base | block}}), encoding="utf-8")
+    (tmp_path / "subs").mkdir(exist_ok=True)
+    return path
+
+
+def test_the_cpp_example_builds_and_passes_check(cli):
+    result = cli("check", CPP, "--assignment", "doublecard")
+    assert result.status == 0, result.text
+    for text in ("PASS  Build (g++)", "PASS  Interface", "PASS  Legal moves in scripted games", "PASS  Smoke games"):
+        assert text in result.out, result.text
+
+
+def test_a_program_that_does_not_compile_shows_the_compilers_messages(tmp_path, cli):
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "main.cpp").write_text("int main() { return undefined_name; }\n")
+    result = cli("--config", config(tmp_path), "check", tmp_path / "bad", "--assignment", "d")
+    assert result.status == 1
+    assert "FAIL  Build (g++)" in result.out and "The g++ build failed: its messages are below." in result.out
+    assert "main.cpp:1:21: error:" in result.out and "was not declared in this scope" in result.out, result.text
+
+
+def test_a_build_the_assignment_does_not_allow_is_refused_with_a_sentence(tmp_path, cli):
+    result = cli("--config", config(tmp_path, programs={"builds": ["gcc"]}), "check", CPP, "--assignment", "d")
+    assert result.status == 1
+    assert "The submission needs the g++ build, which this assignment does not allow (allowed: gcc)." in result.out
+
+
+def test_a_script_without_a_build_speaks_the_protocol_too(tmp_path, cli):
+    folder = tmp_path / "script"
+    folder.mkdir()
+    (folder / "player").write_text("#!/bin/sh\nwhile read line; do echo '0 1 Z 9'; done\n")
+    (folder / "player").chmod(0o755)
+    result = cli("--config", config(tmp_path), "check", folder, "--assignment", "d")
+    assert "PASS  Build (none)" in result.out and "PASS  Interface" in result.out, result.text
+    assert "names column Z" in result.out or "0 1 Z 9" in result.out, result.text
+
+
+def test_a_league_mixes_a_cpp_program_and_python_players(tmp_path, cli):
+    path = config(tmp_path)
+    shutil.copytree(CPP, tmp_path / "subs" / "cpp_random")
+    shutil.copytree(ROOT / "rulesets" / "doublecard" / "players" / "baseline", tmp_path / "subs" / "py_baseline")
+    result = cli("--config", path, "run", "d", "--quiet", "--no-report")
+    assert result.status == 0, result.text
+    rows = {s["id"]: s for s in json.loads((tmp_path / "out" / "results.json").read_text())["submissions"]}
+    assert rows["cpp_random"]["status"] != "failed", rows["cpp_random"]
+    assert rows["cpp_random"]["games"] == 4 and rows["py_baseline"]["games"] == 4, rows
