@@ -92,12 +92,12 @@ def build_program(staged: Path, build: str, out: Path, memory_mb: int) -> Progra
         return Program(tuple(argv), execute=(tool, *loader_paths(tool)), read=tuple(java.jdk_read_paths(java.jdk_home())),
                        write=(str(out),), env=env, io="none", address_space_mb=4096, fsize_mb=64, nofile=256)
     if build == "cargo":
-        tool = _tool("cargo")
+        tool = shutil.which("cargo")                       # not resolved: rustup's proxy dispatches on argv[0]
         home = str(Path(tool).parent.parent)               # ~/.cargo; the toolchains are in ~/.rustup beside it
         rustup = os.environ.get("RUSTUP_HOME") or str(Path(home).parent / ".rustup")
         env.update(CARGO_HOME=str(out / "cargo-home"), RUSTUP_HOME=rustup, CARGO_TARGET_DIR=str(out / "target"),
                    PATH=f"{Path(tool).parent}:{env['PATH']}")
-        argv = [tool, "build", "--offline", "--release", "--quiet"]
+        argv = [tool, "build", "--offline", "--release", "--quiet", "--manifest-path", str(out / "src" / "Cargo.toml")]
         return Program(tuple(argv), execute=(*TOOLCHAIN, home, rustup), read=(*TOOLCHAIN, home, rustup),
                        write=(str(out),), env=env, io="none", processes=True, address_space_mb=8192,
                        fsize_mb=512, nofile=512)
@@ -149,6 +149,10 @@ def build(assignment: Assignment, sub: Submission) -> Built:
         work = Path(tempfile.mkdtemp(prefix="building-", dir=java.cache_root()))
         os.chmod(work, 0o755)
         try:
+            if kind == "cargo":                # cargo writes Cargo.lock beside the manifest: build a copy
+                shutil.copytree(sub.staged, work / "src")
+                for folder, _, _ in os.walk(work / "src"):
+                    os.chmod(folder, 0o755)        # the staged copy is read-only
             limits = Limits(memory_mb=cfg.build_memory_mb, start_s=cfg.build_time_s, output_kb=OUTPUT_KB, freeze=False)
             proc = PlayerProcess(assignment.ruleset.shim, sub.staged, limits, name=f"build {sub.display_name}",
                                  program=build_program(sub.staged, kind, work, cfg.build_memory_mb))

@@ -66,3 +66,48 @@ def test_a_league_mixes_a_cpp_program_and_python_players(tmp_path, cli):
     rows = {s["id"]: s for s in json.loads((tmp_path / "out" / "results.json").read_text())["submissions"]}
     assert rows["cpp_random"]["status"] != "failed", rows["cpp_random"]
     assert rows["cpp_random"]["games"] == 4 and rows["py_baseline"]["games"] == 4, rows
+
+
+JAVA_MAIN = """import java.io.*;
+public class Main {
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        boolean myTurn = in.readLine().trim().endsWith("first");
+        while (true) {
+            if (!myTurn && in.readLine() == null) return;
+            System.out.println("0 5 A 2");
+            System.out.flush();
+            myTurn = false;
+        }
+    }
+}
+"""
+RUST_MAIN = """use std::io::{self, BufRead, Write};
+fn main() {
+    let stdin = io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut my_turn = lines.next().unwrap().unwrap().ends_with("first");
+    loop {
+        if !my_turn && lines.next().is_none() { return; }
+        println!("0 5 A 2");
+        io::stdout().flush().unwrap();
+        my_turn = false;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("build, files", [
+    ("javac", {"Main.java": JAVA_MAIN}),
+    ("cargo", {"Cargo.toml": '[package]\nname = "dc"\nversion = "0.1.0"\nedition = "2021"\n', "src/main.rs": RUST_MAIN}),
+])
+def test_java_and_rust_programs_are_built_and_asked(tmp_path, cli, build, files):
+    if shutil.which(build) is None:
+        pytest.skip(f"{build} is not installed")
+    folder = tmp_path / build
+    for rel, text in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    result = cli("--config", config(tmp_path), "check", folder, "--assignment", "d")
+    assert f"PASS  Build ({build})" in result.out and "PASS  Interface" in result.out, result.text
+    assert "the player answered '0 5 A 2', which is illegal: A2 has nothing under it." in result.out, result.text
