@@ -1,10 +1,12 @@
-"""What a Java player costs against a Python one: start to first reply and a move's round trip.
+"""What Java and C++ players cost against Python ones: start to first reply and a move's round trip.
 
-A Bohnenspiel player of each language (the greedy student) in the full sandbox, spawned and
+Bohnenspiel (the greedy student in Java and in Python) in the full sandbox, spawned and
 pre-forked; the Java one with the class-data-sharing archive of the shim and course API
 (sandbox/java.py) and without it (the JDK's own archive only), and with C1 only
-(-XX:TieredStopAtLevel=1). The baseline is a plain `java` start of the same shim: no sandbox,
-no flags. Medians; a missing JDK prints one row saying so.
+(-XX:TieredStopAtLevel=1); the baseline is a plain `java` start of the same shim (no sandbox, no
+flags). Double Card: the C++ line-protocol example (built once, not timed) against the Python
+random built-in, both sandboxed; a move's round trip there is the median over the moves of a few
+games against each other. Medians; a missing JDK or g++ prints a row saying so.
 """
 from __future__ import annotations
 
@@ -101,7 +103,45 @@ def run():
     for label, (start, move) in figures.items():
         rows.append({"player": f"{label} (sandboxed)", "start to first reply ms": start, "move round trip ms": move,
                      "start / plain java": round(start / plain, 2), "start / Python": round(start / python[0], 1)})
-    return f"Java players (Bohnenspiel greedy; medians of {STARTS} starts, {MOVES} moves)", rows
+    rows += _cpp_rows()
+    return f"Players in other languages (medians of {STARTS} starts, {MOVES} moves)", rows
+
+
+def _cpp_rows() -> list[dict]:
+    """The C++ Double Card example (line protocol) against the Python random player."""
+    import shutil
+
+    from grader.match import play_game
+    from grader.players import player_kwargs
+    from rulesets.doublecard import RULESET as DC
+
+    if shutil.which("g++") is None:
+        return [{"player": "C++: g++ is not installed"}]
+    from grader.assignment import load_assignments
+    from grader.submissions import builtin, load
+
+    assignment = load_assignments(ROOT / "config.yaml")["doublecard"]
+    cpp = load(ROOT / "submissions" / "doublecard" / "cpp_random", DC.entry, 10, programs=True)
+    py = builtin(DC, "random")
+    rows = []
+    times = {cpp.id: [], py.id: []}
+    for seed in range(3):
+        for a, b in ((cpp, py), (py, cpp)):
+            result = play_game(assignment, a, b, seed, factory=PlayerProcess)
+            for i, (wall, _) in enumerate(result.times):
+                times[(a, b)[i % 2].id].append(wall)
+    for label, sub in (("C++ (Double Card, line protocol)", cpp), ("Python (Double Card random)", py)):
+        starts = []
+        for _ in range(STARTS):
+            t0 = time.perf_counter()
+            p = PlayerProcess(**player_kwargs(assignment, sub))
+            assert p.start().ok, p.close().output
+            starts.append(time.perf_counter() - t0)
+            p.close()
+        rows.append({"player": f"{label} (sandboxed)", "start to first reply ms": _ms(starts),
+                     "move round trip ms": _ms(times[sub.id]), "start / plain java": "",
+                     "start / Python": ""})
+    return rows
 
 
 if __name__ == "__main__":
