@@ -83,12 +83,17 @@ def jplayer(java_root, start_mode, request):
     made: list[PlayerProcess] = []
     pool = request.getfixturevalue("prefork_pool") if start_mode == "prefork" else None
 
-    def make(body: str, memory_mb: int = 500, **kw) -> PlayerProcess:
+    def make(body: str, memory_mb: int = 500, read_once: bool = False, **kw) -> PlayerProcess:
         sub, classes = compiled(body, java_root)
+        if read_once:
+            (sub / "data").mkdir(exist_ok=True)
+            (sub / "data" / "table.txt").write_text("42\n")
+            kw["readable_until_first_reply"] = ("data",)
         api = java.api_classes(RULESET.java.sources, RULESET.java.bridge)
         limits = Limits(**{"memory_mb": memory_mb, "start_s": 30.0, "call_s": 10.0, "kill_after_s": 2.0, **kw})
         p = PlayerProcess(SHIM, sub, limits, name="java", prefork=pool,
-                          program=java.player_program(api, RULESET.java.bridge, classes, memory_mb))
+                          program=java.player_program(api, RULESET.java.bridge, classes, memory_mb,
+                                                      read_once=read_once))
         made.append(p)
         r = p.start()
         assert r.ok, (r, p.close().output)
@@ -215,3 +220,15 @@ def test_reading_the_console_does_not_touch_the_protocol(jplayer):
     assert r.ok, r
     assert move(p).ok
     assert "printed to the console" in p.close().output
+
+
+def test_data_is_readable_in_the_first_turn_only(jplayer):
+    p = jplayer('''
+        String got;
+        try (BufferedReader in = new BufferedReader(new FileReader("data/table.txt"))) { got = in.readLine(); }
+        catch (IOException e) { got = "refused"; }
+        if (moves == 2 || !got.equals("42")) throw new RuntimeException("SAW move " + moves + ": " + got);''',
+                read_once=True)
+    assert move(p).ok                                  # the first move reads the table
+    r = move(p)
+    assert r.verdict is Verdict.ERROR and "SAW move 2: refused" in r.message, r
