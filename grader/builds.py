@@ -74,6 +74,16 @@ def _crate(staged: Path) -> str:
     return m.group(1) if m else "player"
 
 
+def available() -> dict[str, str]:
+    """Each build's tool on this host, for `grader doctor`: its path, or "missing: <why>"."""
+    out = {}
+    for name, tool in (("g++", "g++"), ("gcc", "gcc"), ("javac", "javac"), ("cargo", "cargo")):
+        path = shutil.which(tool)
+        out[name] = path or f"missing: {tool} is not on PATH"
+    out["none"] = "scripts run by the interpreter their #! line names"
+    return out
+
+
 def build_program(staged: Path, build: str, out: Path, memory_mb: int) -> Program | None:
     """The build command as a sandbox Program writing into `out` (None: nothing to build)."""
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": str(out)}

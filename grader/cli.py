@@ -367,6 +367,11 @@ def cmd_doctor(args) -> int:
     for name, state in java.describe().items():
         mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
         console.print(f"  {mark}  {name:<12} {escape(state)}")
+    from .builds import available
+    console.print("[bold]Builds of line-protocol programs (in the sandbox; processes allowed, toolchain only)[/]")
+    for name, state in available().items():
+        mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
+        console.print(f"  {mark}  {name:<12} {escape(state)}")
     return 0
 
 

@@ -93,6 +93,7 @@ def test_doctor_lists_what_applies_to_java_players_or_why_it_cannot(capsys, monk
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     assert "Java players" in out and ("EXECUTE on java and its loader only" in out or "missing" in out)
+    assert "Builds of line-protocol programs" in out and "g++" in out
     monkeypatch.setattr(java, "jdk_home", lambda: None)
     assert main(["doctor"]) == 0
     assert "missing: no JDK found (javac not on PATH): install openjdk-17-jdk-headless" in capsys.readouterr().out
