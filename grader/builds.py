@@ -13,6 +13,7 @@ player and speaks the ruleset's line protocol on stdin/stdout (see the ruleset's
 | `javac` | `Main.java` | `javac -d . <sources>` | `java -cp . Main` |
 | `cargo` | `Cargo.toml` | `cargo build --offline --release` | `target/release/<package>` |
 | `none` | an executable file `player` (a script with `#!`) | — | `./player` |
+| `python` | `*.py` that is not the ruleset's Python API (see `is_api_module`) | — | `python3 -E -s -u <file>` (the grader's interpreter) |
 """
 from __future__ import annotations
 
@@ -31,9 +32,36 @@ from .submissions import Submission
 
 TOOLCHAIN = ("/usr/bin", "/bin", "/usr/lib", "/usr/libexec", "/lib", "/lib64", "/usr/local/bin", "/usr/local/lib")
 PATTERNS = {"g++": ("*.cpp", "*.cc", "*.cxx"), "gcc": ("*.c",), "javac": ("Main.java",), "cargo": ("Cargo.toml",),
-            "none": ("player",)}
+            "none": ("player",), "python": ("*.py",)}
 HEADERS = ("/usr/include", "/usr/local/include")
-ORDER = ("cargo", "javac", "g++", "gcc", "none")
+ORDER = ("cargo", "javac", "g++", "gcc", "none", "python")
+PYTHON_MAINS = ("player.py", "main.py")
+
+
+def is_api_module(path: Path, names: tuple[str, ...]) -> bool:
+    """Whether a Python file defines or imports one of the API's `names` at its top level (read,
+    never run): then it is a module for the ruleset's shim, not a console program."""
+    import ast
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return True                        # the interface stage says what is wrong with it
+    bound = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return bool(bound & set(names))
+
+
+def python_main(staged: Path) -> Path | None:
+    """The file a Python console program starts from: player.py, main.py, or the only .py file."""
+    for name in PYTHON_MAINS:
+        if (staged / name).is_file():
+            return staged / name
+    files = [p for p in staged.glob("*.py") if p.is_file()]
+    return files[0] if len(files) == 1 else None
 OUTPUT_KB = 64
 
 
@@ -46,11 +74,15 @@ class Built:
     compiler: str = ""
 
 
-def detect(staged: Path | None) -> str | None:
-    """The build a staged submission asks for (by its files at the top level), or None."""
+def detect(staged: Path | None, api: tuple[str, ...] = ()) -> str | None:
+    """The build a staged submission asks for (by its files at the top level), or None. `api`:
+    the names whose presence makes a .py file the ruleset's Python API rather than a program."""
     if staged is None or not staged.is_dir():
         return None
     for name in ORDER:
+        if name == "python":
+            main = python_main(staged)
+            return "python" if main is not None and not is_api_module(main, api) else None
         hits = [p for pattern in PATTERNS[name] for p in staged.glob(pattern) if p.is_file()]
         if name == "none":
             hits = [p for p in hits if os.access(p, os.X_OK) or p.read_bytes()[:2] == b"#!"]
@@ -126,6 +158,13 @@ def run_program(staged: Path, build: str, out: Path, memory_mb: int) -> Program:
         argv = (tool, *java.memory_flags(memory_mb), *java.JVM_FLAGS, "-cp", str(out), "Main")
         return Program(argv, execute=(tool, *loader_paths(tool)), read=(*java.jdk_read_paths(java.jdk_home()), str(out)),
                        env=env, io="lines", address_space_mb=java.JVM_ADDRESS_SPACE_MB)
+    if build == "python":
+        import sys
+        exe = os.path.realpath(sys.executable)
+        prefixes = sorted({sys.base_prefix, sys.prefix, os.path.dirname(os.path.dirname(exe))})
+        argv = (exe, "-E", "-s", "-u", "-B", str(python_main(staged)))    # not -I: its own modules import
+        return Program(argv, execute=(exe, *loader_paths(exe)), read=tuple(prefixes), env=env, io="lines",
+                       address_space_mb=2048)
     script = str(staged / "player")
     first = (staged / "player").read_bytes().split(b"\n", 1)[0]
     words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
@@ -142,10 +181,10 @@ def build(assignment: Assignment, sub: Submission) -> Built:
     from sandbox import PlayerProcess, java
 
     cfg = assignment.config.programs
-    kind = detect(sub.staged)
+    kind = detect(sub.staged, getattr(assignment.ruleset.lines, "API_NAMES", ()))
     if kind is None:
         return Built(False, "The submission is no program this grader can build: it needs C or C++ sources, "
-                            "Main.java, Cargo.toml, or an executable script named player.")
+                            "Main.java, Cargo.toml, a Python program, or an executable script named player.")
     if kind not in cfg.builds:
         return Built(False, f"The submission needs the {kind} build, which this assignment does not allow "
                             f"(allowed: {', '.join(cfg.builds) or 'none'}).", build=kind)
@@ -153,7 +192,7 @@ def build(assignment: Assignment, sub: Submission) -> Built:
     if tool and _tool(tool) is None:
         return Built(False, f"This program cannot be built here: {tool} is not installed.", build=kind)
     out = java.cache_root() / f"program-{sub.content_hash[:24]}-{kind}"
-    if kind == "none":
+    if kind in ("none", "python"):
         return Built(True, "a script: nothing to build", run_program(sub.staged, kind, out, assignment.memory_mb), kind)
     if not out.is_dir():
         work = Path(tempfile.mkdtemp(prefix="building-", dir=java.cache_root()))

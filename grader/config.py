@@ -72,8 +72,8 @@ class LeagueConfig(Strict):
 class ProgramsConfig(Strict):
     """Line-protocol players in any language (grader/builds.py): which builds are allowed, and their limits."""
 
-    builds: list[Literal["g++", "gcc", "javac", "cargo", "none"]] = Field(
-        default_factory=lambda: ["g++", "gcc", "javac", "cargo", "none"])
+    builds: list[Literal["g++", "gcc", "javac", "cargo", "none", "python"]] = Field(
+        default_factory=lambda: ["g++", "gcc", "javac", "cargo", "none", "python"])
     build_time_s: float = Field(120, gt=0)
     build_memory_mb: int = Field(1024, ge=64)
 

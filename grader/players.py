@@ -44,13 +44,18 @@ class Build:
 def language(ruleset: Ruleset, staged: Path | None) -> str:
     """"java" when the staged copy holds the Java entry in its package, "program" when it is a
     line-protocol program (grader/builds.py), else "python" (the ruleset's entry file)."""
+    from .builds import detect
+
     java = ruleset.java
-    if staged is None or (staged / ruleset.entry).is_file():
+    if staged is None:
+        return "python"
+    if ruleset.lines is not None and detect(staged, ruleset.lines.API_NAMES) == "python":
+        return "program"                  # a Python console program, not the Python API
+    if (staged / ruleset.entry).is_file():
         return "python"
     if java is not None and (staged / java.package / java.entry).is_file():
         return "java"
-    from .builds import detect
-    return "program" if ruleset.lines is not None and detect(staged) else "python"
+    return "program" if ruleset.lines is not None and detect(staged, ruleset.lines.API_NAMES) else "python"
 
 
 def clean_compiler_output(text: str) -> str:

@@ -139,7 +139,7 @@ def _program_root(tree: Path) -> Path | None:
     if detect(tree):
         return tree
     subs = [d for d in tree.iterdir() if d.is_dir() and d.name not in IGNORED]
-    return subs[0] if len(subs) == 1 and detect(subs[0]) else None
+    return subs[0] if len(subs) == 1 and detect(subs[0]) else None    # (.py programs have player.py or one file)
 
 
 def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False,
@@ -162,7 +162,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         elif path.suffix == ".java" and java is not None:
             tree.mkdir()
             shutil.copyfile(path, tree / path.name)
-        elif path.suffix in (".cpp", ".cc", ".c") and programs:
+        elif path.suffix in (".cpp", ".cc", ".c") and programs:    # (a .py file is staged as the entry)
             tree.mkdir()
             shutil.copyfile(path, tree / path.name)
         else:

@@ -45,6 +45,8 @@ class _Program:
 class DoubleCardLines:
     """One program's conversation: `call(proc, method, args, soft)` answers the grader's RPCs."""
 
+    API_NAMES = ("Player",)         # a player.py binding this is the Python API, else a console program
+
     def __init__(self) -> None:
         self.queue: list[str] = []
         self.seat = 0

@@ -111,3 +111,35 @@ def test_java_and_rust_programs_are_built_and_asked(tmp_path, cli, build, files)
     result = cli("--config", config(tmp_path), "check", folder, "--assignment", "d")
     assert f"PASS  Build ({build})" in result.out and "PASS  Interface" in result.out, result.text
     assert "the player answered '0 5 A 2', which is illegal: A2 has nothing under it." in result.out, result.text
+
+
+CONSOLE_MAIN = """import sys
+from board import Board            # the program's own board, in a module of its own
+
+role, order = sys.stdin.readline().split()
+board = Board()
+my_turn = order == "first"
+while True:
+    if not my_turn:
+        line = sys.stdin.readline()
+        if not line:
+            break
+        board.opponent_move(line.strip())
+    print(board.choose_move(), flush=True)
+    my_turn = False
+"""
+
+
+@pytest.mark.parametrize("main", ["player.py", "main.py"])
+def test_a_python_console_program_is_played_through_the_protocol_too(tmp_path, cli, main):
+    """COMP 472 students' Python programs read and printed moves; player.py without the API's
+    Player class is such a program, not a broken API module."""
+    folder = tmp_path / "console"
+    folder.mkdir()
+    random_player = (ROOT / "rulesets" / "doublecard" / "players" / "random" / "player.py").read_text()
+    (folder / "board.py").write_text(random_player.replace("class Player:", "class Board:").replace(
+        "def __init__(self, role, first):", "def __init__(self, role='colours', first=True):"))
+    (folder / main).write_text(CONSOLE_MAIN)
+    result = cli("--config", config(tmp_path), "check", folder, "--assignment", "d")
+    assert result.status == 0, result.text
+    assert "PASS  Build (python)" in result.out and "PASS  Legal moves in scripted games" in result.out, result.text
