@@ -193,6 +193,9 @@ class PlayerProcess:
             cfg["exec"] = self.program.to_cfg()
             if self.program.address_space_mb:
                 cfg["address_space_mb"] = max(cfg["address_space_mb"], self.program.address_space_mb)
+                if self.cgroup is None:       # the program's own limits (a JVM's -Xmx) hold its memory
+                    self.protections["memory"] = (f"RLIMIT_AS {cfg['address_space_mb']} MB, the program's own "
+                                                  f"flags for the rest ({reason})")
         self.t_spawn = time.perf_counter()
         if self.prefork is not None:
             from .prefork import launch
