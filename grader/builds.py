@@ -23,6 +23,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from sandbox import Limits
 from sandbox.program import Program, loader_paths
@@ -63,6 +64,9 @@ def python_main(staged: Path) -> Path | None:
     files = [p for p in staged.glob("*.py") if p.is_file()]
     return files[0] if len(files) == 1 else None
 OUTPUT_KB = 64
+MESSAGE_LINES = 40
+MESSAGE_CHARS = 4000
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -176,9 +180,60 @@ def run_program(staged: Path, build: str, out: Path, memory_mb: int) -> Program:
                    read=TOOLCHAIN, env=env, io="lines", address_space_mb=2048)
 
 
+def clean_compiler_output(text: str) -> str:
+    """A compiler's messages for a student: control characters out, at most 40 lines / 4000 characters."""
+    lines = _CONTROL.sub("", text.replace("\r\n", "\n")).strip().splitlines()
+    out = "\n".join(lines[:MESSAGE_LINES])
+    if len(lines) > MESSAGE_LINES:
+        out += f"\n… ({len(lines) - MESSAGE_LINES} more lines)"
+    return out if len(out) <= MESSAGE_CHARS else out[:MESSAGE_CHARS] + " …"
+
+
+@dataclass
+class BuildRun:
+    """One sandboxed build's end: its CallResult (None: `target` was there already) and messages."""
+
+    result: object = None
+    messages: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.result is None or self.result.ok
+
+
+def run_build(shim: str, sub: Submission, target: Path, make_program: Callable[[Path], Program], limits: Limits,
+              prepare: Callable[[Path], None] | None = None, finish: Callable[[Path], None] | None = None) -> BuildRun:
+    """Run a build Program in the sandbox (cwd: the staged submission) into a fresh folder that
+    becomes `target` once the build succeeded; nothing when `target` exists (builds are cached by
+    the content hash in its name). `prepare`/`finish` run trusted on the fresh folder before/after."""
+    from sandbox import PlayerProcess, java
+
+    if target.is_dir():
+        return BuildRun()
+    work = Path(tempfile.mkdtemp(prefix="building-", dir=java.cache_root()))
+    os.chmod(work, 0o755)
+    try:
+        if prepare:
+            prepare(work)
+        proc = PlayerProcess(shim, sub.staged, limits, name=f"build {sub.display_name}", program=make_program(work))
+        res = proc.run(limits.start_s)
+        messages = clean_compiler_output(proc.close().output)
+        if res.ok:
+            if finish:
+                finish(work)
+            try:
+                os.rename(work, target)
+            except OSError:
+                if not target.is_dir():
+                    raise
+        return BuildRun(res, messages)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def build(assignment: Assignment, sub: Submission) -> Built:
     """Build a program submission once per content (cached), inside the sandbox with the build limits."""
-    from sandbox import PlayerProcess, java
+    from sandbox import java
 
     cfg = assignment.config.programs
     kind = detect(sub.staged, getattr(assignment.ruleset.lines, "API_NAMES", ()))
@@ -194,33 +249,25 @@ def build(assignment: Assignment, sub: Submission) -> Built:
     out = java.cache_root() / f"program-{sub.content_hash[:24]}-{kind}"
     if kind in ("none", "python"):
         return Built(True, "a script: nothing to build", run_program(sub.staged, kind, out, assignment.memory_mb), kind)
-    if not out.is_dir():
-        work = Path(tempfile.mkdtemp(prefix="building-", dir=java.cache_root()))
-        os.chmod(work, 0o755)
-        try:
-            if kind == "cargo":                # cargo writes Cargo.lock beside the manifest: build a copy
-                shutil.copytree(sub.staged, work / "src")
-                for folder, _, _ in os.walk(work / "src"):
-                    os.chmod(folder, 0o755)        # the staged copy is read-only
-            limits = Limits(memory_mb=cfg.build_memory_mb, start_s=cfg.build_time_s, output_kb=OUTPUT_KB, freeze=False)
-            proc = PlayerProcess(assignment.ruleset.shim, sub.staged, limits, name=f"build {sub.display_name}",
-                                 program=build_program(sub.staged, kind, work, cfg.build_memory_mb))
-            res = proc.run(cfg.build_time_s)
-            from .players import clean_compiler_output
-            messages = clean_compiler_output(proc.close().output)
-            if not res.ok:
-                why = {"killed": f"it did not finish within {cfg.build_time_s:g} s",
-                       "memory": f"it went over {cfg.build_memory_mb} MB"}.get(res.verdict.value)
-                return Built(False, f"The {kind} build failed" + (f" ({why})." if why else
-                                                                  ": its messages are below."),
-                             build=kind, compiler=messages or res.message)
-            exe = work / "player" if kind != "cargo" else work / "target" / "release" / _crate(sub.staged)
-            if exe.is_file():
-                os.chmod(exe, 0o755)        # the linker's own chmod is one of the calls seccomp denies
-            os.rename(work, out)
-        except OSError:
-            if not out.is_dir():
-                raise
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+
+    def prepare(work: Path) -> None:
+        if kind == "cargo":                # cargo writes Cargo.lock beside the manifest: build a copy
+            shutil.copytree(sub.staged, work / "src")
+            for folder, _, _ in os.walk(work / "src"):
+                os.chmod(folder, 0o755)    # the staged copy is read-only
+
+    def finish(work: Path) -> None:
+        exe = work / "player" if kind != "cargo" else work / "target" / "release" / _crate(sub.staged)
+        if exe.is_file():
+            os.chmod(exe, 0o755)           # the linker's own chmod is one of the calls seccomp denies
+
+    limits = Limits(memory_mb=cfg.build_memory_mb, start_s=cfg.build_time_s, output_kb=OUTPUT_KB, freeze=False)
+    run = run_build(assignment.ruleset.shim, sub, out, lambda work: build_program(sub.staged, kind, work,
+                                                                                  cfg.build_memory_mb),
+                    limits, prepare, finish)
+    if not run.ok:
+        why = {"killed": f"it did not finish within {cfg.build_time_s:g} s",
+               "memory": f"it went over {cfg.build_memory_mb} MB"}.get(run.result.verdict.value)
+        return Built(False, f"The {kind} build failed" + (f" ({why})." if why else ": its messages are below."),
+                     build=kind, compiler=run.messages or run.result.message)
     return Built(True, f"built with {kind}", run_program(sub.staged, kind, out, assignment.memory_mb), kind)

@@ -1,5 +1,6 @@
-"""How one submission's player process is started: the ruleset's Python shim, or, for a Java
-player, its JVM after its sources are compiled in the sandbox (once per content, cached).
+"""How one submission's player process is started: the ruleset's Python shim; for a Java player
+its JVM after its sources are compiled in the sandbox; for a line-protocol program (any language,
+grader/builds.py) the built program with the ruleset's `lines` adapter. Builds are cached by content.
 
 `player_kwargs` is what match.py and validation.py hand to the player factory; `build_java` is
 also the validation stage "compile". Nothing here is game-specific: the ruleset's `java`
@@ -7,10 +8,7 @@ also the validation stage "compile". Nothing here is game-specific: the ruleset'
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,14 +16,12 @@ from rulesets.base import Ruleset
 from sandbox import Limits
 
 from .assignment import Assignment
+from .builds import run_build
 from .submissions import Submission
 
 BUILD_MEMORY_MB = 1024       # javac is a JVM of its own; its limits are the build's, not the player's
 BUILD_TIME_S = 120.0
 BUILD_OUTPUT_KB = 64
-MESSAGE_LINES = 40
-MESSAGE_CHARS = 4000
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class BuildFailed(Exception):
@@ -58,53 +54,32 @@ def language(ruleset: Ruleset, staged: Path | None) -> str:
     return "program" if ruleset.lines is not None and detect(staged, ruleset.lines.API_NAMES) else "python"
 
 
-def clean_compiler_output(text: str) -> str:
-    """javac's messages for a student: control characters out, at most 40 lines / 4000 characters."""
-    lines = _CONTROL.sub("", text.replace("\r\n", "\n")).strip().splitlines()
-    out = "\n".join(lines[:MESSAGE_LINES])
-    if len(lines) > MESSAGE_LINES:
-        out += f"\n… ({len(lines) - MESSAGE_LINES} more lines)"
-    return out if len(out) <= MESSAGE_CHARS else out[:MESSAGE_CHARS] + " …"
-
-
 def build_java(assignment: Assignment, sub: Submission) -> Build:
     """Compile a Java submission against the course API with javac inside the sandbox (its own
     limits: BUILD_TIME_S, BUILD_MEMORY_MB, output, writes only into a fresh folder)."""
-    from sandbox import PlayerProcess, java
+    from sandbox import java
 
     ruleset = assignment.ruleset
     if java.unavailable_reason():
         return Build(False, f"This Java player cannot be graded here: {java.unavailable_reason()}.")
     api = java.api_classes(ruleset.java.sources, ruleset.java.bridge)
     target = java.cache_root() / f"classes-{sub.content_hash[:24]}-{api.name}"
-    if target.is_dir():
-        return Build(True, "compiled (cached)", target)
     sources = sorted(p.relative_to(sub.staged).as_posix() for p in (sub.staged / ruleset.java.package).rglob("*.java"))
-    out = Path(tempfile.mkdtemp(prefix="building-", dir=java.cache_root()))
-    os.chmod(out, 0o755)
-    try:
-        limits = Limits(memory_mb=BUILD_MEMORY_MB, start_s=BUILD_TIME_S, output_kb=BUILD_OUTPUT_KB, freeze=False)
-        proc = PlayerProcess(ruleset.shim, sub.staged, limits, name=f"javac {sub.display_name}",
-                             program=java.compile_program(api, sources, out, BUILD_MEMORY_MB))
-        res = proc.run(BUILD_TIME_S)
-        report = proc.close()
-        messages = clean_compiler_output(report.output)
-        if not res.ok:
-            why = {"killed": f"javac did not finish within {BUILD_TIME_S:g} s",
-                   "memory": f"javac went over {BUILD_MEMORY_MB} MB"}.get(res.verdict.value)
-            errors = re.search(r"^(\d+) errors?$", messages, re.MULTILINE)
-            count = f": {errors.group(1)} error(s), javac's messages are below" if errors else ""
-            return Build(False, f"{ruleset.java.entry} does not compile ({why})." if why else
-                         f"{ruleset.java.entry} does not compile{count}.", seconds=res.wall_s,
-                         compiler=messages or res.message)
-        try:
-            os.rename(out, target)
-        except OSError:
-            if not target.is_dir():
-                raise
-        return Build(True, f"compiled {len(sources)} file(s) in {res.wall_s:.1f} s", target, res.wall_s)
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+    limits = Limits(memory_mb=BUILD_MEMORY_MB, start_s=BUILD_TIME_S, output_kb=BUILD_OUTPUT_KB, freeze=False)
+    run = run_build(ruleset.shim, sub, target, lambda out: java.compile_program(api, sources, out, BUILD_MEMORY_MB),
+                    limits)
+    if run.result is None:
+        return Build(True, "compiled (cached)", target)
+    if not run.ok:
+        res = run.result
+        why = {"killed": f"javac did not finish within {BUILD_TIME_S:g} s",
+               "memory": f"javac went over {BUILD_MEMORY_MB} MB"}.get(res.verdict.value)
+        errors = re.search(r"^(\d+) errors?$", run.messages, re.MULTILINE)
+        count = f": {errors.group(1)} error(s), javac's messages are below" if errors else ""
+        return Build(False, f"{ruleset.java.entry} does not compile ({why})." if why else
+                     f"{ruleset.java.entry} does not compile{count}.", seconds=res.wall_s,
+                     compiler=run.messages or res.message)
+    return Build(True, f"compiled {len(sources)} file(s) in {run.result.wall_s:.1f} s", target, run.result.wall_s)
 
 
 def player_kwargs(assignment: Assignment, sub: Submission, cpu: int | None = None) -> dict:

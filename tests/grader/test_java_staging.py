@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.players import clean_compiler_output, language
+from grader.builds import clean_compiler_output
+from grader.players import language
 from grader.submissions import discover, load
 from rulesets.bohnenspiel import RULESET
 
