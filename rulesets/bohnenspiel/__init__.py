@@ -4,11 +4,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesets.base import Defaults, JavaApi, Policy, Ruleset
+from rulesets.lines import JsonStateLines
 
 from .engine import BohnenspielGame, BohnenspielState
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
+
+
+class BohnenspielLines(JsonStateLines):
+    """Programs in any language: the position as JSON on a line, the move back ("PIT 0 3", "skip")."""
+
+    API_NAMES = ("StudentPlayer",)
 
 RULESET = Ruleset(
     name="bohnenspiel",
@@ -24,6 +31,7 @@ RULESET = Ruleset(
     description="Mancala on 2×6 pits: capture 2, 4 or 6 backwards, two skips per player, "
                 "200-turn cap; StudentPlayer(BohnenspielPlayer).choose_move(board_state).",
     java=JavaApi(sources=Path(__file__).resolve().parent / "java", bridge="bohnenspiel.GraderBridge"),
+    lines=BohnenspielLines,
 )
 
 __all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

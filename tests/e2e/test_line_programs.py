@@ -143,3 +143,63 @@ def test_a_python_console_program_is_played_through_the_protocol_too(tmp_path, c
     result = cli("--config", config(tmp_path), "check", folder, "--assignment", "d")
     assert result.status == 0, result.text
     assert "PASS  Build (python)" in result.out and "PASS  Legal moves in scripted games" in result.out, result.text
+
+
+BOHNENSPIEL_CPP = """#include <cstdio>
+#include <iostream>
+#include <string>
+int main() {
+    std::string line;
+    while (std::getline(std::cin, line)) {              // one position per line, as JSON
+        int pits[2][6];
+        std::sscanf(line.c_str(), "{\\"pits\\":[[%d,%d,%d,%d,%d,%d],[%d,%d,%d,%d,%d,%d]]",
+                    &pits[0][0], &pits[0][1], &pits[0][2], &pits[0][3], &pits[0][4], &pits[0][5],
+                    &pits[1][0], &pits[1][1], &pits[1][2], &pits[1][3], &pits[1][4], &pits[1][5]);
+        int me = line[line.rfind("\\"seat\\":") + 7] - '0';
+        int pit = 0;
+        while (pit < 6 && pits[me][pit] == 0) pit++;
+        if (pit < 6) std::cout << "PIT " << me << " " << pit << std::endl;
+        else std::cout << "SKIP " << me << std::endl;   // endl flushes
+    }
+}
+"""
+BOHNENSPIEL_JAVA = """import java.io.*;
+import java.util.regex.*;
+public class Main {
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        Pattern rows = Pattern.compile("\\"pits\\":\\\\[\\\\[([\\\\d,]+)\\\\],\\\\[([\\\\d,]+)\\\\]\\\\]");
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            Matcher m = rows.matcher(line);
+            m.find();
+            int me = line.charAt(line.lastIndexOf("\\"seat\\":") + 7) - '0';
+            String[] mine = m.group(me + 1).split(",");
+            int pit = 0;
+            while (pit < 6 && mine[pit].equals("0")) pit++;
+            System.out.println(pit < 6 ? "PIT " + me + " " + pit : "SKIP " + me);
+            System.out.flush();
+        }
+    }
+}
+"""
+BOHNENSPIEL_PYTHON = """import json, sys
+for line in sys.stdin:
+    state = json.loads(line)
+    me = state["seat"]
+    pits = state["pits"][me]
+    print(next((f"PIT {me} {i}" for i in range(6) if pits[i] > 0), f"SKIP {me}"), flush=True)
+"""
+
+
+@pytest.mark.parametrize("build, name, source", [("g++", "player.cpp", BOHNENSPIEL_CPP),
+                                                  ("javac", "Main.java", BOHNENSPIEL_JAVA),
+                                                  ("python", "student_player.py", BOHNENSPIEL_PYTHON)])
+def test_bohnenspiel_programs_get_the_position_as_json(tmp_path, cli, build, name, source):
+    """The README's examples: the position as one JSON line, the move back."""
+    if build != "python" and shutil.which(build) is None:
+        pytest.skip(f"{build} is not installed")
+    (tmp_path / build).mkdir()
+    (tmp_path / build / name).write_text(source)
+    result = cli("check", tmp_path / build, "--assignment", "bohnenspiel")
+    assert result.status == 0, result.text
+    assert f"PASS  Build ({build})" in result.out and "PASS  Legal moves in set positions" in result.out, result.text
