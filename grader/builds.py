@@ -40,8 +40,9 @@ PYTHON_MAINS = ("player.py", "main.py")
 
 
 def is_api_module(path: Path, names: tuple[str, ...]) -> bool:
-    """Whether a Python file defines or imports one of the API's `names` at its top level (read,
-    never run): then it is a module for the ruleset's shim, not a console program."""
+    """Whether a Python file is for the ruleset's shim rather than a console program (read, never
+    run): it defines or imports one of the API's `names` at its top level, or it never reads its
+    console (no `input(...)`, no `stdin`), so a misnamed API class still gets the interface's sentence."""
     import ast
     try:
         tree = ast.parse(path.read_bytes())
@@ -53,7 +54,9 @@ def is_api_module(path: Path, names: tuple[str, ...]) -> bool:
             bound.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-    return bool(bound & set(names))
+    reads_console = any((isinstance(n, ast.Name) and n.id == "input") or
+                        (isinstance(n, ast.Attribute) and n.attr == "stdin") for n in ast.walk(tree))
+    return bool(bound & set(names)) or not reads_console
 
 
 def python_main(staged: Path) -> Path | None:

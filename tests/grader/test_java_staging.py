@@ -98,3 +98,18 @@ def test_doctor_lists_what_applies_to_java_players_or_why_it_cannot(capsys, monk
     monkeypatch.setattr(java, "jdk_home", lambda: None)
     assert main(["doctor"]) == 0
     assert "missing: no JDK found (javac not on PATH): install openjdk-17-jdk-headless" in capsys.readouterr().out
+
+
+def test_a_python_file_is_a_console_program_only_when_it_reads_its_console_and_lacks_the_api(tmp_path):
+    from grader.builds import is_api_module
+
+    cases = {"class StudentPlayer:\n    pass\nimport sys\nsys.stdin.readline()\n": True,   # the API
+             "from helpers import StudentPlayer\nx = input()\n": True,                      # imported API
+             "class Player:\n    pass\n": True,               # misnamed API class: the interface says so
+             "import sys\nfor line in sys.stdin:\n    print(line)\n": False,                # a program
+             "move = input()\n": False,
+             "def broken(:\n": True}                          # the interface stage reports the syntax error
+    for n, (source, api) in enumerate(cases.items()):
+        path = tmp_path / f"p{n}.py"
+        path.write_text(source)
+        assert is_api_module(path, ("StudentPlayer",)) is api, source
