@@ -59,3 +59,62 @@ def test_a_league_mixes_java_and_python_players(tmp_path, cli):
     for name in ("java_greedy_student", "java_random", "greedy_student"):
         assert rows[name]["games"] == 6, rows[name]          # 3 opponents (incl. random), 2 games each
     assert "0 games reused, 12 played" in result.out
+
+
+API_SURFACE = """package student_player;
+
+import java.util.ArrayList;
+
+import boardgame.BoardState;
+import boardgame.Move;
+import boardgame.Server;
+import bohnenspiel.BohnenspielBoardState;
+import bohnenspiel.BohnenspielMove;
+import bohnenspiel.BohnenspielMove.MoveType;
+import bohnenspiel.BohnenspielPlayer;
+
+/** Every course member real players use (rules file 2.9a), in one player. */
+public class StudentPlayer extends BohnenspielPlayer {
+    public StudentPlayer() { super("260000099"); }
+
+    @Override
+    public void gameOver(String msg, BoardState bs) { System.err.println(msg); }
+
+    public Move chooseMove(BohnenspielBoardState board_state) {
+        long budget = board_state.getTurnNumber() == 0 ? Server.FIRST_MOVE_TIMEOUT : Server.DEFAULT_TIMEOUT;
+        BohnenspielBoardState fresh = new BohnenspielBoardState();
+        int width = BohnenspielBoardState.BOARD_WIDTH * 2 + fresh.firstPlayer() + fresh.getCredit(0) - 2;
+        int[][] pits = board_state.getPits();
+        ArrayList<BohnenspielMove> moves = board_state.getLegalMoves();
+        BohnenspielMove best = moves.get(0);
+        for (BohnenspielMove m : moves) {
+            BohnenspielBoardState next = (BohnenspielBoardState) board_state.clone();
+            next.move(m);
+            int w = next.getWinner();
+            boolean decided = w != BohnenspielBoardState.NOBODY && w != BohnenspielBoardState.DRAW
+                    && w != BohnenspielBoardState.CANCELLED0 && w != BohnenspielBoardState.CANCELLED1;
+            if (next.gameOver() && decided && w == player_id) best = m;
+            if (m.getMoveType() == MoveType.PIT && m.getPit() < width && pits[getColor()][m.getPit()] > 0
+                    && next.getScore(player_id) - next.getScore(opponent_id) > 0 && !decided) best = m;
+        }
+        if (best.getMoveType().equals(MoveType.NOTHING) || !board_state.isLegal(best)
+                || board_state.getTurnPlayer() != player_id || budget <= 0) {
+            return board_state.getRandomMove();
+        }
+        String text = best.toTransportable() + " / " + best.toPrettyString() + " / " + best.getMoveType().name()
+                + " / " + board_state.toString().length();
+        Move same = new BohnenspielMove(best.toTransportable());
+        Move other = best.getMoveType() == MoveType.SKIP ? new BohnenspielMove("skip", player_id)
+                : new BohnenspielMove(best.getPit());
+        return text.isEmpty() ? new BohnenspielMove() : (same.getPlayerID() == player_id ? same : other);
+    }
+}
+"""
+
+
+def test_every_course_member_real_players_use_compiles_and_plays(tmp_path, cli):
+    (tmp_path / "surface").mkdir()
+    (tmp_path / "surface" / "StudentPlayer.java").write_text(API_SURFACE)
+    result = cli("check", tmp_path / "surface", "--assignment", "bohnenspiel")
+    assert result.status == 0, result.text
+    assert "PASS  Compilation (javac)" in result.out and "PASS  Legal moves" in result.out, result.text

@@ -3,6 +3,7 @@ package bohnenspiel;
 import java.util.ArrayList;
 import java.util.Random;
 
+import boardgame.BoardState;
 import boardgame.Move;
 
 /**
@@ -12,7 +13,7 @@ import boardgame.Move;
  * opponent's skip), the game ends when the player to move has no legal move (the beans left go to
  * the player who just moved) or once player 1's 201st move is made.
  */
-public class BohnenspielBoardState implements Cloneable {
+public class BohnenspielBoardState extends BoardState {
 
     public static final int BOARD_WIDTH = 3;
     public static final int MAX_TURN = 200;
@@ -43,6 +44,7 @@ public class BohnenspielBoardState implements Cloneable {
     }
 
     // ---- turn and result ---------------------------------------------------------------------
+    @Override
     public int getTurnPlayer() {
         return turn_player;
     }
@@ -52,10 +54,12 @@ public class BohnenspielBoardState implements Cloneable {
     }
 
     /** 0 or 1, DRAW, or NOBODY while the game goes on. */
+    @Override
     public int getWinner() {
         return winner;
     }
 
+    @Override
     public boolean gameOver() {
         return winner != NOBODY;
     }

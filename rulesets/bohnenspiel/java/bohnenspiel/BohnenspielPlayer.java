@@ -1,5 +1,6 @@
 package bohnenspiel;
 
+import boardgame.BoardState;
 import boardgame.Move;
 import boardgame.Player;
 
@@ -12,6 +13,12 @@ public abstract class BohnenspielPlayer extends Player {
 
     public BohnenspielPlayer(String name) {
         super(name);
+    }
+
+    /** Casts the state to this game's type: students implement the method below. */
+    @Override
+    public final Move chooseMove(BoardState bs) {
+        return chooseMove((BohnenspielBoardState) bs);
     }
 
     /** The move to play in `board_state` (a private copy of the position; change it at will). */
