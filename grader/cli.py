@@ -34,14 +34,16 @@ def _entry_candidates(assignments: dict[str, Assignment], path: Path) -> list[As
     import zipfile
 
     names: set[str] = set()
-    if path.is_file() and path.suffix == ".py":
+    if path.is_file() and path.suffix in (".py", ".java"):
         names = {path.name}
     elif path.is_dir():
         names = {p.name for p in path.iterdir()} | {p.name for p in path.glob("*/*")}
+        names |= {p.name for p in path.glob("**/*.java")}
     elif path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as z:
             names = {Path(n).name for n in z.namelist()}
-    return [a for a in assignments.values() if a.ruleset.entry in names]
+    return [a for a in assignments.values()
+            if a.ruleset.entry in names or (a.ruleset.java is not None and a.ruleset.java.entry in names)]
 
 
 def cmd_check(args) -> int:
@@ -71,7 +73,8 @@ def cmd_check(args) -> int:
     if helpers and not args.json:
         console.print(f"Checking the folder {escape(str(path))}: {escape(alone.name)} imports "
                       f"{escape(', '.join(helpers))} from beside it.")
-    sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb)
+    sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java,
+               programs=assignment.ruleset.lines is not None)
     report = validate(assignment, sub)
     fix = _missing_module_fix(alone, report) if path == alone else None
     if args.json:
@@ -218,7 +221,8 @@ def _entrant(assignment: Assignment, spec: str):
                          f"of that name (built-ins: {', '.join(assignment.ruleset.players)}).")
     from .validation import submission_kind
 
-    sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb)
+    sub = load(Path(spec), assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java,
+               programs=assignment.ruleset.lines is not None)
     if sub.problem:
         raise UsageError(f"{spec}: {sub.problem}")
     if submission_kind(assignment, sub) == "program":
@@ -510,6 +514,16 @@ def cmd_doctor(args) -> int:
     for name, state in prot.items():
         mark = ("[red]missing[/]" if state.startswith("missing") else
                 "[yellow]partly [/]" if "missing" in state else "[green]active [/]")
+        console.print(f"  {mark}  {name:<12} {escape(state)}")
+    from sandbox import java
+    console.print("[bold]Java players (courses taught in Java)[/]")
+    for name, state in java.describe().items():
+        mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
+        console.print(f"  {mark}  {name:<12} {escape(state)}")
+    from .builds import available
+    console.print("[bold]Builds of line-protocol programs (in the sandbox; processes allowed, toolchain only)[/]")
+    for name, state in available().items():
+        mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
         console.print(f"  {mark}  {name:<12} {escape(state)}")
     return 0
 

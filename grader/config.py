@@ -72,6 +72,15 @@ class LeagueConfig(Strict):
     dask: dict[str, Any] = Field(default_factory=dict)
 
 
+class ProgramsConfig(Strict):
+    """Line-protocol players in any language (grader/builds.py): which builds are allowed, and their limits."""
+
+    builds: list[Literal["g++", "gcc", "javac", "cargo", "none", "python"]] = Field(
+        default_factory=lambda: ["g++", "gcc", "javac", "cargo", "none", "python"])
+    build_time_s: float = Field(120, gt=0)
+    build_memory_mb: int = Field(1024, ge=64)
+
+
 class ThresholdRule(Strict):
     """One "thresholds" rule: scoring at least `share` against the built-in `beats` earns `grade`."""
 
@@ -114,6 +123,7 @@ class AssignmentConfig(Strict):
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
     league: LeagueConfig = Field(default_factory=LeagueConfig)
     grading: GradingConfig = Field(default_factory=GradingConfig)
+    programs: ProgramsConfig = Field(default_factory=ProgramsConfig)
     anonymise: bool = False
     options: dict[str, Any] = Field(default_factory=dict)   # passed to the ruleset's shim
     penalties: dict[str, Any] = Field(default_factory=dict)  # BRUTE-style; see grader/lms/penalties.py

@@ -134,7 +134,9 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         if fresh:
             store.clear(assignment.name)
         run_id = store.start_run(assignment.name, assignment.play_settings(), assignment.config.league.seed)
-        subs = discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb)
+        subs = discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb,
+                        java=assignment.ruleset.java,
+                        programs=assignment.ruleset.lines is not None)
         _say(console, f"{len(subs)} submission(s) in {assignment.submissions_dir}")
         for sub in subs:
             if sub.problem:

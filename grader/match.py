@@ -24,6 +24,7 @@ from sandbox import CallResult, Verdict
 
 from .assignment import Assignment
 from .replies import ask, read
+from .players import BuildFailed, player_kwargs
 from .submissions import Submission
 
 SEAT_NAMES = ("first player", "second player")
@@ -121,9 +122,8 @@ class _Seat:
         self.first = True
         limits = assignment.limits(cpu)
         self.allowance = Allowance(assignment.first_move_s, limits)   # start + setup + first move
-        self.proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged),
-                            limits=limits, options=assignment.config.options,
-                            name=sub.display_name, seed=seed)
+        self.proc = None
+        self.proc = factory(**player_kwargs(assignment, sub, cpu), seed=seed)
 
     def label(self) -> str:
         return f"{SEAT_NAMES[self.seat]} ({self.sub.display_name})"
@@ -139,6 +139,8 @@ class _Seat:
         self.record.slowest_move_s = max(self.record.slowest_move_s, res.wall_s)
 
     def close(self) -> None:
+        if self.proc is None:
+            return
         try:
             report = self.proc.close()
         except Exception as exc:  # noqa: BLE001 - the report is best effort
@@ -166,6 +168,9 @@ def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed
         for i, sub in enumerate((seat0, seat1)):
             try:
                 game.seats.append(_Seat(i, sub, assignment, factory, cpu, seed=2 * seed + i))
+            except BuildFailed as exc:             # the student's sources: that player loses
+                return _Game.lose(i, "start_failed", f"The {SEAT_NAMES[i]} ({sub.display_name}) could not "
+                                                     f"start: {exc}")
             except Exception as exc:  # noqa: BLE001 - spawning failed: the grader's fault
                 return GameResult((0, 0), (0, 0), "infra", f"could not start a player process: {exc}",
                                   infra_error=str(exc))

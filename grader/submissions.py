@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulesets.base import Ruleset
+from rulesets.base import JavaApi, Ruleset
 from sandbox import wire
 
 from .archive import ArchiveRefused, copy_tree_safely, safe_extract
@@ -129,8 +129,37 @@ def publish(folder: Path, target: Path) -> Path:
     return target
 
 
-def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False) -> Submission:
-    """Stage one submission. Problems (too big, hostile zip, no entry file) go in `.problem`, never raise."""
+def _arrange_java(tree: Path, java: JavaApi, out: Path) -> Path | None:
+    """The course's Java layout from whatever was uploaded (StudentPlayer.java alone, the package
+    folder, src/, or a project): `out/<package>/` holds the folder that has the entry file, and
+    `out/data/` the data folder found beside it, in it, or one level up (beside src/)."""
+    hits = [p for p in tree.rglob(java.entry) if not IGNORED & set(p.relative_to(tree).parts)]
+    if len(hits) != 1 or len(hits[0].relative_to(tree).parts) > 5:
+        return None
+    package = hits[0].parent
+    shutil.copytree(package, out / java.package, ignore=shutil.ignore_patterns(*IGNORED, "*.class", "data"))
+    for folder in (package, package.parent, package.parent.parent):
+        if (folder / "data").is_dir() and (folder == tree or tree in folder.parents):
+            shutil.copytree(folder / "data", out / "data", ignore=shutil.ignore_patterns(*IGNORED))
+            break
+    return out
+
+
+def _program_root(tree: Path) -> Path | None:
+    """A line-protocol program's folder (grader/builds.py): the top, or its only sub-folder."""
+    from .builds import detect
+
+    if detect(tree):
+        return tree
+    subs = [d for d in tree.iterdir() if d.is_dir() and d.name not in IGNORED]
+    return subs[0] if len(subs) == 1 and detect(subs[0]) else None    # (.py programs have player.py or one file)
+
+
+def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False,
+         java: JavaApi | None = None, programs: bool = False) -> Submission:
+    """Stage one submission. Problems (too big, hostile zip, no entry file) go in `.problem`, never raise.
+    With `java`, a submission without `entry` may be a Java player in the course's layout; with
+    `programs`, a program in any language speaking the ruleset's line protocol."""
     path = Path(path)
     sub = Submission(id=sub_id or (path.stem if path.is_file() else path.name), source=path, builtin=builtin)
     work = Path(tempfile.mkdtemp(prefix="incoming-", dir=stage_root()))
@@ -143,8 +172,15 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         elif path.suffix == ".py":
             tree.mkdir()
             shutil.copyfile(path, tree / entry)
+        elif path.suffix == ".java" and java is not None:
+            tree.mkdir()
+            shutil.copyfile(path, tree / path.name)
+        elif path.suffix in (".cpp", ".cc", ".c") and programs:    # (a .py file is staged as the entry)
+            tree.mkdir()
+            shutil.copyfile(path, tree / path.name)
         else:
-            sub.problem = f"{path.name} is neither a folder, a .py file nor a .zip archive."
+            kinds = "a .py or .java file" if java is not None else "a .py file"
+            sub.problem = f"{path.name} is neither a folder, {kinds} nor a .zip archive."
             return sub
         meta_file = (tree / METADATA)
         if meta_file.is_file():            # the submitter's own file: decoded as untrusted JSON
@@ -156,8 +192,18 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
                 sub.metadata = meta
                 sub.name = str(meta.get("name") or "")
         root = _find_root(tree, entry)
+        if root is None and java is not None:
+            root = _arrange_java(tree, java, work / "java")
+        if root is None and programs:
+            root = _program_root(tree)
         if root is None:
             sub.problem = _missing_entry(tree, entry)
+            if java is not None:
+                sub.problem = (sub.problem[:-1] + f"; a Java player needs exactly one {java.entry} "
+                               f"(package {java.package}).")
+            if programs:
+                sub.problem = (sub.problem[:-1] + "; a program needs C, C++ or Rust sources, Main.java, "
+                               "or an executable script named player.")
             return sub
         size = _size_mb(root)
         if size > max_mb:
@@ -191,16 +237,19 @@ def _remove(folder: Path) -> None:
     shutil.rmtree(folder, onerror=onerror)
 
 
-def discover(folder: Path, entry: str, max_mb: float) -> list[Submission]:
-    """Every submission in a folder: sub-folders, zips and .py files, in name order."""
+def discover(folder: Path, entry: str, max_mb: float, java: JavaApi | None = None,
+             programs: bool = False) -> list[Submission]:
+    """Every submission in a folder: sub-folders, zips and .py (and .java) files, in name order."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
+    files = (".zip", ".py") + ((".java",) if java is not None else ()) + ((".cpp", ".cc", ".c") if programs else ())
     children = [c for c in sorted(folder.iterdir()) if not c.name.startswith((".", "_"))
-                and (c.is_dir() or c.suffix.lower() in (".zip", ".py"))]
+                and (c.is_dir() or c.suffix.lower() in files)]
     ids = [c.stem if c.is_file() else c.name for c in children]
     # alice/ and alice.zip would both be "alice": each is then known by its full name, so both are graded
-    return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None) for c, i in zip(children, ids)]
+    return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None, java=java, programs=programs)
+            for c, i in zip(children, ids)]
 
 
 def builtin(ruleset: Ruleset, name: str) -> Submission:

@@ -20,6 +20,7 @@ from sandbox import Verdict
 
 from .assignment import Assignment
 from .match import Allowance, PlayerFactory, play_game, player_factory
+from .players import build_java, language, player_kwargs
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -88,6 +89,11 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(_program(assignment, sub))
         report.max_points = report.checks[-1].max_points
         return _finish(report)
+    if language(assignment.ruleset, sub.staged) != "python":
+        compiled = _compile(assignment, sub)
+        report.checks.append(compiled)
+        if not compiled.passed:
+            return _finish(report)
     interface = _interface(assignment, sub, factory)
     report.checks.append(interface)
     if not interface.passed:
@@ -138,6 +144,19 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
                  cases=len(rep.scenarios), failed_cases=len(rep.scenarios) - good)
 
 
+def _compile(assignment: Assignment, sub: Submission) -> Check:
+    """A Java player's sources compiled against the course API, or a program built (a gate, 0 points)."""
+    if language(assignment.ruleset, sub.staged) == "program":
+        from .builds import build
+        built = build(assignment, sub)
+        return Check("compile", f"Build ({built.build or 'program'})", built.ok, 0, 0,
+                     built.message if not built.ok else f"The program was {built.message}.",
+                     picture=built.compiler or None)
+    build = build_java(assignment, sub)
+    message = build.message if not build.ok else f"{assignment.ruleset.java.entry} compiles ({build.message})."
+    return Check("compile", "Compilation (javac)", build.ok, 0, 0, message, picture=build.compiler or None)
+
+
 def _finish(report: ValidationReport) -> ValidationReport:
     counted = [c for c in report.checks if not c.informational]
     report.points = round(sum(c.points for c in counted), 6)
@@ -146,8 +165,7 @@ def _finish(report: ValidationReport) -> ValidationReport:
 
 
 def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory):
-    proc = factory(shim=assignment.ruleset.shim, submission=str(sub.staged), limits=assignment.limits(),
-                   options=assignment.config.options, name=sub.display_name, seed=PROBE_SEED)
+    proc = factory(**player_kwargs(assignment, sub), seed=PROBE_SEED)
     return proc, proc.start()
 
 
@@ -164,7 +182,10 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
         problems = res.value or []
         if problems:
             return Check("interface", "Interface", False, 0, 0, " ".join(str(p) for p in problems))
-        return Check("interface", "Interface", True, 0, 0, f"{entry} loads and has every required method.")
+        kind = language(assignment.ruleset, sub.staged)
+        ok = {"java": f"{assignment.ruleset.java.entry if kind == 'java' else ''} loads and has every required method.",
+              "program": "The program starts."}.get(kind, f"{entry} loads and has every required method.")
+        return Check("interface", "Interface", True, 0, 0, ok)
     finally:
         proc.close()
 

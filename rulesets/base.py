@@ -191,6 +191,20 @@ class Ruleset:
     description: str = ""
     blunder: Callable[..., bool | None] | None = None   # (state, move) → an obviously losing move? (collusion check)
     replies: dict = field(default_factory=dict)  # RPC -> rulesets.replies.Shape of its reply
+    java: "JavaApi | None" = None      # Java players too: the course's Java API (sandbox/java.py)
+    lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
+
+
+@dataclass(frozen=True)
+class JavaApi:
+    """A ruleset whose course was taught in Java: players are `<package>/<entry>` compiled against
+    this project's own classes of the course API (`sources`, package folders below it), run by
+    the Java shim with `bridge` (a grader_shim.Handler in those sources) answering the RPCs."""
+
+    sources: Path
+    bridge: str
+    package: str = "student_player"
+    entry: str = "StudentPlayer.java"
 
 
 @dataclass

@@ -34,7 +34,7 @@ SLOTS = 1000                        # concurrent players on one machine, all gra
 ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of each private root
 
 CLONE_NEWNS = 0x00020000
-MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x1000, 0x4000, 0x40000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x8, 0x1000, 0x4000, 0x40000
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -210,8 +210,11 @@ def sweep_once() -> None:
 
 
 # ----------------------------------------------------------------- child side: private root
-def private_root(paths) -> str:
-    """Enter a new mount namespace whose root holds only `paths` (root only). Returns a description."""
+def private_root(paths, proc: bool = False) -> str:
+    """Enter a new mount namespace whose root holds only `paths` (root only). Returns a description.
+    `proc`: also a /proc of the player's own pid namespace (it must be pid 1 of one, so the mount
+    shows no other process), which a program the child execs needs (a JVM, the dynamic loader's
+    $ORIGIN through /proc/self/exe)."""
     root = str(RUN_DIR / ROOT_NAME)
     os.makedirs(root, mode=0o755, exist_ok=True)
     _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
@@ -223,9 +226,14 @@ def private_root(paths) -> str:
             _expose(root, path, bound)
     # chroot, not pivot_root: detaching the old tree costs up to 5 ms (an RCU grace period), and
     # a process without CAP_SYS_CHROOT (and with seccomp denying chroot) cannot leave a chroot.
+    if proc:
+        if os.getpid() != 1:
+            raise OSError("a /proc for a program needs a pid namespace of its own")
+        os.makedirs(root + "/proc", mode=0o555, exist_ok=True)
+        _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     os.chroot(root)
     os.chdir("/")
-    return f"private root holding {len(bound)} read-only paths"
+    return f"private root holding {len(bound)} read-only paths" + (", /proc of its own pid namespace" if proc else "")
 
 
 def _covered(path: str, bound: list[str]) -> bool:

@@ -23,7 +23,7 @@ import site
 import sys
 import types
 
-from sandbox import box, cgroup, confine, landlock, seccomp_filter, wire
+from sandbox import box, cgroup, confine, landlock, program, seccomp_filter, wire
 from sandbox.serve import prepare_interpreter, serve
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
@@ -80,6 +80,9 @@ def readable_paths(cfg: dict, modules, shim=None) -> list[str]:
     `modules` (the sandbox, the PRELOAD), the submission and the configured paths; of the shim's
     own top-level package only the files it imported (so a ruleset's engine, probes and built-in
     players stay unreadable, even where site-packages holds them) and the shim's READ_PATHS."""
+    if cfg.get("exec"):                      # a program: no interpreter, its own files instead
+        return [*SYSTEM_READ_PATHS, cfg["submission"], *cfg["exec"]["read"], *cfg.get("read_paths", ()),
+                *first_turn_paths(cfg)]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
@@ -148,10 +151,11 @@ class Bootstrap:
         """Every restriction, in order, for the submission in self.cfg (nothing is imported from it)."""
         cfg, seccomp_ok = self.cfg, self.seccomp_ok
         root, uid = os.geteuid() == 0, cfg.get("uid")
+        run = cfg.get("exec") or {}
         if cfg.get("cgroup_procs"):
             self.step("cgroup", confine.join_cgroups, cfg.pop("cgroup_procs"))
-        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"], 64,
-                  cgroup.PIDS_MAX if uid is not None else None)
+        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"], run.get("nofile", 64),
+                  cgroup.PIDS_MAX if uid is not None else None, run.get("fsize_mb", 0))
         if cfg.get("cpu") is not None:
             self.step("cpu", confine.pin_cpu, cfg["cpu"])
         if cfg.get("netns") and root:
@@ -162,7 +166,8 @@ class Bootstrap:
             self.skip("pid_namespace", cfg.get("pid_namespace_missing") or "not started in a pid namespace")
         self.read_paths = readable_paths(cfg, self.modules, self.shim)
         if root:                                   # real root, or uid 0 of a user namespace
-            self.step("private_root", box.private_root, self.read_paths)
+            self.step("private_root", box.private_root,
+                      [*self.read_paths, *run.get("execute", ()), *run.get("write", ())], bool(run))
         else:
             self.skip("private_root", cfg.get("pid_namespace_missing") or "no mount namespace without root")
         os.chdir(cfg["submission"])
@@ -179,13 +184,39 @@ class Bootstrap:
         else:
             self.skip("landlock", "kernel has no Landlock" if not self.abi else "NO_NEW_PRIVS failed")
         if seccomp_ok and nnp:
-            self.step("seccomp", lambda: f"{seccomp_filter.install()} rules, EPERM; foreign ABIs killed")
+            exec_note = f"; execve for {run['argv'][0]} only (Landlock)" if run else ""
+            if run.get("processes"):
+                exec_note += "; processes allowed (a build)"
+            self.step("seccomp", lambda: f"{seccomp_filter.install(bool(run), bool(run.get('processes')))} rules, "
+                                         f"EPERM; foreign ABIs killed{exec_note}")
 
     def apply_landlock(self, paths) -> str:
-        skipped = landlock.restrict(paths, self.abi)
+        run = self.cfg.get("exec")
+        if run:
+            skipped = landlock.restrict(paths, self.abi, execute=run["execute"], write=run["write"])
+        else:
+            skipped = landlock.restrict(paths, self.abi)
         extra = ", TCP denied" if self.abi >= 4 else ""
+        if run:
+            extra += f", EXECUTE only {len(run['execute'])} files" + (
+                f", writable {len(run['write'])} folders" if run["write"] else "")
         extra += ", signal and abstract-socket scopes" if self.abi >= 6 else ""
         return f"ABI {self.abi}: read-only {len(paths) - len(skipped)} paths{extra}"
+
+    def after_ready(self, req_fd: int, rep_fd: int) -> None:
+        """A program player (a JVM, a compiled program): exec it now, every layer applied and the
+        ready frame written; it inherits the protocol's descriptors. Python players go on serving."""
+        if self.cfg.get("exec"):
+            program.exec_program(self.cfg["exec"], req_fd, rep_fd, self.first_turn_env())
+
+    def first_turn_env(self) -> dict[str, str]:
+        """For a program (a JVM) that forgets the first-turn paths itself after its first move:
+        what stays readable, one path a line, in GRADER_KEEP_READABLE (nothing when none is gone)."""
+        gone = {p for p in first_turn_paths(self.cfg) if os.path.exists(p)}
+        if not gone or not self.abi:
+            return {}
+        keep = paths_without([*self.read_paths, *self.cfg["exec"]["execute"]], gone)
+        return {"GRADER_KEEP_READABLE": "\n".join(keep)}
 
     def forget_first_turn_paths(self) -> None:
         """Stack a second ruleset without readable_until_first_reply (this thread and new ones)."""

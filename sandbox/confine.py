@@ -42,10 +42,11 @@ def join_cgroups(procs_files: list[str]) -> str:
     return "joined: " + ", ".join(os.path.relpath(p, "/sys/fs/cgroup").split("/")[0] for p in procs_files)
 
 
-def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = None) -> str:
+def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = None, fsize_mb: int = 0) -> str:
     """Every limit a player could have inherited, set to the grader's value (a template's or a
     parent's own limits never count): no CPU-time or data limit of its own (the wall clock, the
-    cgroup and RLIMIT_AS are the limits), 8 MiB main stack, RLIMIT_AS, no file writes, no core
+    cgroup and RLIMIT_AS are the limits), 8 MiB main stack, RLIMIT_AS, no file writes (a build: files
+    up to `fsize_mb`), no core
     dumps, few fds, no locked memory, `nproc` processes+threads (only meaningful for a uid of its
     own: root ignores it, and an ordinary user's other processes would count); 1 MiB thread stacks.
     Without root a limit cannot rise above its inherited hard limit: it is kept at that."""
@@ -54,7 +55,7 @@ def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = Non
         resource.RLIMIT_DATA: INF,
         resource.RLIMIT_STACK: STACK_BYTES,
         resource.RLIMIT_AS: address_space_mb * 1024 * 1024,
-        resource.RLIMIT_FSIZE: 0,
+        resource.RLIMIT_FSIZE: fsize_mb * 1024 * 1024,
         resource.RLIMIT_CORE: 0,
         resource.RLIMIT_NOFILE: nofile,
         resource.RLIMIT_MEMLOCK: 0,
@@ -70,7 +71,7 @@ def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = Non
             resource.setrlimit(which, (hard, hard))
             capped.append(which)
     threading.stack_size(1024 * 1024)
-    text = (f"CPU and DATA unlimited, STACK 8 MiB, AS {address_space_mb} MB, FSIZE 0, CORE 0, "
+    text = (f"CPU and DATA unlimited, STACK 8 MiB, AS {address_space_mb} MB, FSIZE {fsize_mb} MB, CORE 0, "
             f"NOFILE {nofile}, MEMLOCK 0" + (f", NPROC {nproc}" if nproc is not None else "") +
             ", thread stack 1 MiB")
     return text + (f" ({len(capped)} kept at their inherited hard limit)" if capped else "")

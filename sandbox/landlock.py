@@ -23,6 +23,7 @@ SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2   # ABI 6
 
 READ_FILE_RIGHTS = FS_EXECUTE | FS_READ_FILE
 READ_DIR_RIGHTS = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
+FILE_RIGHTS = FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV   # the rest are for folders
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -66,10 +67,13 @@ def handled_fs(abi: int) -> int:
     return rights
 
 
-def restrict(read_paths, abi: int, network: bool = True, scopes: bool = True) -> list[str]:
+def restrict(read_paths, abi: int, network: bool = True, scopes: bool = True,
+             execute: list[str] | None = None, write: list[str] = ()) -> list[str]:
     """Apply one ruleset to the calling thread (before any other thread exists): read-only
     access beneath `read_paths`, nothing else on the filesystem; no TCP bind/connect (ABI 4+);
     no signals or abstract Unix sockets outside this domain (ABI 6+). Needs NO_NEW_PRIVS.
+    With `execute` (a program's run, sandbox/program.py) only those files may be executed and
+    the read paths lose the EXECUTE right; `write` folders are writable.
     Returns the paths skipped because they do not exist. Raises OSError on failure."""
     call = _syscall()
     attr = _RulesetAttr(handled_fs(abi), 0, 0)
@@ -81,9 +85,13 @@ def restrict(read_paths, abi: int, network: bool = True, scopes: bool = True) ->
     ruleset = call(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     if ruleset < 0:
         raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
+    no_exec = 0 if execute is None else FS_EXECUTE
+    grants = [(p, READ_DIR_RIGHTS & ~no_exec, READ_FILE_RIGHTS & ~no_exec) for p in read_paths]
+    grants += [(p, READ_DIR_RIGHTS, READ_FILE_RIGHTS) for p in execute or ()]
+    grants += [(p, handled_fs(abi), handled_fs(abi) & FILE_RIGHTS) for p in write]
     skipped = []
     try:
-        for path in dict.fromkeys(read_paths):
+        for path, dir_rights, file_rights in grants:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
@@ -91,7 +99,7 @@ def restrict(read_paths, abi: int, network: bool = True, scopes: bool = True) ->
                 continue
             try:
                 is_dir = os.path.isdir(path)
-                rule = _PathBeneathAttr(READ_DIR_RIGHTS if is_dir else READ_FILE_RIGHTS, fd)
+                rule = _PathBeneathAttr(dir_rights if is_dir else file_rights, fd)
                 if call(SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(RULE_PATH_BENEATH),
                         ctypes.byref(rule), ctypes.c_uint32(0)) < 0:
                     raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")

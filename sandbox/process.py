@@ -108,7 +108,7 @@ class PlayerProcess:
 
     def __init__(self, shim: str, submission: str | Path, limits: Limits,
                  options: dict | None = None, name: str = "player", prefork=None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, program=None, lines=None) -> None:
         self.shim = shim
         self.submission = str(Path(submission).resolve())
         self.limits = limits
@@ -116,6 +116,8 @@ class PlayerProcess:
         self.name = name
         self.prefork = prefork
         self.seed = seed
+        self.program = program                  # sandbox.program.Program: exec it after restricting
+        self.lines = lines                      # a line-protocol program's adapter: call(proc, method, args, soft)
         self.proc = None                        # SpawnedChild or sandbox.prefork.ForkedChild
         self.started_by = ""                    # "spawn" or "prefork" once started
         self.cgroup: PlayerCgroup | None = None
@@ -147,6 +149,58 @@ class PlayerProcess:
         """Spawn the child, let it restrict itself and open the submission (limit: start_s)."""
         if self.proc is not None:
             return CallResult(Verdict.PROTOCOL, message="start() was already called.")
+        failed = self._launch()
+        if failed is not None:
+            return failed
+        if self.lines is not None:
+            return self._ready_only()
+        return self._exchange({"open": self.options, "seed": self.seed}, self.limits.start_s, t0=self.t_spawn,
+                              ready=True)
+
+    def _ready_only(self) -> CallResult:
+        """A line-protocol program: the sandbox's ready frame, then the program's own lines."""
+        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
+        got = self._receive(frames, _CallTimer(self.limits.budget(self.limits.start_s), self.t_spawn, 0.0))
+        if isinstance(got, CallResult):
+            return got
+        if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
+            return self._fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
+        self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
+        self.pending_lines = bytearray(frames.data)        # what the program wrote already, if anything
+        self._freeze()
+        return CallResult(Verdict.OK, None, "", time.perf_counter() - self.t_spawn)
+
+    def exchange_line(self, lines: list[str], soft: float) -> CallResult:
+        """Write `lines` to a line-protocol program's stdin and read one line back (its value),
+        within soft/hard limits; the program is frozen again afterwards."""
+        from .program import LineBuffer
+        if not self.alive:
+            return self._repeat_death()
+        budget = self.limits.budget(soft)
+        buf = LineBuffer(self.limits.message_kb * 1024)
+        buf.feed(bytes(self.pending_lines))
+        self.pending_lines = bytearray()
+        cpu0 = self._cpu_s()
+        self._thaw()
+        start = time.perf_counter()
+        timer = _CallTimer(budget, start, cpu0)
+        data = "".join(line + "\n" for line in lines).encode()
+        if data and not self._send(data, start + budget.wall):
+            return self._timeout(timer)
+        got = self._receive(buf, timer)
+        if isinstance(got, CallResult):
+            return got
+        wall = time.perf_counter() - start
+        cpu = max(0.0, self._cpu_s() - cpu0)
+        self.pending_lines = bytearray(buf.data)
+        self._freeze()
+        late = late_sentence(budget, wall, cpu)
+        if late:
+            return CallResult(Verdict.LATE, got, late, wall, cpu)
+        return CallResult(Verdict.OK, got, "", wall, cpu)
+
+    def _launch(self) -> CallResult | None:
+        """Spawn (or fork) the child with its pipes and capture; the fatal result if it failed."""
         from . import box                       # Linux only: the portable sandbox has its own start
 
         lim = self.limits
@@ -175,6 +229,16 @@ class PlayerProcess:
                "cpu": lim.cpu, "netns": True, "read_paths": list(lim.read_paths),
                "readable_until_first_reply": list(lim.readable_until_first_reply),
                "uid": self.slot.uid if self.slot else None, "uid_missing": uid_missing}
+        if self.program is not None:
+            cfg["exec"] = self.program.to_cfg()
+            if self.slot is not None:          # a build writes its output as the box's own uid
+                for folder in self.program.write:
+                    os.chown(folder, self.slot.uid, self.slot.uid)
+            if self.program.address_space_mb:
+                cfg["address_space_mb"] = max(cfg["address_space_mb"], self.program.address_space_mb)
+                if self.cgroup is None:       # the program's own limits (a JVM's -Xmx) hold its memory
+                    self.protections["memory"] = (f"RLIMIT_AS {cfg['address_space_mb']} MB, the program's own "
+                                                  f"flags for the rest ({reason})")
         self.t_spawn = time.perf_counter()
         if self.prefork is not None:
             from .prefork import launch
@@ -211,7 +275,35 @@ class PlayerProcess:
                     pass
         os.set_blocking(self.rep_r, False)
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
-        return self._exchange({"open": self.options, "seed": self.seed}, lim.start_s, t0=self.t_spawn, ready=True)
+        return None
+
+    def run(self, timeout: float) -> CallResult:
+        """Run a program that does not speak the protocol (a build: `program.wire` False) to its
+        end: OK on exit status 0 (value 0), CRASHED with the status as value, KILLED after `timeout` s."""
+        if self.proc is not None:
+            return CallResult(Verdict.PROTOCOL, message="run() after start().")
+        failed = self._launch()
+        if failed is not None:
+            return failed
+        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
+        timer = _CallTimer(Budget("wall", timeout, timeout, timeout), self.t_spawn, 0.0)
+        got = self._receive(frames, timer)
+        if isinstance(got, CallResult) and got.verdict is not Verdict.EXITED:
+            return got
+        if isinstance(got, dict) and isinstance(got.get("ready"), dict):
+            self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
+        remaining = self.t_spawn + timeout - time.perf_counter()
+        if not self._wait_exit(max(0.0, remaining)):
+            return self._timeout(timer)
+        wall = time.perf_counter() - self.t_spawn
+        cpu = (self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0
+        code = os.waitstatus_to_exitcode(self.status)
+        if code == 0:
+            return CallResult(Verdict.OK, 0, "", wall, cpu)
+        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
+            return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
+                              wall, cpu)
+        return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(self.status)}.", wall, cpu)
 
     def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
         """One RPC: handler.rpc_<method>(**args) in the child, within soft/hard limits."""
@@ -219,8 +311,10 @@ class PlayerProcess:
             return CallResult(Verdict.PROTOCOL, message="The player was not started.")
         if not self.alive:
             return self._repeat_death()
-        return self._exchange({"method": method, "args": args or {}},
-                              self.limits.call_s if soft is None else soft)
+        soft = self.limits.call_s if soft is None else soft
+        if self.lines is not None:
+            return self.lines.call(self, method, args or {}, soft)
+        return self._exchange({"method": method, "args": args or {}}, soft)
 
     def close(self) -> ProcessReport:
         """Stop the child (politely: EOF, then SIGKILL), reap it, remove its cgroup. Idempotent."""

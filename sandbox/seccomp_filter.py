@@ -71,8 +71,11 @@ def describe() -> str:
             f"{len(ON_CALLER_ONLY)} more on the caller only")
 
 
-def install() -> int:
-    """Load the filter into the calling process (all threads: TSYNC). Returns the rule count."""
+def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
+    """Load the filter into the calling process (all threads: TSYNC). Returns the rule count.
+    `allow_exec`: leave `execve` open for the one exec of a program (sandbox/program.py), whose
+    target Landlock limits; fork and process clones stay denied, so nothing else can start.
+    `allow_processes` (builds only: a compiler driver forks) leaves fork, vfork and clone open too."""
     sc = load_library()
     eperm, me = sc.ERRNO(errno.EPERM), os.getpid()
     flt = sc.SyscallFilter(sc.ALLOW)
@@ -80,12 +83,15 @@ def install() -> int:
     flt.set_attr(sc.Attr.CTL_TSYNC, 1)
     count = 0
     for name in DENIED:
+        if (allow_exec and name == "execve") or (allow_processes and name in ("fork", "vfork")):
+            continue
         if sc.resolve_syscall(sc.Arch.NATIVE, name) < 0:
             continue                       # not on this architecture
         flt.add_rule(eperm, name)
         count += 1
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")         # glibc falls back to clone
-    flt.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))  # threads only
+    if not allow_processes:
+        flt.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))  # threads only
     flt.add_rule(eperm, "socketpair", sc.Arg(0, sc.NE, AF_UNIX))
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only

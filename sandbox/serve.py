@@ -18,6 +18,8 @@ def serve(boot, shim, req_fd: int, rep_fd: int) -> None:
     open_error = "the submission was not opened"
     first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
     wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
+    if hasattr(boot, "after_ready"):
+        boot.after_ready(req_fd, rep_fd)           # a program player: the child becomes the program here
     while True:
         msg = wire.read_message(req_fd)
         if msg is None:

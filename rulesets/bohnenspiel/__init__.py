@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulesets.base import Defaults, Policy, Ruleset
+from rulesets.base import Defaults, JavaApi, Policy, Ruleset
+from rulesets.lines import JsonStateLines
 from rulesets.replies import INVALID, OneOf, Str
 
 from .engine import BohnenspielGame, BohnenspielState
@@ -11,6 +12,12 @@ from .blunders import blunder
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
+
+
+class BohnenspielLines(JsonStateLines):
+    """Programs in any language: the position as JSON on a line, the move back ("PIT 0 3", "skip")."""
+
+    API_NAMES = ("StudentPlayer",)
 
 RULESET = Ruleset(
     name="bohnenspiel",
@@ -27,6 +34,8 @@ RULESET = Ruleset(
     replies={"move": OneOf(Str(max_len=200), INVALID, text='a move like "PIT 0 3" or {"invalid": ...}')},
     description="Mancala on 2×6 pits: capture 2, 4 or 6 backwards, two skips per player, "
                 "200-turn cap; StudentPlayer(BohnenspielPlayer).choose_move(board_state).",
+    java=JavaApi(sources=Path(__file__).resolve().parent / "java", bridge="bohnenspiel.GraderBridge"),
+    lines=BohnenspielLines,
 )
 
 __all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

@@ -6,6 +6,7 @@ from pathlib import Path
 from rulesets.base import Defaults, Policy, Ruleset
 from rulesets.replies import INVALID, ListOf, Obj, OneOf, Str
 
+from .lines import DoubleCardLines
 from .engine import DoubleCardGame, DoubleCardState
 from .probes import probes
 
@@ -28,6 +29,7 @@ RULESET = Ruleset(
     description="Two-segment cards on an 8×12 board, dots against colours, four in a line wins; "
                 "recycling after 24 cards, draw at 60 moves (40 in the tournament); "
                 "Player(role, first).opponent_move(text), choose_move() -> '0 5 A 2'.",
+    lines=DoubleCardLines,
 )
 
 __all__ = ["RULESET", "DoubleCardGame", "DoubleCardState"]

@@ -1,0 +1,120 @@
+"""Java players for Das Bohnenspiel, as students and instructors meet them: `grader check` on each
+bundled Java example, and a league mixing Java and Python players."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sandbox import java
+
+pytestmark = pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "submissions" / "bohnenspiel"
+
+
+@pytest.mark.parametrize("example, status, expected", [
+    ("java_random", 0, ["PASS  Compilation (javac)", "PASS  Interface", "PASS  Legal moves"]),
+    ("java_greedy_student", 0, ["PASS  Compilation (javac)", "PASS  Smoke games", "win"]),
+    ("java_does_not_compile/StudentPlayer.java", 1, [
+        "FAIL  Compilation (javac)", "StudentPlayer.java does not compile: 2 error(s), javac's messages are below.",
+        "student_player/StudentPlayer.java:17: error: cannot find symbol", "symbol:   method getAllMoves()",
+        "incompatible types: BohnenspielMove cannot be converted to int"]),
+    ("java_slow", 0, ["FAIL  Legal moves", "move() took 1.20 s; the limit is 0.7 s", "loss (killed)"]),
+    ("java_data_reader", 0, ["PASS  Interface", "data/pit_weights.csv could not be read again on move 2",
+                             "(Permission denied)", "loss (error)"]),
+])
+def test_each_java_example_through_grader_check(cli, example, status, expected):
+    result = cli("check", EXAMPLES / example, "--assignment", "bohnenspiel")
+    assert result.status == status, result.text
+    for text in expected:
+        assert text in result.out, result.text
+
+
+def test_check_finds_the_assignment_from_a_java_file(cli):
+    result = cli("check", EXAMPLES / "java_random" / "student_player" / "StudentPlayer.java")
+    assert result.status == 0 and "Das Bohnenspiel" in result.out, result.text
+
+
+def test_a_league_mixes_java_and_python_players(tmp_path, cli):
+    subs = tmp_path / "subs"
+    for name in ("java_greedy_student", "java_random", "greedy_student", "java_does_not_compile"):
+        shutil.copytree(EXAMPLES / name, subs / name)
+    block = {"ruleset": "bohnenspiel", "submissions": "subs", "reports": "out", "options": {"read_once": ["data"]},
+             "validation": {"smoke_games": 0, "stages": {"legal_moves": {"required": False}}},
+             "league": {"format": "round_robin", "builtins": ["random"], "games_per_pair": 2, "seed": 5,
+                        "concurrency": 2}, "grading": {"kind": "interpolate"}}
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"assignments": {"b": block}}), encoding="utf-8")
+    result = cli("--config", config, "run", "b", "--quiet", "--no-report")
+    assert result.status == 0, result.text
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    rows = {s["id"]: s for s in doc["submissions"]}
+    assert rows["java_does_not_compile"]["status"] == "failed"
+    assert "compile" in rows["java_does_not_compile"]["status_detail"]
+    for name in ("java_greedy_student", "java_random", "greedy_student"):
+        assert rows[name]["games"] == 6, rows[name]          # 3 opponents (incl. random), 2 games each
+    assert "0 games reused, 12 played" in result.out
+
+
+API_SURFACE = """package student_player;
+
+import java.util.ArrayList;
+
+import boardgame.BoardState;
+import boardgame.Move;
+import boardgame.Server;
+import bohnenspiel.BohnenspielBoardState;
+import bohnenspiel.BohnenspielMove;
+import bohnenspiel.BohnenspielMove.MoveType;
+import bohnenspiel.BohnenspielPlayer;
+
+/** Every course member real players use (rules file 2.9a), in one player. */
+public class StudentPlayer extends BohnenspielPlayer {
+    public StudentPlayer() { super("260000099"); }
+
+    @Override
+    public void gameOver(String msg, BoardState bs) { System.err.println(msg); }
+
+    public Move chooseMove(BohnenspielBoardState board_state) {
+        long budget = board_state.getTurnNumber() == 0 ? Server.FIRST_MOVE_TIMEOUT : Server.DEFAULT_TIMEOUT;
+        BohnenspielBoardState fresh = new BohnenspielBoardState();
+        int width = BohnenspielBoardState.BOARD_WIDTH * 2 + fresh.firstPlayer() + fresh.getCredit(0) - 2;
+        int[][] pits = board_state.getPits();
+        ArrayList<BohnenspielMove> moves = board_state.getLegalMoves();
+        BohnenspielMove best = moves.get(0);
+        for (BohnenspielMove m : moves) {
+            BohnenspielBoardState next = (BohnenspielBoardState) board_state.clone();
+            next.move(m);
+            int w = next.getWinner();
+            boolean decided = w != BohnenspielBoardState.NOBODY && w != BohnenspielBoardState.DRAW
+                    && w != BohnenspielBoardState.CANCELLED0 && w != BohnenspielBoardState.CANCELLED1;
+            if (next.gameOver() && decided && w == player_id) best = m;
+            if (m.getMoveType() == MoveType.PIT && m.getPit() < width && pits[getColor()][m.getPit()] > 0
+                    && next.getScore(player_id) - next.getScore(opponent_id) > 0 && !decided) best = m;
+        }
+        if (best.getMoveType().equals(MoveType.NOTHING) || !board_state.isLegal(best)
+                || board_state.getTurnPlayer() != player_id || budget <= 0) {
+            return board_state.getRandomMove();
+        }
+        String text = best.toTransportable() + " / " + best.toPrettyString() + " / " + best.getMoveType().name()
+                + " / " + board_state.toString().length();
+        Move same = new BohnenspielMove(best.toTransportable());
+        Move other = best.getMoveType() == MoveType.SKIP ? new BohnenspielMove("skip", player_id)
+                : new BohnenspielMove(best.getPit());
+        return text.isEmpty() ? new BohnenspielMove() : (same.getPlayerID() == player_id ? same : other);
+    }
+}
+"""
+
+
+def test_every_course_member_real_players_use_compiles_and_plays(tmp_path, cli):
+    (tmp_path / "surface").mkdir()
+    (tmp_path / "surface" / "StudentPlayer.java").write_text(API_SURFACE)
+    result = cli("check", tmp_path / "surface", "--assignment", "bohnenspiel")
+    assert result.status == 0, result.text
+    assert "PASS  Compilation (javac)" in result.out and "PASS  Legal moves" in result.out, result.text
