@@ -9,37 +9,14 @@ course's notation:
    turns except a first move it is sent the opponent's move, one line.
 
 It is the Python API's protocol (Player(role, first), opponent_move, choose_move) as text, so the
-probes' scripted exchanges (scripted.py) drive a program exactly as they drive a Python player.
+probes' scripted exchanges (scripted.py: the opponent plays in the grader, `probe_step` tells the
+player its move and asks for an answer) drive a program exactly as they drive a Python player.
 """
 from __future__ import annotations
 
 from sandbox import CallResult, Verdict
 
 from .engine import DoubleCardGame
-from .scripted import Exchange
-
-
-class _Stopped(Exception):
-    """The program failed to answer; carries the CallResult."""
-
-    def __init__(self, result: CallResult) -> None:
-        self.result = result
-
-
-class _Program:
-    """The program as the scripted exchange sees a Player: opponent_move queues, choose_move asks."""
-
-    def __init__(self, lines: "DoubleCardLines", proc, soft: float) -> None:
-        self.lines, self.proc, self.soft = lines, proc, soft
-
-    def opponent_move(self, text: str) -> None:
-        self.lines.queue.append(text)
-
-    def choose_move(self) -> str:
-        res = self.lines.ask(self.proc, self.soft)
-        if res.verdict is not Verdict.OK:
-            raise _Stopped(res)
-        return res.value
 
 
 class DoubleCardLines:
@@ -50,7 +27,8 @@ class DoubleCardLines:
     def __init__(self) -> None:
         self.queue: list[str] = []
         self.seat = 0
-        self.exchange: Exchange | None = None
+        self.started = False
+        self.answers: list[str] = []
 
     def ask(self, proc, soft: float) -> CallResult:
         lines, self.queue = self.queue, []
@@ -66,18 +44,21 @@ class DoubleCardLines:
             self.seat = int(args.get("seat", 0))
             state = args.get("state")
             game = DoubleCardGame(**(state or {}).get("params", {}))
-            self.exchange = Exchange(game.state_from_json(state) if state else game.new_state(0), self.seat)
+            self.started, self.answers = True, []
             self.queue = [f"{game.role(self.seat)} {'first' if self.seat == 0 else 'second'}"]
             return CallResult(Verdict.OK, None)
         if method == "move":
-            if self.exchange is None:
+            if not self.started:
                 self.call(proc, "setup", {"seat": args["state"].get("ply", 0) % 2, "state": args["state"]}, soft)
             self.queue += [item["move"] for item in args.get("last") or [] if item.get("seat") != self.seat]
             return self.ask(proc, soft)
-        if method == "probe_step":
-            try:
-                value = self.exchange.step(args["policy"], args["seed"], _Program(self, proc, soft), str)
-            except _Stopped as stop:
-                return stop.result
-            return CallResult(Verdict.OK, value)
+        if method == "probe_step":           # the shim's rpc_probe_step, as lines
+            if args.get("opponent") is not None:
+                self.queue.append(args["opponent"])
+            if args.get("ask", True):
+                res = self.ask(proc, soft)
+                if res.verdict is not Verdict.OK:
+                    return res
+                self.answers.append(res.value)
+            return CallResult(Verdict.OK, {"answers": list(self.answers)})
         return CallResult(Verdict.ERROR, message=f"RuntimeError: a line-protocol program has no {method} call.")

@@ -5,7 +5,7 @@ import bohnenspiel.BohnenspielMove;
 import bohnenspiel.BohnenspielPlayer;
 
 /**
- * A student's player that thinks too long: 1.2 s on its third move, 3 s on its fifth. With the
+ * A student's player that thinks too long: 1.2 s of CPU on its third move, 3 s on its fifth. With the
  * course's limits (0.7 s, then a 1 s cushion) the third is late (a random move is played for it)
  * and the fifth is beyond the cushion (the player is stopped and loses). Otherwise the first legal move.
  */
@@ -19,11 +19,22 @@ public class StudentPlayer extends BohnenspielPlayer {
     public BohnenspielMove chooseMove(BohnenspielBoardState board_state) {
         movesMade++;
         long delay = movesMade == 3 ? 1200 : movesMade == 5 ? 3000 : 0;
-        try {
-            Thread.sleep(delay);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        think(delay);
         return board_state.getLegalMoves().get(0);
+    }
+
+    /** Search for `millis` of this thread's CPU time (move limits count CPU time, not sleep). */
+    private static void think(long millis) {
+        java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+        long end = cpu.getCurrentThreadCpuTime() + millis * 1_000_000L;
+        double x = 0;
+        while (cpu.getCurrentThreadCpuTime() < end) {
+            for (int i = 0; i < 10_000; i++) {
+                x += Math.sqrt(i);
+            }
+        }
+        if (x < 0) {
+            System.out.println(x);
+        }
     }
 }
