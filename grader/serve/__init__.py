@@ -25,6 +25,23 @@ def database_url(config, base: Path) -> str:
     return config.serve.database_url or f"sqlite:///{data_dir(config, base) / 'grader.sqlite'}"
 
 
+class ServeContext:
+    """What the web app and every worker read from the config: the serve settings, the data folder,
+    the assignments and the database."""
+
+    def __init__(self, config_path: str | Path) -> None:
+        from ..assignment import load_assignments
+        from ..config import load_config
+        from .db import Database
+
+        self.config_path = Path(config_path)
+        config, base = load_config(self.config_path)
+        self.settings = config.serve
+        self.data_dir = data_dir(config, base)
+        self.assignments = load_assignments(self.config_path)
+        self.db = Database(database_url(config, base))
+
+
 def secret_key(folder: Path) -> str:
     """The session-signing key, made once and kept readable by this user only."""
     path = folder / "secret.key"

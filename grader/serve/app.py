@@ -24,8 +24,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainT
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import accounts, uploads
-from .db import Database
+from . import ServeContext, accounts, uploads
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -74,21 +73,11 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-class Service:
+class Service(ServeContext):
     """Configuration, database and templates shared by the routes."""
 
     def __init__(self, config_path: Path) -> None:
-        from ..assignment import load_assignments
-        from ..config import load_config
-
-        from . import data_dir, database_url
-
-        self.config_path = Path(config_path)
-        config, base = load_config(self.config_path)
-        self.settings = config.serve
-        self.data_dir = data_dir(config, base)
-        self.assignments = load_assignments(self.config_path)
-        self.db = Database(database_url(config, base))
+        super().__init__(config_path)
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES / "serve")), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         self.env.filters["when"] = lambda t: datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M:%S") if t else ""

@@ -19,6 +19,7 @@ import traceback
 import uuid
 from pathlib import Path
 
+from . import ServeContext
 from .db import Database
 
 MAX_ATTEMPTS = 3
@@ -80,19 +81,11 @@ def evaluate(assignment, upload: dict) -> dict:
             "grader_error": None}
 
 
-class Worker:
+class Worker(ServeContext):
+    """One evaluation process: takes jobs from the queue until it is stopped."""
+
     def __init__(self, config_path: str | Path) -> None:
-        from ..assignment import load_assignments
-        from ..config import load_config
-
-        from . import data_dir, database_url
-
-        self.config_path = Path(config_path)
-        config, base = load_config(self.config_path)
-        self.settings = config.serve
-        self.data_dir = data_dir(config, base)
-        self.assignments = load_assignments(self.config_path)
-        self.db = Database(database_url(config, base))
+        super().__init__(config_path)
         self.owner = f"{os.uname().nodename if hasattr(os, 'uname') else 'host'}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     def run_once(self) -> bool:
