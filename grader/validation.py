@@ -43,6 +43,7 @@ class Check:
     svg: str | None = None
     cases: int = 0
     failed_cases: int = 0
+    needs_human: bool = False       # the grader could not read the submission's output: a TA decides
 
 
 @dataclass
@@ -133,14 +134,22 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
     """The command-line program, driven through its stdin and stdout scenario by scenario."""
     from .program_driver import check_program
 
-    rep = check_program(assignment.ruleset, sub.staged, assignment.limits(),
-                        assignment.config.validation.program_patterns)
+    settings = assignment.config.validation
+    rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
+                        settings.submission_patterns.get(sub.id))
     good = sum(s.passed for s in rep.scenarios)
+    if rep.needs_human:
+        unread = next(s for s in rep.scenarios if s.needs_human)
+        message = (f"Needs a human: {unread.sentence[0].lower()}{unread.sentence[1:]} A TA reads the transcript; "
+                   f"no points are recorded until then ({good} of {len(rep.scenarios)} scenarios passed).")
+        return Check("program", "The interactive program, played through its console", False, 0.0, rep.max_points,
+                     message, picture=unread.transcript[-3000:], cases=len(rep.scenarios),
+                     failed_cases=len(rep.scenarios) - good, needs_human=True)
     failing = next((s for s in rep.scenarios if not s.passed and s.transcript), None)
     message = (f"All {good} scenarios passed." if rep.passed else
                f"{good} of {len(rep.scenarios)} scenarios passed. " + " ".join(rep.lines[:3]))
     return Check("program", "The interactive program, played through its console", rep.passed, rep.points,
-                 rep.max_points, message, required=False, picture=failing.transcript[-3000:] if failing else None,
+                 rep.max_points, message, picture=failing.transcript[-3000:] if failing else None,
                  cases=len(rep.scenarios), failed_cases=len(rep.scenarios) - good)
 
 
