@@ -35,7 +35,6 @@ SHIM = "sandbox.console_shim"
 SHOWN_CHARS = 300
 NUMBER_WORDS = {"no": 0, "zero": 0, "none": 0, "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "pair": 2,
                 "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-NUMBER = r"[+-]?\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 # "1) Take 1 red", "2. blue 2", "[3] Red x1", "4 - Pick 2 blue marbles": a number, a closing mark, a label
 MENU_LINE = re.compile(r"^\s*[\[(]?(\d{1,2})\s*[.):\]\-]\s*(\S.*?)\s*$", re.M)
 

@@ -25,10 +25,10 @@ from .search import search
 PATTERNS = {
     # a line where the computer says what it took: "Computer takes 2 blue.", ">The Computer takes two red
     # marbles.", "Computer removes 2 marble from red pile.", "Computer played: ('blue', 2)", "Computer
-    # took a red ball", "Computer takes 0 red and 2 blue marbles."
-    "computer_move": r"(?i)\b(?:computer|cpu|ai)\b[^\n]*?\b(?:takes?|took|taking|removes?|removed|removing|"
-                     r"picks?|picked|chooses?|chose|chosen|selects?|selected|plays?|played|moves?|grabs?|grabbed)"
-                     r"\b[^\n]*",
+    # took a red ball", "Computer takes 0 red and 2 blue marbles.", "Computer: blue 2"
+    "computer_move": r"(?i)\b(?:computer|cpu|ai)\b(?:'s move)?(?:\s*:|[^\n]*?\b(?:takes?|took|taking|removes?|"
+                     r"removed|removing|picks?|picked|chooses?|chose|chosen|selects?|selected|plays?|played|"
+                     r"moves?|grabs?|grabbed)\b)[^\n]*",
     # who won or lost, and the score, on that line or the next: "Computer wins 6 points.", "You win with a
     # score of 9", "Computer loses. Human wins. Final score: 2", "Our Winner is computer with a score of 9",
     # "Computer loses!\n-9 points.", "human wins!\nScore: 12"
@@ -295,10 +295,10 @@ class Human:
                 for key, label in options.items():
                     if re.search(rf"(?i)\b{pile}\b", label) and not pairs(label, console.number):
                         return "pile", str(key)
-            for key, label in options.items():
-                if re.fullmatch(rf"(?i)\W*(?:take\s+|remove\s+)?({count}|{'one' if count == 1 else 'two'})\b\D*",
-                                label) and "pile" in asked:
-                    return "count", str(key)
+            if "pile" in asked:                       # "1) one marble  2) two marbles"
+                for key, label in options.items():
+                    if count in [console.number(w) for w in re.findall(r"(?i)[a-z]+|\d+", label)]:
+                        return "count", str(key)
         prompt = console.prompt(text)
         colour_words = set(re.findall(r"(?i)\b(red|blue)\b", prompt.lower()))
         wants_pile = bool(ASKS_PILE.search(prompt))
