@@ -102,11 +102,11 @@ def test_wrong_defaults_and_a_wrong_move_are_caught(tmp_path):
 
 def test_patterns_from_config_fit_other_wording(tmp_path):
     folder = variant(tmp_path, ('print(f"Computer takes {move[1]} {move[0]}.")',
-                                'print(f"AI: {move[0].upper()} x{move[1]}")'),
+                                'print(f"Machine: {move[0].upper()} x{move[1]}")'),
                      ('words = input(\'Your move -- pile and count (e.g. "red 1"): \').lower().split()',
                       'words = [input("Pile? ").lower(), input("How many? ")]'))
     assert not check_program(RBNIM, folder, LIMITS).passed
-    patterns = {"computer_move": r"AI: (?P<pile>RED|BLUE) x(?P<count>[12])", "human_answer": "{pile}\n{count}"}
+    patterns = {"computer_move": r"Machine: (?P<pile>RED|BLUE) x(?P<count>[12])", "human_answer": "{pile}\n{count}"}
     report = check_program(RBNIM, folder, LIMITS, patterns)
     assert report.passed, report.lines
 
