@@ -185,7 +185,7 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
         if not res.ok:
             why = _load_failure(entry, res, assignment.first_move_s)
             return Check("interface", "Interface", False, 0, 0, why)
-        res = ask(proc, assignment.ruleset.replies, "interface", {})
+        res = ask(proc, assignment.ruleset.replies, "interface", {}, soft=assignment.first_move_s)   # a first call
         if not res.ok:
             return Check("interface", "Interface", False, 0, 0, f"Checking the interface failed: {res.message}")
         problems = res.value or []
