@@ -26,6 +26,7 @@ from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 PROBE_SEED = 0          # every probe process draws the same random numbers: a check run twice says the same
+MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
 
 
@@ -281,7 +282,7 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     asker = _Asker(assignment, sub, factory)
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
-    confirmed = False
+    confirmed, opinions = False, 0
     try:
         for n, case in enumerate(cases):
             if asker.stopped > MAX_STOPPED:
@@ -290,7 +291,8 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                 failed.extend((c, "not tried", {}) for c in cases[n:])
                 break
             why, marks, reused = asker.ask(case)
-            if why is not None and reused and not confirmed:    # a fresh instance decides whose fault it is
+            if why is not None and reused and not confirmed and opinions < MAX_SECOND_OPINIONS:
+                opinions += 1                   # a fresh instance decides whose fault it is
                 why, marks, _ = asker.ask(case, fresh=True)
                 confirmed = why is not None     # the player is wrong by itself: no more second opinions
             if why is not None:
