@@ -45,7 +45,8 @@ PILES = ("red", "blue")
 _FILLER = r"(?:\s+|\s*[,:'\"()]\s*)+(?:(?:marbles?|balls?|stones?|marble\(s\)|from|the|of|pile)\s+)*"
 _COUNT = r"[+-]?\d+|[a-z]+"            # digits or a word; console.number says whether the word is a number
 PAIRS = [re.compile(rf"(?i)\b(?P<count>{_COUNT})\b{_FILLER}(?P<pile>red|blue)\b"),
-         re.compile(rf"(?i)\b(?P<pile>red|blue)\b['\"]?(?:\s*(?:pile|marbles?)\b)?\s*[,:x=-]?\s*(?P<count>{_COUNT})\b")]
+         re.compile(rf"(?i)\b(?P<pile>red|blue)s?\b['\"]?(?:\s*(?:pile|marbles?|balls?|stones?)\b)?\s*[,:x=-]?\s*"
+                    rf"(?P<count>{_COUNT})\b")]
 REFUSED = re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|please (?:enter|type|choose)|error|illegal|"
                      r"must be|not allowed|cannot|can't)\b")
 ASKS_PILE = re.compile(r"(?i)\b(?:red|blue|piles?|colou?rs?|r/b|b/r)\b")
@@ -54,11 +55,11 @@ ASKS_LETTER = re.compile(r"(?i)\b[rb]\s*(?:/|or)\s*[rb]\b")
 BOTH_FORMS = ("{pile} {count}", "{count} {pile}", "{pile}\n{count}")
 
 
-def pairs(text: str, number) -> list[tuple[str, int]]:
+def pairs(text: str, number, patterns=PAIRS) -> list[tuple[str, int]]:
     """Every (pile, count) written in `text`, in order of appearance; `number` reads a count written
     in digits or words (None: not a number). Counts of 0 ("0 red and 2 blue") are dropped."""
     found = []
-    for pattern in PAIRS:
+    for pattern in patterns:
         for m in pattern.finditer(text):
             count = number(m["count"])
             if count:
@@ -66,11 +67,30 @@ def pairs(text: str, number) -> list[tuple[str, int]]:
     return [pair for _, pair in sorted(found)]
 
 
+def piles_shown(line: str, number) -> tuple[int, int] | None:
+    """(red, blue) when `line` shows both piles in one layout ("Red: 3  Blue: 5", "3 red and 5 blue
+    marbles", "Current state: Red : 3, Blue : 0"), else None."""
+    for pattern in PAIRS:                      # one layout at a time: in "Red: 3  Blue: 5", 3 is red's
+        counts = {"red": set(), "blue": set()}
+        for m in pattern.finditer(line):
+            count = number(m["count"])
+            if count is not None:
+                counts[m["pile"].lower()].add(count)
+        if len(counts["red"]) == 1 and len(counts["blue"]) == 1:
+            return counts["red"].pop(), counts["blue"].pop()
+    return None
+
+
 def _line(text: str, match) -> str:
     """The whole output line where `match` starts, for quoting."""
     start = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.start())
     return text[start:end if end >= 0 else len(text)].strip()
+
+
+def _after_enter(before: str, more: str) -> str:
+    """Output joined as the terminal shows it: the human's Enter ends the prompt's line."""
+    return before + ("\n" if before and not before.endswith("\n") else "") + more
 
 
 def _where(state: RBNimState) -> str:
@@ -97,19 +117,18 @@ class Scenario:
         computer = 0 if self.computer_first else 1
         output, typed = console.launch(self.argv), None
         while True:
-            for move, said in self.computer_moves(console, state, output):
+            said = console.find("computer_move", output)
+            self.check_piles_shown(console, state, [], output[:said[0].start()] if said else output, typed)
+            moves = self.computer_moves(console, state, output)
+            if not moves and not state.is_over and state.to_move == computer:
+                self.no_computer_move(console, state, output, typed)
+            self.check_piles_shown(console, state, moves, output, typed)
+            for move, said in moves:
                 self.check_computer_move(console, state, computer, move, said)
             if state.is_over:
                 break
-            if state.to_move == computer:
-                if console.error:
-                    raise console.fail(f"The program stopped at {_where(state)} before the computer's move.")
-                if typed is None and console.waiting and not re.search(r"(?i)\b(?:computer|cpu|ai)\b", output):
-                    raise console.fail(f"With arguments {' '.join(self.argv)!r} the computer moves first"
-                                       f"{self.defaulted('first')}, but the program asked the human for a move: "
-                                       f"{console.prompt(output)!r}.")
-                after = f" after the human typed {typed!r}" if typed is not None else ""
-                raise console.unparsable(f"the computer's move at {_where(state)}{after}", "computer_move", output)
+            if state.to_move == computer:          # its move was announced before the human's turn was over
+                self.no_computer_move(console, state, output, typed)
             if console.exited:
                 raise console.fail(f"The program ended at {_where(state)} on the human's turn, before the game "
                                    f"was over.")
@@ -117,6 +136,17 @@ class Scenario:
             output, typed = Human(console, state, move).answer(output)
             state.play(move)
         self.check_result(console, state, computer, output)
+
+    def no_computer_move(self, console, state: RBNimState, output: str, typed: str | None) -> None:
+        """The computer should have moved but nothing in `output` reads as its move: why, as an exception."""
+        if console.error:
+            raise console.fail(f"The program stopped at {_where(state)} before the computer's move.")
+        if typed is None and console.waiting and not re.search(r"(?i)\b(?:computer|cpu|ai)\b", output):
+            raise console.fail(f"With arguments {' '.join(self.argv)!r} the computer moves first"
+                               f"{self.defaulted('first')}, but the program asked the human for a move: "
+                               f"{console.prompt(output)!r}.")
+        after = f" after the human typed {typed!r}" if typed is not None else ""
+        raise console.unparsable(f"the computer's move at {_where(state)}{after}", "computer_move", output)
 
     def defaulted(self, argument: str) -> str:
         """" (the default)" when the scenario leaves `argument` ("version" or "first") to the program."""
@@ -150,6 +180,23 @@ class Scenario:
             found.append((move, said))
             red, blue = (red - move[1], blue) if move[0] == "red" else (red, blue - move[1])
         return found
+
+    def check_piles_shown(self, console, state: RBNimState, moves, output: str, typed: str | None) -> None:
+        """The piles the program prints must be ones the game passes through: otherwise it understood
+        the arguments or the human's answer differently from what was meant, and a TA must look."""
+        passed = [(state.red, state.blue)]
+        for (pile, count), _ in moves:
+            red, blue = passed[-1]
+            passed.append((red - count, blue) if pile == "red" else (red, blue - count))
+        said = {_line(output, m) for m in console.find("computer_move", output)}
+        for line in output.splitlines():
+            shown = None if line.strip() in said else piles_shown(line, console.number)
+            if shown is not None and shown not in passed:
+                when = f"after the human typed {typed!r}" if typed is not None else \
+                    f"with arguments {' '.join(self.argv)!r}"
+                raise console.unparsable(f"the piles {when}", "human_answer" if typed else "computer_move", output,
+                                         f"{line.strip()!r} shows {shown[0]} red and {shown[1]} blue, but the piles "
+                                         f"are {' or '.join(f'({r} red, {b} blue)' for r, b in passed)}")
 
     def check_computer_move(self, console, state: RBNimState, computer: int, move, said: str) -> None:
         if state.is_over:
@@ -263,8 +310,8 @@ class Human:
             text = ""
             lines = line.split("\n")
             for k, typed in enumerate(lines):
-                text += console.send(typed, complete=done and k == len(lines) - 1)
-            after += text
+                text = _after_enter(text, console.send(typed, complete=done and k == len(lines) - 1))
+            after = _after_enter(after, text)
             if not done:
                 prompt = text
             elif console.waiting and REFUSED.search(text) and not console.find("computer_move", text):
@@ -277,7 +324,7 @@ class Human:
     def _type(self, lines: list[str]) -> tuple[str, str]:
         output = ""
         for k, line in enumerate(lines):
-            output += self.console.send(line, complete=k == len(lines) - 1)
+            output = _after_enter(output, self.console.send(line, complete=k == len(lines) - 1))
         return output, lines[-1]
 
     def _done(self, asked: set, colours: set) -> bool:

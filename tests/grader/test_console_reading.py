@@ -174,6 +174,27 @@ def test_output_the_driver_cannot_follow_needs_a_human_with_the_transcript(tmp_p
     assert "Computer: oo from the B heap" in first.transcript
 
 
+ONE_AT_A_TIME = '''
+def ask_human(red, blue):
+    while True:
+        words = input("Your move (color amount): ").lower().split()
+        if len(words) == 2 and words[0] in ("red", "blue") and words[1] in ("1", "2"):
+            return words[0], 1
+        print("Please enter a valid move in the format 'color amount'.")
+'''
+
+
+def test_piles_that_differ_from_the_game_are_not_blamed_on_the_computer(tmp_path):
+    # The program takes one marble whatever count is typed: its piles leave the game the driver plays,
+    # so what its computer does next is not judged against the wrong position; a TA looks instead.
+    folder = program(tmp_path / "student", ONE_AT_A_TIME, '            print(f"Computer takes {move[1]} {move[0]}.")',
+                     '    print(f"{winner.capitalize()} wins {score} points.")')
+    report = check_program(RBNIM, folder, LIMITS)
+    first = report.scenarios[0]
+    assert first.needs_human and first.sentence.startswith("Could not read the piles after the human typed 'blue 2': "
+                                                           "'Red: 3  Blue: 2' shows 3 red and 2 blue, but the piles are")
+
+
 def test_grader_check_says_needs_a_human_records_no_points_and_exits_1(tmp_path):
     folder = program(tmp_path / "student", COLOUR_THEN_COUNT, *UNREADABLE)
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
