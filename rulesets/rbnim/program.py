@@ -350,7 +350,9 @@ class Human:
         colour_words = set(re.findall(r"(?i)\b(red|blue)\b", prompt.lower()))
         wants_pile = bool(ASKS_PILE.search(prompt))
         wants_count = bool(ASKS_COUNT.search(prompt))
-        if wants_count and len(colour_words) == 1 and not re.search(r"(?i)\bor\b|/|pile|colou?r", prompt):
+        example = {order: bool(pairs(prompt, console.number, [pattern])) for order, pattern in zip(BOTH_FORMS, PAIRS[::-1])}
+        if wants_count and len(colour_words) == 1 and not any(example.values()) \
+                and not re.search(r"(?i)\b(?:piles?|colou?rs?)\b", prompt):
             colour = colour_words.pop()               # "Enter number of red marbles to take:"
             return f"count:{colour}", str(count if colour == pile else 0)
         if wants_pile and not wants_count and "pile" not in asked:
@@ -359,10 +361,11 @@ class Human:
         if wants_count and not wants_pile and "count" not in asked:
             return "count", str(count)
         if wants_pile and wants_count and not asked:
-            pile_at = ASKS_PILE.search(prompt).start()
-            count_at = ASKS_COUNT.search(prompt).start()
-            example = pairs(prompt, console.number)
-            first = BOTH_FORMS[1] if (count_at < pile_at and not example) else BOTH_FORMS[0]
+            shown = [order for order, given in example.items() if given]     # 'e.g. "red 1"' shows the order
+            if len(shown) == 1:
+                first = shown[0]
+            else:                                     # else the order the prompt names them: "(count color)"
+                first = BOTH_FORMS[ASKS_COUNT.search(prompt).start() < ASKS_PILE.search(prompt).start()]
             if first in forms:
                 forms.remove(first)
                 return "both", first.format(pile=pile, count=count)
