@@ -81,7 +81,7 @@ def cmd_check(args) -> int:
         doc = report.to_json()
         out = {"passed": report.passed, "points": report.points, "max_points": report.max_points,
                "assignment": assignment.name,
-               "checks": [{k: c[k] for k in ("name", "passed", "points", "max_points", "message")}
+               "checks": [{k: c[k] for k in ("name", "passed", "points", "max_points", "message", "needs_human")}
                           | {"picture": c["picture"]} for c in doc["checks"]],
                "games": [{k: g[k] for k in ("opponent", "seat", "result", "reason")} for g in report.games],
                "sandbox": report.sandbox}
@@ -161,8 +161,10 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
         out.print(f"[yellow]{escape(line)}[/]" if "stricter" in line else escape(line))
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
-        mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
-        pts = f"{c.points:g}/{c.max_points:g} pt" if c.max_points else ("gate" if not c.informational else "info")
+        mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else
+                                                  "[yellow]TA[/]  " if c.needs_human else "[red]FAIL[/]")
+        pts = f"{'?' if c.needs_human else f'{c.points:g}'}/{c.max_points:g} pt" if c.max_points else (
+            "gate" if not c.informational else "info")
         out.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
     for c in report.checks:
         if c.passed:
@@ -173,7 +175,9 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
     for g in report.games:
         out.print(f"  game vs {markup(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                       f"{g['result']} ({escape(g['reason'])})")
-    out.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
+    points = "no points recorded" if any(c.needs_human for c in report.checks) else \
+        f"{report.points:g} of {report.max_points:g} points"
+    out.print(f"\nResult: {_verdict(report)} — {points}.")
 
 
 def sandbox_summary(prot: dict[str, str]) -> list[str]:
@@ -199,6 +203,8 @@ def sandbox_summary(prot: dict[str, str]) -> list[str]:
 def _verdict(report) -> str:
     """"passed" only where a required stage was tried; graded stages that lost points are said so."""
     counted = [c for c in report.checks if not c.informational]
+    if any(c.needs_human for c in counted):
+        return "[yellow]needs a human[/]: the grader could not read the output; a TA grades it from the transcript"
     if not report.passed:
         return "[red]did not pass[/]"
     lost = [c for c in counted if not c.passed]

@@ -56,6 +56,7 @@ class ValidationConfig(Strict):
     smoke_required: bool = True       # False: smoke games are reported but do not keep a player out
     kind: Literal["auto", "module", "program"] = "auto"   # rulesets with a command-line kind (rbnim)
     program_patterns: dict[str, str] = Field(default_factory=dict)   # overrides of the output patterns
+    submission_patterns: dict[str, dict[str, str]] = Field(default_factory=dict)   # by submission id, the rare case
 
 
 class LeagueConfig(Strict):
@@ -264,14 +265,19 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
     from .program_driver import check_patterns, program_kind
 
     kind = program_kind(ruleset)
-    if kind is None and (a.validation.kind == "program" or a.validation.program_patterns):
+    if kind is None and (a.validation.kind == "program" or a.validation.program_patterns
+                         or a.validation.submission_patterns):
         raise ConfigError(f"{path}: assignments.{name}.validation: {a.ruleset} has no command-line kind of "
-                          f"submission, so kind must be auto or module and program_patterns must be empty.")
+                          f"submission, so kind must be auto or module and program_patterns and "
+                          f"submission_patterns must be empty.")
     if kind is not None:
-        try:
-            check_patterns(kind, a.validation.program_patterns)
-        except ValueError as exc:
-            raise ConfigError(f"{path}: assignments.{name}.validation.program_patterns: {exc}") from None
+        for key, layers in [("program_patterns", [a.validation.program_patterns])] + [
+                (f"submission_patterns.{sid}", [a.validation.program_patterns, own])
+                for sid, own in a.validation.submission_patterns.items()]:
+            try:
+                check_patterns(kind, *layers)
+            except ValueError as exc:
+                raise ConfigError(f"{path}: assignments.{name}.validation.{key}: {exc}") from None
     known = {p.name for p in (ruleset.probes(game) if ruleset.probes else [])}
     for stage in a.validation.stages:
         if stage not in known:

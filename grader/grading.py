@@ -12,9 +12,10 @@ graded the same way. The others ("players") are graded by `config["kind"]`:
   The maximum is the largest band grade.
 - "interpolate" (McGill): `{"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"}`.
   A player fails (failed_grade) if it scored under 50% of the points in its games against the
-  built-in `must_beat` (or never met it). Among passing players, with P the top points and L the
-  lowest passing points: grade = pass_min + (max − pass_min)·(p − L)/(P − L); everyone gets max
-  when P == L. Grades are rounded to 2 decimals.
+  built-in `must_beat` (or never met it). Among passing players, with P the top score and L the
+  lowest passing score: grade = pass_min + (max − pass_min)·(p − L)/(P − L); everyone gets max
+  when P == L. Grades are rounded to 2 decimals. The score is what the standings rank by
+  (`Standings.score`: points, or the rating when game counts differ), so grades follow the table.
 - "thresholds": `{"kind": "thresholds", "rules": [{"beats": "baseline", "grade": 10},
   {"beats": "random", "grade": 5}]}`: a player meets a rule when it scored at least `share`
   (default 0.5) of the points in its games against that built-in; the highest grade among the rules
@@ -134,14 +135,25 @@ def _interpolate(standings: Standings, players, config: dict, top: float, floor:
         else:
             passing.append(row)
     if passing:
-        best = max(r.points for r in passing)
-        worst = min(r.points for r in passing)
+        score = standings.score
+        known = [score(r) for r in passing if score(r) != -math.inf] or [0.0]     # -inf: no rated game
+        best, worst = max(known), min(known)
+        what = "rating" if standings.rank_by == "rating" else "points"
         for row in passing:
-            frac = 1.0 if best == worst else (row.points - worst) / (best - worst)
+            if score(row) == -math.inf:
+                frac = 0.0
+            else:
+                frac = 1.0 if best == worst else (score(row) - worst) / (best - worst)
             value = round(lo + (top - lo) * frac, 2)
-            out[row.id] = Grade(value, top, f"{row.points:g} points, between the lowest passing "
-                                            f"{worst:g} and the top {best:g}")
+            out[row.id] = Grade(value, top, f"{_amount(score(row), what)}, between the lowest passing "
+                                            f"{_amount(worst, what)} and the top {_amount(best, what)}")
     return out
+
+
+def _amount(value: float, what: str) -> str:
+    if what == "rating":
+        return "no rating" if value == -math.inf else f"rating {value:.0f}"
+    return f"{value:g} points"
 
 
 def _thresholds(standings: Standings, players, rules, top: float) -> dict[str, Grade]:

@@ -165,7 +165,7 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
             interim = _standings(assignment, store, run, entrants)
             playoff_ids = [r.id for r in interim.rows if not r.id.startswith("builtin:")]
             playoff = sched.playoff(playoff_ids, lg.top_fraction, lg.games_per_pair, lg.seed,
-                                    points={r.id: r.points for r in interim.rows})
+                                    points={r.id: interim.score(r) for r in interim.rows})
             playoff = [s for s in playoff if (s.seat0, s.seat1, s.seed, s.game_index) not in
                        {(x.seat0, x.seat1, x.seed, x.game_index) for x in specs}]
             run.specs = specs + playoff
@@ -269,7 +269,13 @@ def _standings(assignment: Assignment, store: Store, run: LeagueRun, entrants) -
     results = [(g.seat0, g.seat1, g.points0, g.points1) for g in games if g.status == "done"
                and g.seat0 not in run.disqualified and g.seat1 not in run.disqualified]
     participants = [i for i in entrants if i not in run.disqualified]
-    return compute_standings(results, participants, run.disqualified)
+    return compute_standings(results, participants, run.disqualified, rank_by=rank_by(assignment))
+
+
+def rank_by(assignment: Assignment) -> str:
+    """Ranking by rating where players play different opponents and different numbers of games
+    (random_subset); by points where everyone plays the same games (round robin, gauntlet)."""
+    return "rating" if assignment.config.league.format == "random_subset" else "points"
 
 
 class _progress:

@@ -87,6 +87,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         elif v is None:
             sub = next((s for s in run.submissions if s.id == sid), None)
             status, detail = "failed", (sub.problem if sub else "") or "not validated"
+        elif needs_human(v):
+            status, detail = NEEDS_HUMAN, needs_human(v)
         elif not v.get("passed"):
             status, detail = "failed", _failed_validation(v)
         else:
@@ -149,6 +151,16 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
     }
 
 
+NEEDS_HUMAN = "needs a human"
+
+
+def needs_human(v: dict | None) -> str | None:
+    """The sentence of a stage whose output the grader could not read (a TA decides; no grade is
+    recorded, so no LMS export writes one), or None."""
+    check = next((c for c in (v or {}).get("checks", []) if c.get("needs_human")), None)
+    return check["message"] if check else None
+
+
 def _failed_validation(v: dict | None, limit: int = 160) -> str:
     """Which required stage failed and its sentence (cut short), so the standings say why."""
     check = next((c for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
@@ -186,6 +198,8 @@ def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
     grades = {}
     for sub in run.submissions:
         v = run.validations.get(sub.id) or {}
+        if needs_human(v):
+            continue
         if sub.id in excluded and not v.get("max_points"):
             grades[sub.id] = Grade(0.0, top, excluded[sub.id])
             continue
@@ -203,7 +217,7 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
     pages = submission_pages(doc) if report_url else {}
     rows = []
     for s in doc["submissions"]:
-        if s["status"] == "built-in":
+        if s["status"] in ("built-in", NEEDS_HUMAN):     # needs a human: the LMS keeps its cell as it is
             continue
         stages = [c | {"max_points": c.get("max_points", 0)} for c in ((s.get("validation") or {}).get("checks") or [])]
         placement = (Placement(rank=s["rank"], entrants=len(ranked), score=s["points"])

@@ -11,9 +11,15 @@ attribute of the Ruleset), an object with:
     scenarios() -> list             objects with .label: str and .play(console) -> None
 
 `play` drives a `Console` (launch, send, find, expect) and raises `console.fail(sentence)` when
-the program does something wrong; `expect` (or `console.unparsable(...)`) raises `Unparsable`, so output that cannot be
-understood is reported verbatim (trimmed) with the pattern that did not match. The game logic
-(what the right move is) stays in the ruleset; this module knows nothing about games.
+the program does something wrong. Output the driver cannot follow raises `Unparsable` (through
+`expect` or `console.unparsable(...)`): that scenario "needs a human" — the sentence quotes the
+output (trimmed) and the pattern that did not match, the transcript goes to the TA, and the check
+records no points for the program rather than a silent 0. The game logic (what the right move is)
+stays in the ruleset; this module knows nothing about games.
+
+Reading a console as a person does is general, so the Console also offers what any ruleset's
+scenarios need to answer prompts by their meaning: `prompt(text)` (the question the program is
+asking now), `menu(text)` (its numbered options) and `number(text)` (digits or number words).
 """
 from __future__ import annotations
 
@@ -27,6 +33,37 @@ from sandbox import Limits, PlayerProcess, Verdict
 
 SHIM = "sandbox.console_shim"
 SHOWN_CHARS = 300
+NUMBER_WORDS = {"no": 0, "zero": 0, "none": 0, "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "pair": 2,
+                "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+# "1) Take 1 red", "2. blue 2", "[3] Red x1", "4 - Pick 2 blue marbles": a number, a closing mark, a label
+MENU_LINE = re.compile(r"^\s*[\[(]?(\d{1,2})\s*[.):\]\-]\s*(\S.*?)\s*$", re.M)
+
+
+def read_number(text: str | None) -> int | None:
+    """An integer written with digits or as a number word ("two", "a"); None if it is neither."""
+    if text is None:
+        return None
+    word = text.strip().lower()
+    if re.fullmatch(r"[+-]?\d+", word):
+        return int(word)
+    return NUMBER_WORDS.get(word)
+
+
+def last_prompt(text: str) -> str:
+    """The question a program is asking: its last non-empty output line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def menu_options(text: str) -> dict[int, str]:
+    """The numbered options of the last menu in `text` ({number: label}), at least two of them."""
+    found: dict[int, str] = {}
+    for match in MENU_LINE.finditer(text):
+        key = int(match[1])
+        if key in found:              # a new menu starts: keep only the last one
+            found = {}
+        found[key] = match[2]
+    return found if len(found) >= 2 else {}
 
 
 def trimmed(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -46,10 +83,12 @@ class ProgramHangs(ScenarioFailed):
 
 
 class Unparsable(ScenarioFailed):
-    """Output that no pattern understood: the sentence quotes it with the pattern."""
+    """Output the driver could not follow: a TA must read the transcript (no points are recorded).
+    The sentence quotes the output with the pattern that did not match."""
 
-    def __init__(self, what: str, name: str, pattern: str, output: str) -> None:
-        super().__init__(f"Expected {what}, but the output did not match the pattern {name} /{pattern}/; "
+    def __init__(self, what: str, name: str, pattern: str, output: str, why: str = "") -> None:
+        why = why or f"the output did not match the pattern {name} /{pattern}/"
+        super().__init__(f"Could not read {what}: {why}; "
                          f"the program printed {trimmed(output) if output.strip() else 'nothing'}.")
         self.name, self.pattern, self.output = name, pattern, output
 
@@ -110,9 +149,14 @@ class Console:
             raise self.unparsable(what, name, text)
         return found[-1]
 
-    def unparsable(self, what: str, name: str, text: str) -> Unparsable:
+    def unparsable(self, what: str, name: str, text: str, why: str = "") -> Unparsable:
         """The exception for output `text` where pattern `name` should have found `what`."""
-        return Unparsable(what, name, self.patterns[name], text)
+        return Unparsable(what, name, self.patterns[name], text, why)
+
+    # ------------------------------------------------------------------ reading prompts as a person does
+    prompt = staticmethod(last_prompt)
+    menu = staticmethod(menu_options)
+    number = staticmethod(read_number)
 
     def fail(self, sentence: str) -> ScenarioFailed:
         """The exception to raise for a wrong behaviour, with the program's error if it crashed."""
@@ -128,6 +172,7 @@ class ScenarioResult:
     sentence: str
     transcript: str = ""
     hung: bool = False                  # stopped making progress: later scenarios are skipped
+    needs_human: bool = False           # the driver could not follow the output: a TA reads the transcript
 
 
 @dataclass
@@ -140,9 +185,14 @@ class ProgramReport:
     lines: list[str]                                        # one sentence per failing scenario
     scenarios: list[ScenarioResult] = field(default_factory=list)
 
+    @property
+    def needs_human(self) -> bool:
+        """Some output could not be read: the points are not recorded until a TA has read it."""
+        return any(s.needs_human for s in self.scenarios)
+
     def to_json(self) -> dict[str, Any]:
         return {"points": self.points, "max_points": self.max_points, "passed": self.passed, "lines": self.lines,
-                "scenarios": [vars(s) for s in self.scenarios]}
+                "needs_human": self.needs_human, "scenarios": [vars(s) for s in self.scenarios]}
 
 
 def program_kind(ruleset) -> Any | None:
@@ -153,10 +203,14 @@ def program_kind(ruleset) -> Any | None:
     return kind
 
 
-def check_patterns(kind, patterns: dict | None) -> dict[str, str]:
-    """The kind's default patterns with config overrides; ValueError with a sentence if one is bad."""
+def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str, str]:
+    """The kind's default patterns with config overrides (later ones win: the assignment's, then one
+    submission's); ValueError with a sentence if one is bad."""
     merged = dict(kind.patterns)
-    for name, value in (patterns or {}).items():
+    overrides = {}
+    for layer in (patterns, *more):
+        overrides |= layer or {}
+    for name, value in overrides.items():
         if name not in merged:
             raise ValueError(f"there is no program pattern {name!r}; the patterns are {', '.join(sorted(merged))}.")
         if not isinstance(value, str):
@@ -184,7 +238,7 @@ def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns:
         return ScenarioResult(scenario.label, True, "passed", "".join(_lines(console.transcript)))
     except ScenarioFailed as exc:
         return ScenarioResult(scenario.label, False, str(exc), "".join(_lines(console.transcript)),
-                              hung=isinstance(exc, ProgramHangs))
+                              hung=isinstance(exc, ProgramHangs), needs_human=isinstance(exc, Unparsable))
     finally:
         proc.close()
 
@@ -194,8 +248,11 @@ def _lines(parts: list[str]):
         yield part if part.endswith("\n") else part + "\n"
 
 
-def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict | None = None) -> ProgramReport:
-    """Play every scenario of the ruleset's command-line kind against the program in `submission_dir`.
+def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict | None = None,
+                  own_patterns: dict | None = None) -> ProgramReport:
+    """Play every scenario of the ruleset's command-line kind against the program in `submission_dir`
+    (`patterns`: the assignment's overrides; `own_patterns`: this submission's, for the rare program
+    the default reading cannot follow).
 
     A scenario where the program hangs ends the check: the remaining ones are counted as failed
     without running them, so a hanging program costs one time limit, not one per scenario.
@@ -203,7 +260,7 @@ def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict 
     kind = program_kind(ruleset)
     if kind is None:
         raise ValueError(f"the {ruleset.name} ruleset has no command-line kind of submission.")
-    merged = check_patterns(kind, patterns)
+    merged = check_patterns(kind, patterns, own_patterns)
     submission_dir = Path(submission_dir)
     scenarios = kind.scenarios()
     if not (submission_dir / kind.entry).is_file():

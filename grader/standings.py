@@ -1,8 +1,14 @@
 """Standings from game results: points, W-D-L, a crosstable and Bradley–Terry ratings.
 
 A game is `(seat0, seat1, points0, points1)`. More points wins; equal non-zero points is a draw;
-(0, 0) — both players failed — is a loss for both. Rows are sorted by points, then rating, then id;
-players with exactly the same points and rating share a rank (1, 2, 2, 4).
+(0, 0) — both players failed — is a loss for both. Rows are ranked by `rank_by`:
+
+- "points" (round robin, gauntlet: everyone plays the same number of games): points, then rating,
+  then id; players with exactly the same points and rating share a rank (1, 2, 2, 4);
+- "rating" (random_subset: players meet different opponents, different numbers of times, and the
+  playoff adds games among the strongest): the Bradley–Terry rating, which weighs each result by the
+  opponent's strength, then points per game, then id; unrated players come last; players whose
+  ratings agree to RATING_TIE share a rank.
 
 Disqualified players get a row with their reason, no rank and no games: their games are left out
 of everyone's standings (the league also filters them before calling).
@@ -27,6 +33,8 @@ RATING_ALPHA = 0.01          # choix's penalty: alpha·Σθ² over the doubled c
 ELO_SCALE = 400 / math.log(10)
 ELO_MEAN = 1500.0
 Z95 = 1.959963984540054
+RANK_BY = ("points", "rating")
+RATING_TIE = 1e-3            # optimiser noise, far below a displayed Elo point
 
 
 @dataclass
@@ -48,9 +56,17 @@ class Row:
 class Standings:
     rows: list[Row]
     crosstable: dict[str, dict[str, dict]] = field(default_factory=dict)
+    rank_by: str = "points"
 
     def row(self, sub_id: str) -> Row | None:
         return next((r for r in self.rows if r.id == sub_id), None)
+
+    def score(self, row: Row) -> float:
+        """The number the rows are ranked by (points or rating; -inf for an unrated row), so
+        that grades and playoff cuts follow the same order as the table."""
+        if self.rank_by == "rating":
+            return -math.inf if row.rating is None else round(row.rating, 3)
+        return row.points
 
     def head_to_head(self, a: str, b: str) -> tuple[float, int]:
         """(a's points against b, games a played against b)."""
@@ -58,7 +74,7 @@ class Standings:
         return (cell["points"], cell["games"]) if cell else (0.0, 0)
 
     def to_json(self) -> dict:
-        return {"rows": [asdict(r) for r in self.rows], "crosstable": self.crosstable}
+        return {"rows": [asdict(r) for r in self.rows], "crosstable": self.crosstable, "rank_by": self.rank_by}
 
 
 def outcome(points0: float, points1: float) -> tuple[str, str]:
@@ -72,11 +88,15 @@ def outcome(points0: float, points1: float) -> tuple[str, str]:
     return "draw", "draw"
 
 
-def compute_standings(results, participants, disqualified: dict[str, str] | None = None) -> Standings:
-    """Standings of `participants` (and rows for the disqualified) over `results`.
+def compute_standings(results, participants, disqualified: dict[str, str] | None = None,
+                      rank_by: str = "points") -> Standings:
+    """Standings of `participants` (and rows for the disqualified) over `results`, ranked by
+    `rank_by` ("points" or "rating", see the module docstring).
 
     Games with a player outside `participants` or disqualified are ignored.
     """
+    if rank_by not in RANK_BY:
+        raise ValueError(f"rank_by must be one of {', '.join(RANK_BY)}, not {rank_by!r}.")
     disqualified = dict(disqualified or {})
     ids = sorted(dict.fromkeys(i for i in participants if i not in disqualified))
     known = set(ids)
@@ -104,22 +124,29 @@ def compute_standings(results, participants, disqualified: dict[str, str] | None
     for sid, (rating, low, high) in ratings(ids, games).items():
         rows[sid].rating, rows[sid].rating_low, rows[sid].rating_high = rating, low, high
 
-    def order(r: Row):
-        return (-r.points, -(round(r.rating, 3) if r.rating is not None else -math.inf), r.id)
+    def rating(r: Row) -> float:
+        return round(r.rating, 3) if r.rating is not None else -math.inf
 
-    ranked = sorted(rows.values(), key=order)
+    def per_game(r: Row) -> float:
+        return r.points / r.games if r.games else 0.0
+
+    if rank_by == "rating":
+        ranked = sorted(rows.values(), key=lambda r: (-rating(r), -per_game(r), r.id))
+    else:
+        ranked = sorted(rows.values(), key=lambda r: (-r.points, -rating(r), r.id))
     for pos, r in enumerate(ranked):
         prev = ranked[pos - 1] if pos else None
-        same = prev is not None and prev.points == r.points and _close(prev.rating, r.rating)
+        same = prev is not None and _close(prev.rating, r.rating) and (
+            rank_by == "rating" or prev.points == r.points)
         r.rank = prev.rank if same else pos + 1
     dq_rows = [Row(i, None, disqualified=reason) for i, reason in sorted(disqualified.items())]
-    return Standings(ranked + dq_rows, cross)
+    return Standings(ranked + dq_rows, cross, rank_by)
 
 
 def _close(a: float | None, b: float | None) -> bool:
     if a is None or b is None:
         return a is None and b is None
-    return abs(a - b) < 1e-3     # optimiser noise, far below a displayed Elo point
+    return abs(a - b) < RATING_TIE
 
 
 def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:

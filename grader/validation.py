@@ -26,6 +26,7 @@ from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 PROBE_SEED = 0          # every probe process draws the same random numbers: a check run twice says the same
+MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
 
 
@@ -43,6 +44,7 @@ class Check:
     svg: str | None = None
     cases: int = 0
     failed_cases: int = 0
+    needs_human: bool = False       # the grader could not read the submission's output: a TA decides
 
 
 @dataclass
@@ -133,14 +135,22 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
     """The command-line program, driven through its stdin and stdout scenario by scenario."""
     from .program_driver import check_program
 
-    rep = check_program(assignment.ruleset, sub.staged, assignment.limits(),
-                        assignment.config.validation.program_patterns)
+    settings = assignment.config.validation
+    rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
+                        settings.submission_patterns.get(sub.id))
     good = sum(s.passed for s in rep.scenarios)
+    if rep.needs_human:
+        unread = next(s for s in rep.scenarios if s.needs_human)
+        message = (f"Needs a human: {unread.sentence[0].lower()}{unread.sentence[1:]} A TA reads the transcript; "
+                   f"no points are recorded until then ({good} of {len(rep.scenarios)} scenarios passed).")
+        return Check("program", "The interactive program, played through its console", False, 0.0, rep.max_points,
+                     message, picture=unread.transcript[-3000:], cases=len(rep.scenarios),
+                     failed_cases=len(rep.scenarios) - good, needs_human=True)
     failing = next((s for s in rep.scenarios if not s.passed and s.transcript), None)
     message = (f"All {good} scenarios passed." if rep.passed else
                f"{good} of {len(rep.scenarios)} scenarios passed. " + " ".join(rep.lines[:3]))
     return Check("program", "The interactive program, played through its console", rep.passed, rep.points,
-                 rep.max_points, message, required=False, picture=failing.transcript[-3000:] if failing else None,
+                 rep.max_points, message, picture=failing.transcript[-3000:] if failing else None,
                  cases=len(rep.scenarios), failed_cases=len(rep.scenarios) - good)
 
 
@@ -176,7 +186,7 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
         if not res.ok:
             why = _load_failure(entry, res, assignment.first_move_s)
             return Check("interface", "Interface", False, 0, 0, why)
-        res = ask(proc, assignment.ruleset.replies, "interface", {})
+        res = ask(proc, assignment.ruleset.replies, "interface", {}, soft=assignment.first_move_s)   # a first call
         if not res.ok:
             return Check("interface", "Interface", False, 0, 0, f"Checking the interface failed: {res.message}")
         problems = res.value or []
@@ -200,62 +210,95 @@ def _load_failure(entry: str, res, limit: float) -> str:
     return f"{entry} could not be loaded: {res.message or res.verdict.value}"
 
 
+SETUP = "setup"          # the RPC that builds a fresh player instance (docs/ARCHITECTURE.md, "The shim")
+
+
+class _Asker:
+    """Asks probe cases of one player instance at a time, with the course's timing: as in a game,
+    one first-move allowance covers starting a process, its `setup` calls and its first call that
+    asks for a move or an answer; every later call gets the per-move limit."""
+
+    def __init__(self, assignment: Assignment, sub: Submission, factory: PlayerFactory) -> None:
+        self.assignment, self.sub, self.factory = assignment, sub, factory
+        self.shapes = assignment.ruleset.replies
+        self.proc = None
+        self.allowance: Allowance | None = None     # the process's first-move allowance, until its first move
+        self.answered = 0           # cases this instance has answered (>0: asking it again is a reuse)
+        self.stopped = 0            # positions that ended with the player killed, crashed or unable to start
+
+    def ask(self, case: ProbeCase, fresh: bool = False) -> tuple[str | None, dict, bool]:
+        """(None or why the answer is wrong, marks, whether a reused instance answered wrongly in a
+        way a fresh one might not: a wrong answer or an exception)."""
+        if self.proc is not None and (fresh or case.fresh or not self.proc.alive):
+            self.close()
+        if self.proc is None:
+            self.proc, res = _start(self.assignment, self.sub, self.factory)
+            self.allowance = Allowance(self.assignment.first_move_s, self.assignment.limits())
+            self.allowance.spend(res)
+            self.answered = 0
+            if not res.ok:
+                self.stopped += 1
+                self.close()
+                return f"the player did not start: {res.message}", {}, False
+        reused = case.reuse and self.answered > 0
+        replies: list = []
+        if not reused:
+            for method, args in case.setup:
+                res = self._call(method, case.resolve(args, replies))
+                if not res.verdict.answered:
+                    return self._after_failure(case, f"{method} failed: {res.message}"), {}, False
+                replies.append(res.value)
+        limit = self.allowance.left if self.allowance else self.assignment.move_s
+        res = self._call(case.method, case.resolve(case.args, replies))
+        self.answered += 1
+        if res.verdict is Verdict.OK:
+            mismatch, unreadable = read(case.check, res.value)
+            if unreadable:
+                return unreadable, {}, False
+            return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
+        why = _call_failure(case.method, res, limit)
+        return self._after_failure(case, why), {}, reused and res.verdict is Verdict.ERROR
+
+    def _call(self, method: str, args: dict):
+        res = _timed_ask(self.proc, self.shapes, method, args, self.allowance)
+        if method != SETUP:
+            self.allowance = None
+        return res
+
+    def _after_failure(self, case: ProbeCase, why: str) -> str:
+        self.stopped += not self.proc.alive
+        if case.fresh:
+            self.close()
+        return why
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.close()
+            self.proc = None
+
+
 def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
-    proc = None
-    stopped = 0                 # positions that ended with the player killed, crashed or unable to start
+    asker = _Asker(assignment, sub, factory)
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
-    shapes = assignment.ruleset.replies
-    allowance = None            # the current process's first-move allowance, until its first move-like call
+    confirmed, opinions = False, 0
     try:
         for n, case in enumerate(cases):
-            if stopped > MAX_STOPPED:
-                fatal_note = (f" The player was stopped in {stopped} positions, "
+            if asker.stopped > MAX_STOPPED:
+                fatal_note = (f" The player was stopped in {asker.stopped} positions, "
                               f"so the other {len(cases) - n} were not tried.")
                 failed.extend((c, "not tried", {}) for c in cases[n:])
                 break
-            if proc is not None and (case.fresh or not proc.alive):
-                proc.close()
-                proc = None
-            if proc is None:
-                proc, res = _start(assignment, sub, factory)
-                allowance = Allowance(assignment.first_move_s, assignment.limits())
-                allowance.spend(res)
-                if not res.ok:
-                    failed.append((case, f"the player did not start: {res.message}", {}))
-                    stopped += 1
-                    proc.close()
-                    proc = None
-                    continue
-            error = None
-            replies: list = []
-            for method, args in case.setup:
-                res = _timed_ask(proc, shapes, method, case.resolve(args, replies), allowance)
-                if method != "setup":
-                    allowance = None
-                if not res.verdict.answered:
-                    error = f"{method} failed: {res.message}"
-                    break
-                replies.append(res.value)
-            if error is None:
-                limit = allowance.left if allowance else assignment.move_s
-                res = _timed_ask(proc, shapes, case.method, case.resolve(case.args, replies), allowance)
-                allowance = None
-                if res.verdict is Verdict.OK:
-                    mismatch, unreadable = read(case.check, res.value)
-                    if unreadable or mismatch is not None:
-                        failed.append((case, unreadable or mismatch.message, {} if unreadable else mismatch.marks))
-                    continue
-                error = _call_failure(case.method, res, limit)
-            failed.append((case, error, {}))
-            stopped += not proc.alive
-            if case.fresh:
-                proc.close()
-                proc = None
+            why, marks, reused = asker.ask(case)
+            if why is not None and reused and not confirmed and opinions < MAX_SECOND_OPINIONS:
+                opinions += 1                   # a fresh instance decides whose fault it is
+                why, marks, _ = asker.ask(case, fresh=True)
+                confirmed = why is not None     # the player is wrong by itself: no more second opinions
+            if why is not None:
+                failed.append((case, why, marks))
     finally:
-        if proc is not None:
-            proc.close()
+        asker.close()
 
     total = len(cases)
     good = total - len(failed)

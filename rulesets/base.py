@@ -225,6 +225,12 @@ class ProbeCase:
     and must be brought to the position by replaying moves). The args of a setup RPC or of the
     case's own may be a function of the case's replies so far (a list, oldest first) returning
     the JSON args: an opponent that answers the player's moves is played here, in the grader.
+    With `reuse=True` the case is asked of the player instance an earlier case of the stage built
+    (its `setup` is skipped), as later turns of a game are: only an instance's first call gets the
+    course's first-move allowance, so a player that uses it is checked in the time of a game, not
+    of one first move per position.
+    A wrong answer from a reused instance is asked again of a fresh one and counts only if that
+    one is wrong too, so a player that keeps state between turns is never failed by the reuse.
     """
 
     label: str
@@ -234,6 +240,7 @@ class ProbeCase:
     check: Callable[[JSON], Mismatch | None]
     fresh: bool = False
     setup: list[tuple[str, dict | Callable[[list], dict]]] = field(default_factory=list)
+    reuse: bool = False
 
     @staticmethod
     def resolve(args: dict | Callable[[list], dict], replies: list) -> dict:

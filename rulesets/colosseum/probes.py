@@ -70,13 +70,19 @@ def _checker(state: ColosseumState):
 
 
 def legal_move_cases(game: ColosseumGame) -> list[ProbeCase]:
+    """One agent answers the positions in turn, as in a game: 30 s for its first step, 2 s for each
+    later one (see ProbeCase.reuse). Positions are grouped by board size (sizes in order of first
+    appearance, so world_1 still comes first): an agent that keeps what it learnt about the board
+    between turns meets a new size as rarely as possible."""
+    listed = positions(game)
+    first_seen = {state.size: n for n, (_, state) in reversed(list(enumerate(listed)))}
     cases = []
-    for label, state in positions(game):
+    for label, state in sorted(listed, key=lambda item: first_seen[item[1].size]):
         data = state.to_json()
         setup = {"seat": state.turn, "state": data, "name": "probe", "options": {}}
         cases.append(ProbeCase(label=label, state=state, method="move",
                                args={"state": data, "last": []}, check=_checker(state),
-                               setup=[("setup", setup)]))
+                               setup=[("setup", setup)], reuse=True))
     return cases
 
 

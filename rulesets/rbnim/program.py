@@ -4,10 +4,14 @@
 program driver (grader/program_driver.py), which plays the human. Each scenario checks the
 defaults, every computer move against the reference search, and the announced winner and score.
 The human's moves are deterministic: the reference's move, or the first legal move.
+The console is read as a person reads it (`Human` answers prompts by their meaning; `pairs` and
+`claims` read moves and results in the phrasings students use); output it still cannot follow
+raises `console.unparsable`, which makes the check "needs a human" rather than a silent 0.
 Nothing here imports the grader: `play` only uses the console object it is given.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .engine import RBNimGame, RBNimState
@@ -15,16 +19,66 @@ from .probes import values_sentence
 from .rules import describe
 from .search import search
 
+# Every pattern may be replaced in the config (validation.program_patterns, or one submission's
+# validation.submission_patterns). Named groups are optional: without them the pile and count, or the
+# winner and score, are read from the matched text as a person would read them.
 PATTERNS = {
-    # "Computer takes 2 blue.", "Computer removes 1 marble from the red pile", "computer picked 2 red marbles"
-    "computer_move": r"(?i)\bcomputer\b[^\n]*?\b(?:takes?|took|removes?|removed|picks?|picked)\b\D*?"
-                     r"(?P<count>[12])\s+(?:marbles?\s+)?(?:from\s+)?(?:the\s+)?(?P<pile>red|blue)\b",
-    # "Computer wins 6 points.", "You win! Final score: 9", "Human won with 12 points"
-    "result": r"(?i)\b(?P<winner>computer|human|you)\b[^\n]*?\b(?:wins?|won)\b\D*?(?P<score>\d+)",
-    # what the human types; "\n" separates answers to successive prompts (e.g. "{pile}\n{count}")
-    "human_answer": "{pile} {count}",
+    # a line where the computer says what it took: "Computer takes 2 blue.", ">The Computer takes two red
+    # marbles.", "Computer removes 2 marble from red pile.", "Computer played: ('blue', 2)", "Computer
+    # took a red ball", "Computer takes 0 red and 2 blue marbles.", "Computer: blue 2"
+    "computer_move": r"(?i)\b(?:computer|cpu|ai)\b(?:'s move)?(?:\s*:|[^\n]*?\b(?:takes?|took|taking|removes?|"
+                     r"removed|removing|picks?|picked|chooses?|chose|chosen|selects?|selected|plays?|played|"
+                     r"moves?|grabs?|grabbed)\b)[^\n]*",
+    # who won or lost, and the score, on that line or the next: "Computer wins 6 points.", "You win with a
+    # score of 9", "Computer loses. Human wins. Final score: 2", "Our Winner is computer with a score of 9",
+    # "Computer loses!\n-9 points.", "human wins!\nScore: 12"
+    "result": r"(?i)(?:\b(?:computer|cpu|ai|human|you|player)\b[^\n]*?\b(?:wins?|won|loses?|lost)\b|\bwinner\b)"
+              r"[^\n]*(?:\n[^\n]*)?",
+    # what the human types: "auto" answers each prompt in the form it asks for (a pile, a count, both in
+    # the order shown, or a menu number); a template such as "{pile}\n{count}" types exactly that
+    "human_answer": "auto",
 }
-HUMAN_WORDS = ("human", "you")
+HUMAN_WORDS = ("human", "you", "player")
+PILES = ("red", "blue")
+# a pile and a count next to each other, in either order ("two red marbles", "2 marble from red",
+# "('blue', 2)", "RED x1", "red 2"); the count may be a number word
+_FILLER = r"(?:\s+|\s*[,:'\"()]\s*)+(?:(?:marbles?|balls?|stones?|marble\(s\)|from|the|of|pile)\s+)*"
+_COUNT = r"[+-]?\d+|[a-z]+"            # digits or a word; console.number says whether the word is a number
+PAIRS = [re.compile(rf"(?i)\b(?P<count>{_COUNT})\b{_FILLER}(?P<pile>red|blue)\b"),
+         re.compile(rf"(?i)\b(?P<pile>red|blue)s?\b['\"]?(?:\s*(?:pile|marbles?|balls?|stones?)\b)?\s*[,:x=-]?\s*"
+                    rf"(?P<count>{_COUNT})\b")]
+REFUSED = re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|please (?:enter|type|choose)|error|illegal|"
+                     r"must be|not allowed|cannot|can't)\b")
+ASKS_PILE = re.compile(r"(?i)\b(?:red|blue|piles?|colou?rs?|r/b|b/r)\b")
+ASKS_COUNT = re.compile(r"(?i)\b(?:how many|number|count|amount|quantity|1 or 2|1-2|1/2|one or two)\b")
+ASKS_LETTER = re.compile(r"(?i)\b[rb]\s*(?:/|or)\s*[rb]\b")
+BOTH_FORMS = ("{pile} {count}", "{count} {pile}", "{pile}\n{count}")
+
+
+def pairs(text: str, number, patterns=PAIRS) -> list[tuple[str, int]]:
+    """Every (pile, count) written in `text`, in order of appearance; `number` reads a count written
+    in digits or words (None: not a number). Counts of 0 ("0 red and 2 blue") are dropped."""
+    found = []
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            count = number(m["count"])
+            if count:
+                found.append((m.start(), (m["pile"].lower(), count)))
+    return [pair for _, pair in sorted(found)]
+
+
+def piles_shown(line: str, number) -> tuple[int, int] | None:
+    """(red, blue) when `line` shows both piles in one layout ("Red: 3  Blue: 5", "3 red and 5 blue
+    marbles", "Current state: Red : 3, Blue : 0"), else None."""
+    for pattern in PAIRS:                      # one layout at a time: in "Red: 3  Blue: 5", 3 is red's
+        counts = {"red": set(), "blue": set()}
+        for m in pattern.finditer(line):
+            count = number(m["count"])
+            if count is not None:
+                counts[m["pile"].lower()].add(count)
+        if len(counts["red"]) == 1 and len(counts["blue"]) == 1:
+            return counts["red"].pop(), counts["blue"].pop()
+    return None
 
 
 def _line(text: str, match) -> str:
@@ -32,6 +86,11 @@ def _line(text: str, match) -> str:
     start = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.start())
     return text[start:end if end >= 0 else len(text)].strip()
+
+
+def _after_enter(before: str, more: str) -> str:
+    """Output joined as the terminal shows it: the human's Enter ends the prompt's line."""
+    return before + ("\n" if before and not before.endswith("\n") else "") + more
 
 
 def _where(state: RBNimState) -> str:
@@ -58,38 +117,88 @@ class Scenario:
         computer = 0 if self.computer_first else 1
         output, typed = console.launch(self.argv), None
         while True:
-            for match in console.find("computer_move", output):
-                self.check_computer_move(console, state, computer, match)
+            said = console.find("computer_move", output)
+            self.check_piles_shown(console, state, [], output[:said[0].start()] if said else output, typed)
+            moves = self.computer_moves(console, state, output)
+            if not moves and not state.is_over and state.to_move == computer:
+                self.no_computer_move(console, state, output, typed)
+            self.check_piles_shown(console, state, moves, output, typed)
+            for move, said in moves:
+                self.check_computer_move(console, state, computer, move, said)
             if state.is_over:
                 break
-            if state.to_move == computer:
-                if typed is not None:
-                    after = f" after the human typed {typed!r} (if the program refused it, set the human_answer pattern)"
-                elif console.waiting:
-                    after = (f" (with arguments {' '.join(self.argv)!r} the computer moves first{self.defaulted('first')}, "
-                             f"but the program asked for input)")
-                else:
-                    after = ""
-                raise console.unparsable(f"the computer's move at {_where(state)}{after}", "computer_move", output)
+            if state.to_move == computer:          # its move was announced before the human's turn was over
+                self.no_computer_move(console, state, output, typed)
             if console.exited:
                 raise console.fail(f"The program ended at {_where(state)} on the human's turn, before the game "
                                    f"was over.")
             move = self.human_move(state)
+            output, typed = Human(console, state, move).answer(output)
             state.play(move)
-            output = ""
-            lines = console.pattern("human_answer").format(pile=move[0], count=move[1]).split("\n")
-            for k, line in enumerate(lines):
-                typed = line
-                output += console.send(line, complete=k == len(lines) - 1)
         self.check_result(console, state, computer, output)
+
+    def no_computer_move(self, console, state: RBNimState, output: str, typed: str | None) -> None:
+        """The computer should have moved but nothing in `output` reads as its move: why, as an exception."""
+        if console.error:
+            raise console.fail(f"The program stopped at {_where(state)} before the computer's move.")
+        if typed is None and console.waiting and not re.search(r"(?i)\b(?:computer|cpu|ai)\b", output):
+            raise console.fail(f"With arguments {' '.join(self.argv)!r} the computer moves first"
+                               f"{self.defaulted('first')}, but the program asked the human for a move: "
+                               f"{console.prompt(output)!r}.")
+        after = f" after the human typed {typed!r}" if typed is not None else ""
+        raise console.unparsable(f"the computer's move at {_where(state)}{after}", "computer_move", output)
 
     def defaulted(self, argument: str) -> str:
         """" (the default)" when the scenario leaves `argument` ("version" or "first") to the program."""
         return " (the default)" if len(self.argv) < {"version": 3, "first": 4}[argument] else ""
 
-    def check_computer_move(self, console, state: RBNimState, computer: int, match) -> None:
-        move = (match["pile"].lower(), int(match["count"]))
-        said = _line(match.string, match)
+    def computer_moves(self, console, state: RBNimState, output: str) -> list[tuple[tuple[str, int], str]]:
+        """The computer's moves announced in `output`, each (move, the line that says it), read with the
+        computer_move pattern and cross-checked against the piles: a move the piles cannot allow is
+        not taken as read (a TA must look)."""
+        found = []
+        red, blue = state.red, state.blue
+        for match in console.find("computer_move", output):
+            said = _line(output, match)
+            if "pile" in match.groupdict() and "count" in match.groupdict():
+                count = console.number(match["count"])
+                if count is None or match["pile"] is None:
+                    raise console.unparsable(f"the computer's move in {said!r}", "computer_move", output,
+                                             f"the pattern's count {match['count']!r} is not a number")
+                read = [(match["pile"].lower(), count)]
+            else:
+                read = pairs(match.group(0), console.number)
+            if not read:
+                continue                         # "the computer moves first", "Computer's turn..."
+            possible = [m for m in dict.fromkeys(read) if m[0] in PILES and 1 <= m[1] <= 2
+                        and m[1] <= (red if m[0] == "red" else blue)]
+            if not possible:
+                pile, count = read[0]
+                raise console.unparsable(f"the computer's move at ({red} red, {blue} blue)", "computer_move", output,
+                                         f"{said!r} reads as taking {count} {pile}, which these piles do not allow")
+            move = possible[0]
+            found.append((move, said))
+            red, blue = (red - move[1], blue) if move[0] == "red" else (red, blue - move[1])
+        return found
+
+    def check_piles_shown(self, console, state: RBNimState, moves, output: str, typed: str | None) -> None:
+        """The piles the program prints must be ones the game passes through: otherwise it understood
+        the arguments or the human's answer differently from what was meant, and a TA must look."""
+        passed = [(state.red, state.blue)]
+        for (pile, count), _ in moves:
+            red, blue = passed[-1]
+            passed.append((red - count, blue) if pile == "red" else (red, blue - count))
+        said = {_line(output, m) for m in console.find("computer_move", output)}
+        for line in output.splitlines():
+            shown = None if line.strip() in said else piles_shown(line, console.number)
+            if shown is not None and shown not in passed:
+                when = f"after the human typed {typed!r}" if typed is not None else \
+                    f"with arguments {' '.join(self.argv)!r}"
+                raise console.unparsable(f"the piles {when}", "human_answer" if typed else "computer_move", output,
+                                         f"{line.strip()!r} shows {shown[0]} red and {shown[1]} blue, but the piles "
+                                         f"are {' or '.join(f'({r} red, {b} blue)' for r, b in passed)}")
+
+    def check_computer_move(self, console, state: RBNimState, computer: int, move, said: str) -> None:
         if state.is_over:
             raise console.fail(f"The program announced {said!r} after the game was over at {_where(state)}.")
         if state.to_move != computer:
@@ -108,11 +217,164 @@ class Scenario:
         winner = "computer" if out.winner == computer else "human"
         amount = int(abs(out.scores[0]))
         facing = "computer" if state.turn == computer else "human"
-        match = console.expect("result", output, f"the winner and the final score at {_where(state)}")
-        said_winner = "human" if match["winner"].lower() in HUMAN_WORDS else "computer"
-        if (said_winner, int(match["score"])) != (winner, amount):
+        what = f"the winner and the final score at {_where(state)}"
+        matches = console.find("result", output)
+        if not matches and console.error:
+            raise console.fail(f"The program stopped at {_where(state)} before announcing the winner.")
+        if not matches:
+            raise console.unparsable(what, "result", output)
+        said_winner, score = read_result(console, matches)
+        shown = " ".join(_line(output, m) for m in matches[:2])
+        if said_winner is None:
+            raise console.unparsable(what, "result", output, f"{shown!r} names no winner")
+        if said_winner == "both":
+            raise console.fail(f"The game ended at {_where(state)}, but the program announced {shown!r}, which "
+                               f"names both players as the winner.")
+        if score is None:
+            raise console.unparsable(what, "result", output, f"{shown!r} gives no score")
+        if (said_winner, score) != (winner, amount):
             raise console.fail(f"The game ended at {_where(state)} with the {facing} facing an empty pile, so the "
-                               f"{winner} wins {amount} points, but the program announced {_line(output, match)!r}.")
+                               f"{winner} wins {amount} points, but the program announced {shown!r}.")
+
+
+def read_result(console, matches) -> tuple[str | None, int | None]:
+    """(winner, score) from the result lines: "computer", "human", "both" (they contradict) or None,
+    and the first number after the first claim (its sign dropped: "-9 points" for a loser is 9)."""
+    winners, score = set(), None
+    for match in matches:
+        groups = match.groupdict()
+        text = match.group(0)
+        if groups.get("winner") is not None:
+            winners.add("human" if groups["winner"].lower() in HUMAN_WORDS else "computer")
+        else:
+            winners |= claims(text)
+        if score is None:
+            raw = groups.get("score")
+            number = console.number(raw) if raw is not None else None
+            if number is None:
+                found = re.search(r"[+-]?\d+", text[_first_claim(text):])
+                number = int(found.group(0)) if found else None
+            score = None if number is None else abs(number)
+    if len(winners) > 1:
+        return "both", score
+    return (next(iter(winners)) if winners else None), score
+
+
+CLAIM = re.compile(r"(?i)\b(?P<who>computer|cpu|ai|human|you|player)\b(?:'s)?[^\n.!]*?"
+                   r"\b(?P<verb>wins?|won|loses?|lost)\b|\bwinner\b\W*(?:is\s+)?(?:the\s+)?(?P<named>computer|human|you|player)\b")
+
+
+def claims(text: str) -> set[str]:
+    """Who the text says won: "Computer loses. Human wins." is {"human"}; "You lose" is {"computer"}."""
+    out = set()
+    for m in CLAIM.finditer(text):
+        if m["named"]:
+            out.add("human" if m["named"].lower() in HUMAN_WORDS else "computer")
+            continue
+        who = "human" if m["who"].lower() in HUMAN_WORDS else "computer"
+        won = m["verb"].lower() in ("win", "wins", "won")
+        out.add(who if won else ("computer" if who == "human" else "human"))
+    return out
+
+
+def _first_claim(text: str) -> int:
+    m = CLAIM.search(text)
+    return m.start() if m else 0
+
+
+class Human:
+    """The person at the keyboard for one turn: reads what the program asks and answers in that form
+    (a numbered menu, a pile, a count, a count for one colour, or both in the order shown); a refused
+    answer ("Invalid move, try again") is typed again in the next form."""
+
+    def __init__(self, console, state: RBNimState, move: tuple[str, int]) -> None:
+        self.console, self.state, self.move = console, state, move
+
+    def answer(self, output: str) -> tuple[str, str]:
+        """(what the program printed after the human's move, the last line typed)."""
+        console, (pile, count) = self.console, self.move
+        template = console.pattern("human_answer")
+        if template != "auto":
+            return self._type(template.format(pile=pile, count=count).split("\n"))
+        asked: set[str] = set()            # "pile", "count": parts of the move typed so far
+        colours: set[str] = set()          # colours asked for their own count ("number of red marbles")
+        forms = list(BOTH_FORMS)           # ways to type both at once, tried in turn when refused
+        prompt, typed, after = output, "", ""
+        for _ in range(8):
+            if not console.waiting:
+                return after, typed
+            kind, line = self.form(prompt, asked, colours, forms)
+            asked |= {"pile", "count"} if kind in ("both", "menu") else {kind} if kind in ("pile", "count") else set()
+            colours |= {kind[6:]} if kind.startswith("count:") else set()
+            done = self._done(asked, colours)
+            text = ""
+            lines = line.split("\n")
+            for k, typed in enumerate(lines):
+                text = _after_enter(text, console.send(typed, complete=done and k == len(lines) - 1))
+            after = _after_enter(after, text)
+            if not done:
+                prompt = text
+            elif console.waiting and REFUSED.search(text) and not console.find("computer_move", text):
+                asked, colours, after, prompt = set(), set(), "", text     # refused: type it in the next form
+            else:
+                return after, typed
+        raise console.unparsable(f"what the program wants typed at {_where(self.state)}", "human_answer", prompt,
+                                 "it refused or kept asking after every form of the human's move tried")
+
+    def _type(self, lines: list[str]) -> tuple[str, str]:
+        output = ""
+        for k, line in enumerate(lines):
+            output = _after_enter(output, self.console.send(line, complete=k == len(lines) - 1))
+        return output, lines[-1]
+
+    def _done(self, asked: set, colours: set) -> bool:
+        return colours == set(PILES) or (asked == {"pile", "count"} and not colours)
+
+    def form(self, text: str, asked: set, colours: set, forms: list[str]) -> tuple[str, str]:
+        """(what is asked, what to type): "menu", "pile", "count", "count:<colour>" or "both"."""
+        console, (pile, count) = self.console, self.move
+        options = console.menu(text)
+        if options:
+            for key, label in options.items():
+                if pairs(label, console.number)[:1] == [self.move]:
+                    return "menu", str(key)
+            if "pile" not in asked:
+                for key, label in options.items():
+                    if re.search(rf"(?i)\b{pile}\b", label) and not pairs(label, console.number):
+                        return "pile", str(key)
+            if "pile" in asked:                       # "1) one marble  2) two marbles"
+                for key, label in options.items():
+                    if count in [console.number(w) for w in re.findall(r"(?i)[a-z]+|\d+", label)]:
+                        return "count", str(key)
+        prompt = console.prompt(text)
+        colour_words = set(re.findall(r"(?i)\b(red|blue)\b", prompt.lower()))
+        wants_pile = bool(ASKS_PILE.search(prompt))
+        wants_count = bool(ASKS_COUNT.search(prompt))
+        example = {order: bool(pairs(prompt, console.number, [pattern])) for order, pattern in zip(BOTH_FORMS, PAIRS[::-1])}
+        if wants_count and len(colour_words) == 1 and not any(example.values()) \
+                and not re.search(r"(?i)\b(?:piles?|colou?rs?)\b", prompt):
+            colour = colour_words.pop()               # "Enter number of red marbles to take:"
+            return f"count:{colour}", str(count if colour == pile else 0)
+        if wants_pile and not wants_count and "pile" not in asked:
+            return "pile", pile[0].upper() if re.search(r"\bR\s*/\s*B\b", prompt) else \
+                pile[0] if ASKS_LETTER.search(prompt) else pile
+        if wants_count and not wants_pile and "count" not in asked:
+            return "count", str(count)
+        if wants_pile and wants_count and not asked:
+            shown = [order for order, given in example.items() if given]     # 'e.g. "red 1"' shows the order
+            if len(shown) == 1:
+                first = shown[0]
+            else:                                     # else the order the prompt names them: "(count color)"
+                first = BOTH_FORMS[ASKS_COUNT.search(prompt).start() < ASKS_PILE.search(prompt).start()]
+            if first in forms:
+                forms.remove(first)
+                return "both", first.format(pile=pile, count=count)
+        if "pile" in asked and "count" not in asked:
+            return "count", str(count)
+        if "count" in asked and "pile" not in asked:
+            return "pile", pile
+        form = forms.pop(0) if forms else BOTH_FORMS[0]
+        return "both", form.format(pile=pile, count=count)
 
 
 @dataclass(frozen=True)

@@ -132,3 +132,15 @@ def test_grades_table_rows():
     assert rows[0] == {"id": "a", "rank": 1, "points": 5, "grade": 3.0, "max": 3.0, "reason": "place 1 of 2: in the top 10%"}
     assert rows[2]["rank"] is None and rows[2]["reason"] == "disqualified: hung"
     assert rows[3] == {"id": "x", "rank": None, "points": None, "grade": 0.0, "max": 3.0, "reason": "failed validation"}
+
+
+def test_interpolation_follows_the_rating_order_when_game_counts_differ():
+    # 7/10, 10/15 and 9/14 against random: by raw points 10 > 9 > 7, by strength 70 % > 67 % > 64 %.
+    games = [(sid, "builtin:random", 1, 0) for sid, wins, _ in (("a", 7, 3), ("b", 10, 5), ("c", 9, 5))
+             for _ in range(wins)]
+    games += [(sid, "builtin:random", 0, 1) for sid, _, losses in (("a", 7, 3), ("b", 10, 5), ("c", 9, 5))
+              for _ in range(losses)]
+    st = compute_standings(games, ["a", "b", "c", "builtin:random"], rank_by="rating")
+    g = compute_grades(st, {"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"})
+    assert g["a"].value == 100 and g["c"].value == 50 and 50 < g["b"].value < 100
+    assert g["a"].reason.startswith("rating ") and "between the lowest passing rating" in g["a"].reason

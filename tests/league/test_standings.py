@@ -127,3 +127,47 @@ def test_both_lose_games_do_not_move_ratings():
     r1 = rows(compute_standings(base, ["a", "b"]))
     r2 = rows(compute_standings(base + [("a", "b", 0, 0)] * 5, ["a", "b"]))
     assert r1["a"].rating == pytest.approx(r2["a"].rating, abs=1e-3)
+
+
+def _against_random(record: dict[str, tuple[int, int]]):
+    """Games of each player against one common opponent: {id: (wins, losses)}."""
+    games = []
+    for sid, (wins, losses) in record.items():
+        games += [(sid, "builtin:random", 1, 0)] * wins + [(sid, "builtin:random", 0, 1)] * losses
+    return games
+
+
+# random_subset leagues: players play different numbers of games (the issue's 8 to 14).
+UNEVEN = {"seventy": (7, 3), "sixty_seven": (10, 5), "sixty_four": (9, 5)}
+
+
+def test_uneven_game_counts_rank_by_rating_not_raw_points():
+    st = compute_standings(_against_random(UNEVEN), [*UNEVEN, "builtin:random"], rank_by="rating")
+    players = [r.id for r in st.rows if r.id != "builtin:random"]
+    assert players == ["seventy", "sixty_seven", "sixty_four"]      # 70 % > 67 % > 64 % of their games
+    assert [r.rank for r in st.rows if r.id in UNEVEN] == sorted(r.rank for r in st.rows if r.id in UNEVEN)
+    assert st.to_json()["rank_by"] == "rating"
+    by_points = compute_standings(_against_random(UNEVEN), [*UNEVEN, "builtin:random"])
+    assert [r.id for r in by_points.rows if r.id in UNEVEN] == ["sixty_seven", "sixty_four", "seventy"]
+
+
+def test_rating_ranking_shares_ranks_and_puts_unrated_last():
+    games = _against_random({"a": (3, 1), "b": (3, 1)})
+    st = compute_standings(games, ["a", "b", "builtin:random", "idle"], rank_by="rating")
+    assert [(r.id, r.rank) for r in st.rows] == [("a", 1), ("b", 1), ("builtin:random", 3), ("idle", 4)]
+    assert st.score(rows(st)["idle"]) == -math.inf
+
+
+def test_unknown_ranking_is_refused():
+    with pytest.raises(ValueError, match="rank_by"):
+        compute_standings([], ["a"], rank_by="wins")
+
+
+def test_the_league_ranks_random_subset_by_rating_and_round_robin_by_points():
+    from grader.assignment import load_assignments
+    from grader.league import rank_by
+
+    assignments = load_assignments("config.yaml")
+    assert assignments["colosseum"].config.league.format == "random_subset"
+    assert rank_by(assignments["colosseum"]) == "rating"
+    assert rank_by(assignments["quoridor"]) == "points"

@@ -1,0 +1,69 @@
+"""Every validation stage keeps to the course's timing: a fresh agent's first step gets the
+first-move allowance, later steps the per-move limit, and a correct agent that uses its allowances
+passes (limits scaled down from 30 s / 2 s through the config, in both start modes)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+
+SLOW_FIRST_MOVE = Path(__file__).resolve().parent / "course_timing" / "slow_first_move"
+# the course's 30 s / 2 s scaled down; kill_factor 10 as the course's (hard limit 10x the soft one)
+LIMITS = {"first_move_s": 6, "move_s": 1}
+
+
+def check(cli, config, path) -> dict:
+    result = cli("--config", config, "check", path, "--assignment", "a", "--json")
+    assert result.status in (0, 1), result.err
+    return json.loads(result.out)
+
+
+def stage(doc: dict, name: str) -> dict:
+    return next(c for c in doc["checks"] if c["name"] == name)
+
+
+@pytest.fixture(params=[True, False], ids=["prefork", "spawn"])
+def timed_arena(request, arena):
+    return lambda smoke_games=2: arena(limits=LIMITS, league={"prefork": request.param, "seed": 3},
+                                       validation={"smoke_games": smoke_games,
+                                                   "stages": {"legal_moves": {"required": True}}})
+
+
+def test_an_agent_using_most_of_its_first_move_passes_every_stage(tmp_path, cli, timed_arena):
+    agent = tmp_path / "slow_first_move"
+    shutil.copytree(SLOW_FIRST_MOVE, agent)
+    (agent / "timing.json").write_text(json.dumps({"first_move_s": 2.5, "move_s": 0.1}))  # of 6 s and 1 s
+    doc = check(cli, timed_arena(), agent)
+    assert stage(doc, "legal_moves")["passed"], stage(doc, "legal_moves")["message"]
+    assert "All 24 positions answered correctly" in stage(doc, "legal_moves")["message"]
+    assert doc["passed"], doc["checks"]
+
+
+# Slow first step, and what it learnt then (the board size, its corner) reused later: it answers
+# legally in a real game, where the board never changes, but not about a board of another size.
+REMEMBERS_THE_BOARD = """
+import time
+if not hasattr(self, "size"):
+    time.sleep(1.5)
+    self.size = chess_board.shape[0]
+r, c = (int(x) for x in my_pos)
+if chess_board.shape[0] != self.size:
+    return (self.size + 5, 0), 0
+return (r, c), int(next(d for d in range(4) if not chess_board[r, c, d]))
+"""
+
+
+def test_a_reused_agent_is_never_failed_for_remembering_an_earlier_position(tmp_path, cli, timed_arena, student):
+    doc = check(cli, timed_arena(smoke_games=0), student(tmp_path / "remembers", REMEMBERS_THE_BOARD))
+    assert stage(doc, "legal_moves")["passed"], stage(doc, "legal_moves")["message"]
+
+
+def test_a_wrong_agent_still_fails_after_the_fresh_second_opinion(tmp_path, cli, timed_arena, student):
+    body = "import time\nif not hasattr(self, 'seen'):\n    time.sleep(1.5)\n    self.seen = 1\nreturn (99, 99), 0"
+    doc = check(cli, timed_arena(smoke_games=0), student(tmp_path / "wrong", body))
+    legal = stage(doc, "legal_moves")
+    assert not legal["passed"] and legal["message"].startswith("24 of 24 positions answered wrongly")
+    assert "illegal" in legal["message"] and "took" not in legal["message"]
