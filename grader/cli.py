@@ -150,38 +150,34 @@ def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
 
 
 def _print_report(assignment: Assignment, sub, report) -> None:
+    from .feedback import num, verdict
+
     console.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
-        pts = f"{c.points:g}/{c.max_points:g} pt" if c.max_points else ("gate" if not c.informational else "info")
+        pts = f"{num(c.points)}/{num(c.max_points)} pt" if c.max_points else ("gate" if not c.informational else "info")
         console.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
+    shown = set()
     for c in report.checks:
         if c.passed:
             continue
         console.print(f"\n[bold]{escape(c.title)}[/]: {escape(c.message)}")
-        if c.picture:
+        if c.picture and c.picture in shown:
+            console.print("(the same position as shown above)")
+        elif c.picture:
             console.print(escape(c.picture))
+            shown.add(c.picture)
     for g in report.games:
+        replaced = f"; {g['replaced']} of {g['moves']} moves replaced by random ones" if g.get("replaced") else ""
         console.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
-                      f"{g['result']} ({escape(g['reason'])})")
-    console.print(f"\nResult: {_verdict(report)} — {report.points:g} of {report.max_points:g} points.")
+                      f"{g['result']} ({escape(g['reason'])}{replaced})")
+    passed, sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points)
+    colour = "green" if passed and "lost" not in sentence and "failed" not in sentence else "yellow" if passed else "red"
+    console.print(f"\nResult: [{colour}]{escape(sentence)}[/]")
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]
     if missing:
         console.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
-
-
-def _verdict(report) -> str:
-    """"passed" only where a required stage was tried; graded stages that lost points are said so."""
-    counted = [c for c in report.checks if not c.informational]
-    if not report.passed:
-        return "[red]did not pass[/]"
-    lost = [c for c in counted if not c.passed]
-    if not any(c.required for c in counted):
-        return "[yellow]graded on points alone[/] (no stage is a gate)" if lost else "[green]passed[/]"
-    if lost:
-        return f"[green]passed[/] every required stage; [yellow]{len(lost)} graded stage(s) lost points[/]"
-    return "[green]passed[/]"
 
 
 def _entrant(assignment: Assignment, spec: str):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import __version__
 from .assignment import Assignment
-from .lms.export import Placement, feedback_text
+from .feedback import student_feedback
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .lms.penalties import apply_penalties
 from .store import Store
@@ -199,20 +199,13 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
     """One row per student, as the LMS exports take them: id, real name, grade, and feedback text."""
     from .report import submission_pages
 
-    ranked = [s for s in doc["submissions"] if s["rank"] is not None]
     pages = submission_pages(doc) if report_url else {}
     rows = []
     for s in doc["submissions"]:
         if s["status"] == "built-in":
             continue
-        stages = [c | {"max_points": c.get("max_points", 0)} for c in ((s.get("validation") or {}).get("checks") or [])]
-        placement = (Placement(rank=s["rank"], entrants=len(ranked), score=s["points"])
-                     if s["rank"] is not None else None)
         url = f"{report_url.rstrip('/')}/{pages[s['id']]}" if s["id"] in pages else None
-        feedback = feedback_text(stages=stages, placement=placement, grade=s["grade"], max_grade=s["grade_max"],
-                                 report_url=url, penalties=s.get("penalties") or [], title=doc["assignment"]["title"])
-        if s["status"] != "valid":
-            feedback += f"\nStatus: {s['status']}" + (f" ({s['status_detail']})." if s["status_detail"] else ".")
+        feedback = student_feedback(s, doc, url)
         rows.append({"student_id": s["id"], "name": s.get("student_name") or s["display_name"],
                      "grade": s["grade"] if s["grade"] is not None else 0.0, "max_grade": s["grade_max"],
                      "feedback": feedback})

@@ -272,7 +272,9 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"
         games.append({"opponent": opponent.display_name, "seat": seat, "result": outcome,
-                      "reason": result.reason, "detail": result.detail, "seed": seed})
+                      "reason": result.reason, "detail": result.detail, "seed": seed,
+                      "moves": mine.moves if mine else 0,
+                      "replaced": sum(i["kind"] == "substituted" for i in (mine.incidents if mine else []))})
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue
