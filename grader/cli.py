@@ -322,14 +322,12 @@ def cmd_standings(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .outputs import replay_frames
-    from .report import render_site
+    from .outputs import write_sites
 
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    doc = _results(assignment)
-    render_site(doc, assignment.reports_dir, frames=replay_frames(assignment))
-    console.print(f"site: {escape(str(assignment.reports_dir / 'index.html'))}")
+    for label, path in write_sites(assignment, _results(assignment)).items():
+        console.print(f"{label}: {escape(str(path))}")
     return 0
 
 

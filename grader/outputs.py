@@ -76,6 +76,14 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             return pseudonym(sid, f"{assignment.name}:{lg.seed}")
         return names.get(sid, sid)
 
+    allowed = assignment.config.public_names
+
+    def public(sid: str) -> str:
+        """The name on the published site: a pseudonym unless the config allows this student's name."""
+        if sid.startswith("builtin:") or allowed is True or (isinstance(allowed, list) and sid in allowed):
+            return shown(sid)
+        return pseudonym(sid, f"{assignment.name}:{lg.seed}")
+
     subs = []
     for sid in [s.id for s in run.submissions] + [e.id for e in run.entrants if e.builtin]:
         v = run.validations.get(sid)
@@ -99,7 +107,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
                                       config=assignment.config.penalties)
             grade, penalties = applied.points, applied.lines
         subs.append({
-            "id": sid, "display_name": shown(sid), "status": status, "status_detail": detail,
+            "id": sid, "display_name": shown(sid), "public_name": public(sid), "status": status,
+            "status_detail": detail,
             "validation": v and {k: v[k] for k in ("passed", "points", "max_points", "checks")},
             "rank": row.rank if row else None, "points": row.points if row else None,
             "wins": row.wins if row else None, "draws": row.draws if row else None,
@@ -128,7 +137,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "id": game_id(g.key), "seat0": a, "seat1": b, "seat0_name": shown(a), "seat1_name": shown(b),
             "seed": g.seed, "game_index": g.game_index, "round": g.round, "points": [g.points0, g.points1],
             "reason": g.reason, "detail": g.detail, "moves": moves.get("moves", []),
-            "move_texts": moves.get("texts", []), "scores": moves.get("scores"),
+            "move_texts": course_notation(assignment, g.seed, moves.get("moves", [])) or moves.get("texts", []),
+            "scores": moves.get("scores"),
             "times": json.loads(g.times_json or "[]"),
             "incidents": [inc | {"seat": seat} for seat, p in enumerate(players) for inc in p.get("incidents", [])],
             "reproduce": (f"grader play {spec(a)} {spec(b)} --assignment {assignment.name} "
@@ -217,6 +227,21 @@ def write_grades_csv(path: Path, doc: dict, report_url: str | None = None) -> No
     write_plain_grades_csv(grade_rows(doc, report_url), path)
 
 
+def course_notation(assignment: Assignment, seed: int, moves: list) -> list[str] | None:
+    """Each move as the course writes it (the ruleset's `move_text`), replayed now rather than
+    read from the store, so games stored by an older grader read the same; None if it fails."""
+    try:
+        state = assignment.game.new_state(seed)
+        texts = []
+        for wire in moves:
+            move = state.parse_move(wire)
+            texts.append(state.move_text(move))
+            state.play(move)
+        return texts
+    except Exception:  # noqa: BLE001 - the stored texts are shown instead
+        return None
+
+
 def replay_frames(assignment: Assignment):
     """frames(game) → the board SVG after each ply, replayed by the ruleset's own engine."""
     def frames(game: dict) -> list[str]:
@@ -236,7 +261,16 @@ def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[
     paths["results"].write_text(json.dumps(doc, indent=1, default=str), encoding="utf-8")
     write_grades_csv(paths["grades"], doc, assignment.config.report_url)
     if site:
-        from .report import render_site
-        render_site(doc, out, frames=replay_frames(assignment))
-        paths["site"] = out / "index.html"
+        paths |= write_sites(assignment, doc)
     return paths
+
+
+def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
+    """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
+    and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
+    from .report import render_site
+
+    frames = replay_frames(assignment)
+    out = assignment.reports_dir
+    return {"instructor site": render_site(doc, out, frames=frames),
+            "public site (publish this folder)": render_site(doc, out / "public", frames=frames, public=True)}

@@ -65,9 +65,11 @@ class ValidationReport:
 
 
 def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | None = None,
-             smoke: bool = True) -> ValidationReport:
-    """Run every stage on one staged submission."""
+             smoke: bool = True, on_stage=None) -> ValidationReport:
+    """Run every stage on one staged submission; `on_stage(title)` is told as each stage starts."""
     import sandbox
+
+    on_stage = on_stage or (lambda title: None)
 
     if factory is None:
         factory = player_factory(assignment)
@@ -81,16 +83,20 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
     if submission_kind(assignment, sub) == "program":
         report.kind = "program"
+        on_stage("The program, through its console")
         report.checks.append(_program(assignment, sub))
         report.max_points = report.checks[-1].max_points
         return _finish(report)
+    on_stage("Interface")
     interface = _interface(assignment, sub, factory)
     report.checks.append(interface)
     if not interface.passed:
         return _finish(report)
     for probe in probes:
+        on_stage(probe.title)
         report.checks.append(_probe(assignment, sub, probe, factory))
     if smoke and assignment.config.validation.smoke_games > 0:
+        on_stage("Smoke games")
         check, games = _smoke(assignment, sub, factory)
         report.checks.append(check)
         report.games = games
