@@ -78,11 +78,13 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
         else:
             todo.append(sub)
 
+    workers = max(1, min(len(todo), os.cpu_count() or 1))
+    per_submission = max(1, (os.cpu_count() or 1) // workers)     # fresh-process positions at once
+
     def run(sub: Submission) -> tuple[Submission, ValidationReport]:
         told = (lambda title: on_stage(sub, title, len(todo))) if on_stage else None
-        return sub, validate(assignment, sub, factory=factory, on_stage=told)
+        return sub, validate(assignment, sub, factory=factory, on_stage=told, workers=per_submission)
 
-    workers = max(1, min(len(todo), os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sub, report in pool.map(run, todo):
             doc = report.to_json() | {"key": validation_key(assignment, sub)}

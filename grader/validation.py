@@ -10,6 +10,7 @@ as a failed check with one sentence, never as an exception here.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -65,8 +66,9 @@ class ValidationReport:
 
 
 def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | None = None,
-             smoke: bool = True, on_stage=None) -> ValidationReport:
-    """Run every stage on one staged submission; `on_stage(title)` is told as each stage starts."""
+             smoke: bool = True, on_stage=None, workers: int | None = None) -> ValidationReport:
+    """Run every stage on one staged submission; `on_stage(title)` is told as each stage starts.
+    `workers`: how many fresh-process positions may run at once (default: one per core)."""
     import sandbox
 
     on_stage = on_stage or (lambda title: None)
@@ -94,7 +96,7 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         return _finish(report)
     for probe in probes:
         on_stage(probe.title)
-        report.checks.append(_probe(assignment, sub, probe, factory))
+        report.checks.append(_probe(assignment, sub, probe, factory, workers or _cores()))
     if smoke and assignment.config.validation.smoke_games > 0:
         on_stage("Smoke games")
         check, games = _smoke(assignment, sub, factory)
@@ -179,14 +181,26 @@ def _load_failure(entry: str, res, limit: float) -> str:
     return f"{entry} could not be loaded: {res.message or res.verdict.value}"
 
 
-def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory) -> Check:
+def _cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                      # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
     proc = None
     stopped = 0                 # positions that ended with the player killed, crashed or unable to start
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     try:
-        for n, case in enumerate(cases):
+        if workers > 1 and len(cases) > 1 and all(c.fresh for c in cases):
+            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers)
+            cases_left: list[ProbeCase] = []
+        else:
+            cases_left = cases
+        for n, case in enumerate(cases_left):
             if stopped > MAX_STOPPED:
                 fatal_note = (f" The player was stopped in {stopped} positions, "
                               f"so the other {len(cases) - n} were not tried.")
@@ -251,6 +265,51 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     return Check(probe.name, probe.title, passed, points, probe.points, summary, required=probe.required,
                  informational=probe.informational, picture=picture, svg=svg, cases=total,
                  failed_cases=len(failed))
+
+
+def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
+                 workers: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
+    """Positions that each need a fresh process are independent, so up to `workers` run at once
+    (Double Card's scripted games: one per core). Results are taken in case order and the stop
+    rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
+        proc, res = _start(assignment, sub, factory)
+        try:
+            if not res.ok:
+                return (case, f"the player did not start: {res.message}", {}), True
+            for method, args in case.setup:
+                res = proc.call(method, args)
+                if not res.verdict.answered:
+                    return (case, f"{method} failed: {res.message}", {}), not proc.alive
+            res = proc.call(case.method, case.args)
+            if res.verdict is Verdict.OK:
+                mismatch = case.check(res.value)
+                return (None if mismatch is None else (case, mismatch.message, mismatch.marks)), False
+            return (case, _call_failure(case.method, res, assignment.move_s), {}), not proc.alive
+        finally:
+            proc.close()
+
+    failed: list[tuple[ProbeCase, str, dict]] = []
+    stopped, note = 0, ""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        running = [pool.submit(one, c) for c in cases[:min(workers, MAX_STOPPED + 1)]]
+        for n, case in enumerate(cases):
+            if n >= len(running):                       # not started: the player was stopped too often
+                note = (f" The player was stopped in {stopped} positions, "
+                        f"so the other {len(cases) - n} were not tried.")
+                failed.extend((c, "not tried", {}) for c in cases[n:])
+                break
+            failure, was_stopped = running[n].result()
+            stopped += was_stopped
+            if failure is not None:
+                failed.append(failure)
+            in_flight = len(running) - n - 1            # never more players in flight than may still stop
+            while len(running) < len(cases) and in_flight < workers and stopped + in_flight <= MAX_STOPPED:
+                running.append(pool.submit(one, cases[len(running)]))
+                in_flight += 1
+    return failed, note
 
 
 def _call_failure(method: str, res, limit: float) -> str:
