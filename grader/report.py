@@ -284,7 +284,13 @@ def _validation(validation, names: _Names) -> dict | None:
                        "message": names.scrub(_text(c.get("message"))), "picture": names.scrub(_text(c.get("picture"))),
                        "svg": svg_data_uri(svg) if svg else None})
     passed = validation.get("passed")
-    return {"passed": passed if isinstance(passed, bool) else None, "checks": checks,
+    raw = [c for c in _list(validation.get("checks")) if isinstance(c, dict)]
+    sentence = None
+    if raw:
+        from .feedback import verdict
+        sentence = names.scrub(verdict(raw, [], _number(validation.get("points")) or 0,
+                                       _number(validation.get("max_points")) or 0)[1])
+    return {"passed": passed if isinstance(passed, bool) else None, "checks": checks, "verdict": sentence,
             "points": _fmt(validation.get("points"), 2), "max_points": _fmt(validation.get("max_points"), 2)}
 
 
@@ -503,11 +509,13 @@ def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, pu
 # Screenshots for the README (needs Playwright and a Chromium; used by the browser test).
 
 def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable: str = CHROMIUM) -> list[Path]:
-    """PNGs of the leaderboard, the top submission's page and a replay half-way through.
+    """PNGs for the README: the leaderboard, a failed submission's page (its failing position)
+    and a replay half-way through.
 
-    `out_dir` is a rendered site; returns the written files (leaderboard.png, submission.png,
-    replay.png in `dest`). Pass a Playwright `browser` that is already open (Playwright's sync API
-    cannot be started twice in one thread); otherwise Chromium at `executable` is launched."""
+    `out_dir` is a rendered site (the public one); returns the written files (leaderboard.png,
+    failed-check.png, replay.png in `dest`). Pass a Playwright `browser` that is already open
+    (Playwright's sync API cannot be started twice in one thread); otherwise Chromium at
+    `executable` is launched."""
     if browser is None:
         from playwright.sync_api import sync_playwright
         with sync_playwright() as pw:
@@ -526,11 +534,20 @@ def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable:
         page.goto((out / "index.html").as_uri())
         page.screenshot(path=str(dest / "leaderboard.png"))
         written.append(dest / "leaderboard.png")
-        first = page.locator("#leaderboard tbody a").first
-        if first.count():
-            page.goto((out / first.get_attribute("href")).resolve().as_uri())
-            page.screenshot(path=str(dest / "submission.png"))
-            written.append(dest / "submission.png")
+        links = [a.get_attribute("href") for a in page.locator("#not-in-league a, #leaderboard tbody a").all()]
+        for selector in ("ol.checks li.fail img.picture", "ol.checks li.fail pre.picture", "ol.checks li.fail"):
+            found = None
+            for href in links:                  # a failing stage with its position's picture, if any
+                page.goto((out / href).resolve().as_uri())
+                if page.locator(selector).count():
+                    found = page.locator(selector).first
+                    break
+            if found is not None:
+                page.locator("ol.checks li.fail").first.scroll_into_view_if_needed()
+                page.evaluate("() => window.scrollBy(0, -8)")
+                page.screenshot(path=str(dest / "failed-check.png"))
+                written.append(dest / "failed-check.png")
+                break
         games = sorted((out / "games").glob("*.html"))
         if games:
             page.goto(games[0].as_uri())

@@ -205,7 +205,7 @@ def test_the_failing_position_is_shown_large_enough_to_read(browser, request, tm
 
 
 def test_screenshots_for_the_readme(browser, request, tmp_path):
-    """Writes reports/screenshots/{leaderboard,submission,replay}.png (generated, git-ignored; the
+    """Writes reports/screenshots/{leaderboard,failed-check,replay}.png (generated, git-ignored; the
     README embeds the copies in docs/screenshots/ taken from the demo's league)."""
     conftest = request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
     doc = copy.deepcopy(conftest.base_document())
@@ -215,7 +215,7 @@ def test_screenshots_for_the_readme(browser, request, tmp_path):
             sub["validation"]["checks"][1]["message"] = "Returned e9, which is off the board."
     render_site(doc, tmp_path / "site", conftest.fake_frames)
     written = screenshots(tmp_path / "site", REPO / "reports" / "screenshots", browser)
-    assert [p.name for p in written] == ["leaderboard.png", "submission.png", "replay.png"]
+    assert [p.name for p in written] == ["leaderboard.png", "failed-check.png", "replay.png"]
     for p in written:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 2000
 

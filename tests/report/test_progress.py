@@ -18,7 +18,7 @@ CONFIG = Path(__file__).resolve().parents[2] / "config.yaml"
 def test_validation_prints_each_stage_and_what_is_left(tmp_path, monkeypatch):
     assignment = load_assignments(CONFIG)["quoridor"]
 
-    def fake_validate(assignment, sub, factory=None, on_stage=None):
+    def fake_validate(assignment, sub, factory=None, on_stage=None, workers=None):
         for title in ("Interface", "expand_player(): every legal step, nothing else", "Smoke games"):
             on_stage(title)
         return ValidationReport(sub.id, passed=True, points=5.138888, max_points=10,
