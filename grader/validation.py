@@ -195,7 +195,7 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     try:
-        if workers > 1 and len(cases) > 1 and all(c.fresh for c in cases):
+        if len(cases) > 1 and all(c.fresh for c in cases):
             failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers)
             cases_left: list[ProbeCase] = []
         else:
