@@ -20,7 +20,7 @@ from .match import GameResult
 from .standings import Standings, compute_standings
 from .store import GameRecord, Store, SubmissionRecord, game_key
 from .submissions import Submission, builtin, discover
-from .validation import ValidationReport, validate
+from .validation import ValidationReport, cores, validate
 
 MAX_INFRA_RETRIES = 2
 
@@ -79,7 +79,7 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
             todo.append(sub)
 
     workers = max(1, min(len(todo), os.cpu_count() or 1))
-    per_submission = max(1, (os.cpu_count() or 1) // workers)     # fresh-process positions at once
+    per_submission = max(1, cores() // workers)         # fresh-process positions at once, per validation
 
     def run(sub: Submission) -> tuple[Submission, ValidationReport]:
         told = (lambda title: on_stage(sub, title, len(todo))) if on_stage else None

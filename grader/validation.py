@@ -96,7 +96,7 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         return _finish(report)
     for probe in probes:
         on_stage(probe.title)
-        report.checks.append(_probe(assignment, sub, probe, factory, workers or _cores()))
+        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores()))
     if smoke and assignment.config.validation.smoke_games > 0:
         on_stage("Smoke games")
         check, games = _smoke(assignment, sub, factory)
@@ -181,7 +181,7 @@ def _load_failure(entry: str, res, limit: float) -> str:
     return f"{entry} could not be loaded: {res.message or res.verdict.value}"
 
 
-def _cores() -> int:
+def cores() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:                      # macOS, Windows
