@@ -36,16 +36,16 @@ def replaced_moves(games: Iterable[Mapping]) -> tuple[int, int]:
     return replaced, made
 
 
-def replaced_sentence(games: Iterable[Mapping]) -> str | None:
+def replaced_sentence(games: Iterable[Mapping], where: str = "the smoke games") -> str | None:
     """Told whenever the course's policy played random moves for the submission: with every move
     replaced, a player that 'passes' is really the course's random player."""
     replaced, made = replaced_moves(games)
     if not replaced:
         return None
     if replaced >= made:
-        return (f"Every one of your {made} moves in the smoke games was replaced by a random move (the course's "
-                f"policy for a move that raises, is late or is illegal), so in the league you play at random.")
-    return (f"{replaced} of your {made} moves in the smoke games were replaced by random moves (the course's "
+        return (f"Every one of your {made} moves in {where} was replaced by a random move (the course's "
+                f"policy for a move that raises, is late or is illegal), so you played at random.")
+    return (f"{replaced} of your {made} moves in {where} were replaced by random moves (the course's "
             f"policy for a move that raises, is late or is illegal).")
 
 
@@ -137,7 +137,8 @@ def student_feedback(sub: Mapping, doc: Mapping, report_url: str | None = None) 
     if not checks and sub.get("status_detail"):
         lines.append(f"Not checked: {_first_line(sub['status_detail'])}")
     if checks:
-        ok, sentence = verdict(checks, (), validation.get("points"), validation.get("max_points"))
+        ok, sentence = verdict(checks, validation.get("games") or (), validation.get("points"),
+                               validation.get("max_points"))
         lines.append(("Validation: " + sentence[0].upper() + sentence[1:]) if not ok else f"Validation: {sentence}")
     place = student_place(sub, doc.get("submissions") or [])
     if sub.get("status") == "disqualified":
@@ -146,6 +147,9 @@ def student_feedback(sub: Mapping, doc: Mapping, report_url: str | None = None) 
         points = (f", {num(sub['points'])} point{'' if sub['points'] == 1 else 's'} from {sub.get('games') or 0} games"
                   if sub.get("points") is not None else "")
         lines.append(f"League: {_ordinal(place[0])} of {place[1]} students{points}.")
+    league_replaced = replaced_sentence([sub], "the league") if place is not None else None
+    if league_replaced:
+        lines.append(f"League: {league_replaced}")
     for p in sub.get("penalties") or []:
         lines.append(f"Penalty: {p}")
     if sub.get("grade") is not None:

@@ -37,8 +37,11 @@ def _player_stats(games: list) -> dict[str, dict]:
             if seat >= len(players):
                 continue
             p = players[seat]
-            s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": ""})
+            s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": "",
+                                       "moves": 0, "replaced": 0})
             s["slowest_move_s"] = max(s["slowest_move_s"], p.get("slowest_move_s") or 0.0)
+            s["moves"] += p.get("moves") or 0            # how many the course's policy replaced by random ones
+            s["replaced"] += sum(i.get("kind") == "substituted" for i in p.get("incidents") or [])
             if p.get("peak_memory_mb") is not None:
                 s["peak_memory_mb"] = max(s["peak_memory_mb"] or 0.0, p["peak_memory_mb"])
             if p.get("output") and len(s["output"]) < 8000:
@@ -109,7 +112,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         subs.append({
             "id": sid, "display_name": shown(sid), "public_name": public(sid), "status": status,
             "status_detail": detail,
-            "validation": v and {k: v[k] for k in ("passed", "points", "max_points", "checks")},
+            "validation": v and {k: v.get(k) for k in ("passed", "points", "max_points", "checks", "games")},
             "rank": row.rank if row else None, "points": row.points if row else None,
             "wins": row.wins if row else None, "draws": row.draws if row else None,
             "losses": row.losses if row else None, "games": row.games if row else None,
@@ -118,7 +121,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "grade": grade, "grade_max": g.max if g else None,
             "grade_reason": g.reason if g else None, "penalties": penalties,
             "student_name": (metadata.get(sid) or {}).get("name") or names.get(sid, sid),
-            **stats.get(sid, {"slowest_move_s": None, "peak_memory_mb": None, "output": ""}),
+            **stats.get(sid, {"slowest_move_s": None, "peak_memory_mb": None, "output": "", "moves": 0,
+                              "replaced": 0}),
         })
     subs.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0, s["display_name"]))
 

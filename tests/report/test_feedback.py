@@ -36,6 +36,7 @@ def test_every_move_replaced_is_told():
     games = [{"moves": 2, "replaced": 2}, {"moves": 4, "replaced": 4}]
     _, sentence = verdict(checks, games, 0, 1)
     assert "Every one of your 6 moves in the smoke games was replaced by a random move" in sentence
+    assert "so you played at random" in sentence
     _, some = verdict(checks, [{"moves": 3, "replaced": 1}], 0, 1)
     assert "1 of your 3 moves in the smoke games were replaced" in some
 
@@ -114,3 +115,10 @@ def test_the_check_prints_a_position_once_and_points_rounded(monkeypatch):
     assert "3 of 3 moves replaced by random ones" in text
     assert text.strip().splitlines()[-1].startswith(
         'Result: passed every required stage — 5.14 of 10 points; points lost in "Legal moves". Every one')
+
+
+def test_feedback_tells_how_many_league_moves_were_replaced():
+    doc = _doc()
+    doc["submissions"][1].update(moves=40, replaced=40)
+    ann = {r["student_id"]: r["feedback"] for r in grade_rows(doc)}["ann"]
+    assert "League: Every one of your 40 moves in the league was replaced by a random move" in ann
