@@ -293,6 +293,8 @@ def _print_standings(doc: dict) -> None:
     from rich import box
     from rich.table import Table
 
+    from .feedback import rating as shown_rating
+
     table = Table(title=f"Standings — {doc['assignment']['title']}", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, collapse_padding=True)
     for col in ("rank", "submission", "points", "W-D-L", "rating", "grade", "status"):
@@ -300,8 +302,7 @@ def _print_standings(doc: dict) -> None:
     reasons = []
     for s in doc["submissions"]:
         wdl = f"{s['wins']}-{s['draws']}-{s['losses']}" if s["games"] is not None else ""
-        rating = (f"{s['rating']:.0f} ±{(s['rating_high'] - s['rating_low']) / 2:.0f}"      # the 95% interval
-                  if s.get("rating") is not None and s.get("rating_low") is not None else "")
+        rating = " ".join(x for x in shown_rating(s.get("rating"), s.get("rating_low"), s.get("rating_high")) if x)
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
         status = s["status"]
         if status in ("failed", "disqualified") and s["status_detail"]:

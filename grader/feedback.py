@@ -19,6 +19,22 @@ def score(points, max_points) -> str:
     return f"{num(points)} of {num(max_points)} point{'' if float(max_points or 0) == 1 else 's'}"
 
 
+MEANINGFUL_RATING = 400         # Elo points: ±400 spans 1:10 to 10:1 odds, so the rating tells nothing
+
+
+def rating(value, low, high) -> tuple[str | None, str | None]:
+    """(rating, "±half-width of the 95 % interval"), or (None, None) where the interval is too wide
+    to mean anything (few games); the same on the site and in the terminal."""
+    if value is None:
+        return None, None
+    if low is None or high is None:
+        return f"{value:.0f}", None
+    half = (high - low) / 2
+    if half > MEANINGFUL_RATING:
+        return None, None
+    return f"{value:.0f}", f"±{half:.0f}"
+
+
 def _title(check: Mapping) -> str:
     return str(check.get("title") or check.get("name") or "a stage")
 

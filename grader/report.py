@@ -309,20 +309,9 @@ def _opponents(played: list[tuple[dict, int]], names: _Names) -> list[dict]:
 
 
 def _rating(sub: dict) -> tuple[str | None, str | None]:
-    """(rating, "± half-width") where the 95 % interval says something; a rating whose interval is
-    wider than MEANINGFUL_RATING Elo points either way is not shown (too few games to tell)."""
-    rating, low, high = (_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high"))
-    if rating is None:
-        return None, None
-    if low is None or high is None:
-        return _fmt(rating, 0), None
-    half = (high - low) / 2
-    if half > MEANINGFUL_RATING:
-        return None, None
-    return _fmt(rating, 0), f"±{half:.0f}"
+    from .feedback import rating
 
-
-MEANINGFUL_RATING = 400         # Elo points: ±400 spans 1:10 to 10:1 odds, so the rating tells nothing
+    return rating(*(_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high")))
 
 
 def _row(sub: dict, played: list[tuple[dict, int]], names: _Names, public: bool = False) -> dict:

@@ -122,3 +122,11 @@ def test_feedback_tells_how_many_league_moves_were_replaced():
     doc["submissions"][1].update(moves=40, replaced=40)
     ann = {r["student_id"]: r["feedback"] for r in grade_rows(doc)}["ann"]
     assert "League: Every one of your 40 moves in the league was replaced by a random move" in ann
+
+
+def test_ratings_read_as_plus_minus_and_only_where_meaningful():
+    from grader.feedback import rating
+
+    assert rating(1517.4, 1417.4, 1617.4) == ("1517", "±100")
+    assert rating(517, -642, 1676) == (None, None)                      # ±1159: too few games to tell
+    assert rating(None, None, None) == (None, None)
