@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def next_steps(reports: Path, grader: str = ".venv/bin/grader") -> list[str]:
     """The lines that end the demo: where to look, then import, grade, export and publish."""
     sites = sorted(p.parent.parent.name for p in reports.glob("*/public/index.html"))
-    first = sites[0] if sites else "quoridor"
+    first = "quoridor" if "quoridor" in sites or not sites else sites[0]      # the BRUTE example first
     try:
         rel = str(reports.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:

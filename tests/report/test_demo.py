@@ -16,8 +16,8 @@ def test_the_demo_ends_with_next_steps_not_bare_paths(tmp_path, monkeypatch):
     text = "\n".join(next_steps(tmp_path / "reports"))
     assert text.startswith("Next steps:\n  1. Look at the leagues: reports/<assignment>/index.html")
     assert "(colosseum, quoridor)" in text
-    for command in ("grader import ", "grader run colosseum", "grader export colosseum --moodle",
-                    "Publish only reports/colosseum/public/", "grader check "):
+    for command in ("grader import ", "grader run quoridor", "grader export quoridor --moodle",
+                    "Publish only reports/quoridor/public/", "grader check "):
         assert command in text, command
 
 
