@@ -172,7 +172,8 @@ def _print_report(assignment: Assignment, sub, report) -> None:
         replaced = f"; {g['replaced']} of {g['moves']} moves replaced by random ones" if g.get("replaced") else ""
         console.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                       f"{g['result']} ({escape(g['reason'])}{replaced})")
-    passed, sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points)
+    passed, sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
+                               passed=report.passed, plays=report.kind != "program")
     colour = "green" if passed and "lost" not in sentence and "failed" not in sentence else "yellow" if passed else "red"
     console.print(f"\nResult: [{colour}]{escape(sentence)}[/]")
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]

@@ -65,9 +65,12 @@ def replaced_sentence(games: Iterable[Mapping], where: str = "the smoke games") 
             f"policy for a move that raises, is late or is illegal).")
 
 
-def verdict(checks: list[Mapping], games: Iterable[Mapping] = (), points=0.0, max_points=0.0) -> tuple[bool, str]:
+def verdict(checks: list[Mapping], games: Iterable[Mapping] = (), points=0.0, max_points=0.0,
+            passed: bool | None = None, plays: bool = True) -> tuple[bool, str]:
     """(passed, the sentence) for the end of `grader check`: never "did not pass" beside full points
-    without the reason, and a gate that gives no points is not counted as a graded stage."""
+    without the reason, and a gate that gives no points is not counted as a graded stage.
+    `passed`: the report's own verdict where it has one; `plays`: False for a submission that plays
+    no games (a command-line program), which no stage keeps "out of the league"."""
     counted = _counted(checks)
     total = score(points, max_points)
     replaced = replaced_sentence(games)
@@ -79,6 +82,8 @@ def verdict(checks: list[Mapping], games: Iterable[Mapping] = (), points=0.0, ma
             return False, f"did not pass: the interface stage failed, so no other stage ran ({total})."
         why = (f"the required stage \"{_title(first)}\" failed" if len(failed_required) == 1 else
                f"{len(failed_required)} required stages failed, first \"{_title(first)}\"")
+        if not plays:
+            return False, f"did not pass: {why} ({total}).{tail}"
         return False, (f"did not pass: {why}, which keeps the submission out of the league "
                        f"(the graded stages gave {total}).{tail}")
     graded_lost = [c for c in counted if float(c.get("max_points") or 0) > 0 and not c.get("passed")]
@@ -91,13 +96,16 @@ def verdict(checks: list[Mapping], games: Iterable[Mapping] = (), points=0.0, ma
     if gates_failed:
         names = ", ".join(f"\"{_title(c)}\"" for c in gates_failed)
         parts.append(f"{names} failed (not required here)")
-    if not gated:
+    if passed is False:
+        head = "did not pass"
+    elif not gated:
         head = "graded on points alone (no stage is a gate)"
     else:
         head = "passed every required stage" if parts else "passed"
+    ok = passed is not False
     if not parts:
-        return True, f"{head} — {total}.{tail}"
-    return True, f"{head} — {total}; {'; '.join(parts)}.{tail}"
+        return ok, f"{head} — {total}.{tail}"
+    return ok, f"{head} — {total}; {'; '.join(parts)}.{tail}"
 
 
 # ---------------------------------------------------------------------------------------------

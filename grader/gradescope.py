@@ -154,7 +154,8 @@ def results_json(report, *, visibility: str = "visible", leaderboard: bool = Fal
                       "tags": [kind], "visibility": visibility})
     from .feedback import verdict
 
-    sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points)[1]
+    sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
+                       passed=report.passed, plays=report.kind != "program")[1]
     lines = [sentence[0].upper() + sentence[1:]]                  # the last line of `grader check`
     lines += [f"Game vs {g['opponent']} as {('first', 'second')[g['seat']]} player: {g['result']} ({g['reason']})."
               for g in report.games]

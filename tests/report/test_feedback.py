@@ -100,7 +100,7 @@ def test_the_check_prints_a_position_once_and_points_rounded(monkeypatch):
     from grader.validation import Check, ValidationReport
 
     board = "12  .   .   .\n 1  .   .   .\n    A   B   C"
-    report = ValidationReport("s", passed=False, points=5.138888, max_points=10, checks=[
+    report = ValidationReport("s", passed=True, points=5.138888, max_points=10, checks=[
         Check("interface", "Interface", True, 0, 0, "ok"),
         Check("legal", "Legal moves", False, 5.138888, 10, "wrong on the empty board", picture=board,
               required=False),
@@ -130,3 +130,13 @@ def test_ratings_read_as_plus_minus_and_only_where_meaningful():
     assert rating(1517.4, 1417.4, 1617.4) == ("1517", "±100")
     assert rating(517, -642, 1676) == (None, None)                      # ±1159: too few games to tell
     assert rating(None, None, None) == (None, None)
+
+
+def test_a_program_that_fails_is_not_kept_out_of_a_league_it_never_plays():
+    program = [{"name": "program", "title": "The program", "passed": False, "points": 0, "max_points": 10,
+                "required": True, "message": "it hangs"}]
+    passed, sentence = verdict(program, [], 0, 10, passed=False, plays=False)
+    assert not passed and sentence == 'did not pass: the required stage "The program" failed (0 of 10 points).'
+    program[0]["required"] = False                     # graded on points, but the report failed it
+    passed, sentence = verdict(program, [], 0, 10, passed=False, plays=False)
+    assert not passed and sentence.startswith("did not pass — 0 of 10 points; points lost in")
