@@ -270,9 +270,9 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
 def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
                  workers: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
     """Positions that each need a fresh process are independent, so up to `workers` run at once
-    (Double Card's scripted games: one per core). Results are taken in case order and the stop
+    (Double Card's scripted games: one per core). Results are reported in case order and the stop
     rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
         proc, res = _start(assignment, sub, factory)
@@ -291,24 +291,30 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
         finally:
             proc.close()
 
-    failed: list[tuple[ProbeCase, str, dict]] = []
-    stopped, note = 0, ""
+    # Longest games first, so no long game runs alone at the end; results are reported in case order.
+    order = sorted(range(len(cases)), key=lambda i: -len(cases[i].setup))
+    results: dict[int, tuple[ProbeCase, str, dict] | None] = {}
+    stopped = 0
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        running = [pool.submit(one, c) for c in cases[:min(workers, MAX_STOPPED + 1)]]
-        for n, case in enumerate(cases):
-            if n >= len(running):                       # not started: the player was stopped too often
-                note = (f" The player was stopped in {stopped} positions, "
-                        f"so the other {len(cases) - n} were not tried.")
-                failed.extend((c, "not tried", {}) for c in cases[n:])
+        running: dict = {}
+        while True:
+            # never more players in flight than may still be stopped (the sequential stop rule)
+            while order and len(running) < workers and stopped + len(running) <= MAX_STOPPED:
+                i = order.pop(0)
+                running[pool.submit(one, cases[i])] = i
+            if not running:
                 break
-            failure, was_stopped = running[n].result()
-            stopped += was_stopped
-            if failure is not None:
-                failed.append(failure)
-            in_flight = len(running) - n - 1            # never more players in flight than may still stop
-            while len(running) < len(cases) and in_flight < workers and stopped + in_flight <= MAX_STOPPED:
-                running.append(pool.submit(one, cases[len(running)]))
-                in_flight += 1
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                failure, was_stopped = future.result()
+                results[running.pop(future)] = failure
+                stopped += was_stopped
+    failed = [results[i] for i in sorted(results) if results[i] is not None]
+    note = ""
+    if len(results) < len(cases):
+        note = (f" The player was stopped in {stopped} positions, "
+                f"so the other {len(cases) - len(results)} were not tried.")
+        failed += [(c, "not tried", {}) for i, c in enumerate(cases) if i not in results]
     return failed, note
 
 
