@@ -141,7 +141,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "id": game_id(g.key), "seat0": a, "seat1": b, "seat0_name": shown(a), "seat1_name": shown(b),
             "seed": g.seed, "game_index": g.game_index, "round": g.round, "points": [g.points0, g.points1],
             "reason": g.reason, "detail": g.detail, "moves": moves.get("moves", []),
-            "move_texts": course_notation(assignment, g.seed, moves.get("moves", [])) or moves.get("texts", []),
+            "move_texts": _move_texts(assignment, g.seed, moves.get("moves", []), moves.get("texts", [])),
             "scores": moves.get("scores"),
             "times": json.loads(g.times_json or "[]"),
             "incidents": [inc | {"seat": seat} for seat, p in enumerate(players) for inc in p.get("incidents", [])],
@@ -229,6 +229,15 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
 def write_grades_csv(path: Path, doc: dict, report_url: str | None = None) -> None:
     """grades.csv in the plain format every LMS import understands (see grader/lms/export.py)."""
     write_plain_grades_csv(grade_rows(doc, report_url), path)
+
+
+def _move_texts(assignment: Assignment, seed: int, moves: list, stored: list) -> list:
+    """The stored move texts, unless the first disagrees with the ruleset's notation today (a game
+    stored by an older grader): then all of them replayed (checking one move costs nothing)."""
+    first = course_notation(assignment, seed, moves[:1]) if moves else None
+    if first is None or (stored and stored[0] == first[0]):
+        return stored
+    return course_notation(assignment, seed, moves) or stored
 
 
 def course_notation(assignment: Assignment, seed: int, moves: list) -> list[str] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from grader.assignment import load_assignments
-from grader.outputs import course_notation, grade_rows
+from grader.outputs import _move_texts, course_notation, grade_rows
 from grader.report import render_site
 
 CONFIG = Path(__file__).resolve().parents[2] / "config.yaml"
@@ -23,6 +23,9 @@ def test_replays_list_moves_in_the_course_notation_not_the_wire_form():
     assert texts and all(t.startswith(("pawn to [", "wall (")) for t in texts), texts
     assert not any(t.startswith("(1, [") for t in texts)
     assert course_notation(a, 7, [{"type": 9}]) is None                  # unreadable: the stored texts stay
+    stored_by_an_older_grader = ["(1, [4, 1])", "(1, [4, 7])", "(1, [4, 2])"]
+    assert _move_texts(a, 7, wires, stored_by_an_older_grader) == texts
+    assert _move_texts(a, 7, wires, texts) is texts                      # today's texts are kept as stored
 
 
 def test_feedback_links_point_into_the_public_site(tmp_path, doc):
