@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 
-from grader.feedback import num, student_feedback, verdict
+from grader.feedback import num, verdict
 from grader.lms.export import feedback_html
 from grader.outputs import grade_rows
 
