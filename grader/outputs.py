@@ -281,9 +281,8 @@ def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[
 def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
     and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
-    from .report import render_site
+    from .report import render_sites
 
-    frames = replay_frames(assignment)
     out = assignment.reports_dir
-    return {"instructor site": render_site(doc, out, frames=frames),
-            "public site (publish this folder)": render_site(doc, out / "public", frames=frames, public=True)}
+    instructor, public = render_sites(doc, [(out, False), (out / "public", True)], frames=replay_frames(assignment))
+    return {"instructor site": instructor, "public site (publish this folder)": public}

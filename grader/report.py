@@ -456,19 +456,44 @@ def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, pu
     without it, or if it fails for a game, that replay shows the move list without pictures.
     `public`: the site to publish: students under their `public_name` (a pseudonym unless the
     config allows the name), no ids, paths, `grader play` lines or captured output."""
+    return render_sites(doc, [(out_dir, public)], frames)[0]
+
+
+def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None) -> list[Path]:
+    """Several sites of one document ((folder, public) each: the instructor's and the public one)
+    in one pass, so each game's board pictures are replayed once however many sites show them."""
     if not isinstance(doc, dict):
         raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
-    out = Path(out_dir)
-    try:
-        for sub in ("", "submissions", "games", "static"):
-            (out / sub).mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
-    view = _view(doc, public)
     env = _environment()
-    facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
-    common = {"header": view["header"], "facts": facts}          # the facts block is the same on every page
+    sites = []
+    for out_dir, public in targets:
+        out = Path(out_dir)
+        try:
+            for sub in ("", "submissions", "games", "static"):
+                (out / sub).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
+        view = _view(doc, public)
+        facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
+        common = {"header": view["header"], "facts": facts}      # the facts block is the same on every page
+        _write_pages(env, out, view, common)
+        sites.append((out, view, common))
 
+    game_page = env.get_template("game.html")
+    for n in range(len(sites[0][1]["games"]) if sites else 0):      # every view lists the games in one order
+        pictures, missing = _game_frames(sites[0][1]["games"][n], frames)
+        for out, view, common in sites:
+            game = view["games"][n]
+            data = {"frames": pictures, "plies": len(game["plies"])}
+            _write(out / "games" / f"{game['key']}.html",
+                   game_page.render(**common, root="../", page="game", game=game, data=data, missing=missing))
+    for out, view, _ in sites:
+        _remove_stale(out / "games", (f"{g['key']}.html" for g in view["games"]))
+    return [out / "index.html" for out, _, _ in sites]
+
+
+def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict) -> None:
+    """Everything but the game pages: static files, leaderboard, crosstable, submission pages."""
     for f in STATIC.iterdir():
         if f.is_file():
             shutil.copyfile(f, out / "static" / f.name)
@@ -477,21 +502,11 @@ def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, pu
         students=view["students"], builtins=view["builtins"]))
     _write(out / "crosstable.html", env.get_template("crosstable.html").render(
         **common, root="", page="crosstable", table=view["crosstable"]))
-
     submission_page = env.get_template("submission.html")
     for row in view["rows"]:
         _write(out / "submissions" / f"{row['key']}.html",
                submission_page.render(**common, root="../", page="submission", sub=row))
     _remove_stale(out / "submissions", (f"{r['key']}.html" for r in view["rows"]))
-
-    game_page = env.get_template("game.html")
-    for game in view["games"]:
-        pictures, missing = _game_frames(game, frames)
-        data = {"frames": pictures, "plies": len(game["plies"])}
-        _write(out / "games" / f"{game['key']}.html",
-               game_page.render(**common, root="../", page="game", game=game, data=data, missing=missing))
-    _remove_stale(out / "games", (f"{g['key']}.html" for g in view["games"]))
-    return out / "index.html"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -315,3 +315,19 @@ def test_leaderboard_counts_students_not_builtins(tmp_path, doc):
     render_site(doc, tmp_path / "s")
     index = (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
     assert "4 student submissions (3 in the league, 1 not" in index and "1 built-in player;" in index
+
+
+def test_both_sites_replay_each_game_once(tmp_path, doc, frames):
+    from grader.report import render_sites
+
+    calls = []
+
+    def counted(game):
+        calls.append(game["id"])
+        return frames(game)
+
+    written = render_sites(doc, [(tmp_path / "instructor", False), (tmp_path / "public", True)], counted)
+    assert sorted(calls) == sorted(g["id"] for g in doc["games"])
+    assert [p.parent.name for p in written] == ["instructor", "public"]
+    assert len(list((tmp_path / "public" / "games").glob("*.html"))) == len(doc["games"])
+    assert "data:image/svg" in next((tmp_path / "public" / "games").glob("*.html")).read_text(encoding="utf-8")
