@@ -2,7 +2,9 @@
 
 `render_site(doc, out_dir, frames)` turns the results document (results.json, see docs) into a
 folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
-once), one CSS file and two small plain-JS files copied next to the pages.
+once), one CSS file and two small plain-JS files copied next to the pages. `public=True` makes the
+site to publish: pseudonyms (`public_name`), no ids, paths, commands or captured output;
+`render_sites` writes the instructor's and the public site in one pass.
 
 Everything a submission controls (names, ids, output, exception text, move texts) is escaped; JSON
 put into a page is made safe inside <script>; board pictures are shown as <img> data URIs, so even
