@@ -12,6 +12,7 @@ first-move allowance covers starting a process, its setup calls and its first pr
 """
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -70,9 +71,12 @@ class ValidationReport:
 
 
 def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | None = None,
-             smoke: bool = True) -> ValidationReport:
-    """Run every stage on one staged submission."""
+             smoke: bool = True, on_stage=None, workers: int | None = None) -> ValidationReport:
+    """Run every stage on one staged submission; `on_stage(title)` is told as each stage starts.
+    `workers`: how many fresh-process positions may run at once (default: one per core)."""
     import sandbox
+
+    on_stage = on_stage or (lambda title: None)
 
     if factory is None:
         factory = player_factory(assignment)
@@ -86,21 +90,26 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
     if submission_kind(assignment, sub) == "program":
         report.kind = "program"
+        on_stage("The program, through its console")
         report.checks.append(_program(assignment, sub))
         report.max_points = report.checks[-1].max_points
         return _finish(report)
     if language(assignment.ruleset, sub.staged) != "python":
+        on_stage("Compiling")
         compiled = _compile(assignment, sub)
         report.checks.append(compiled)
         if not compiled.passed:
             return _finish(report)
+    on_stage("Interface")
     interface = _interface(assignment, sub, factory)
     report.checks.append(interface)
     if not interface.passed:
         return _finish(report)
     for probe in probes:
-        report.checks.append(_probe(assignment, sub, probe, factory))
+        on_stage(probe.title)
+        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores()))
     if smoke and assignment.config.validation.smoke_games > 0:
+        on_stage("Smoke games")
         check, games = _smoke(assignment, sub, factory)
         report.checks.append(check)
         report.games = games
@@ -200,7 +209,14 @@ def _load_failure(entry: str, res, limit: float) -> str:
     return f"{entry} could not be loaded: {res.message or res.verdict.value}"
 
 
-def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory) -> Check:
+def cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                      # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
     proc = None
     stopped = 0                 # positions that ended with the player killed, crashed or unable to start
@@ -209,7 +225,12 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     shapes = assignment.ruleset.replies
     allowance = None            # the current process's first-move allowance, until its first move-like call
     try:
-        for n, case in enumerate(cases):
+        if len(cases) > 1 and all(c.fresh for c in cases):
+            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers)
+            cases_left: list[ProbeCase] = []
+        else:
+            cases_left = cases
+        for n, case in enumerate(cases_left):
             if stopped > MAX_STOPPED:
                 fatal_note = (f" The player was stopped in {stopped} positions, "
                               f"so the other {len(cases) - n} were not tried.")
@@ -294,6 +315,69 @@ def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowanc
     return res
 
 
+def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
+                 workers: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
+    """Positions that each need a fresh process are independent, so up to `workers` run at once
+    (Double Card's scripted games: one per core). Results are reported in case order and the stop
+    rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    shapes = assignment.ruleset.replies
+
+    def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
+        """The sequential loop's body for one case in its own process (first-move allowance included)."""
+        proc, res = _start(assignment, sub, factory)
+        try:
+            allowance = Allowance(assignment.first_move_s, assignment.limits())
+            allowance.spend(res)
+            if not res.ok:
+                return (case, f"the player did not start: {res.message}", {}), True
+            replies: list = []
+            for method, args in case.setup:
+                res = _timed_ask(proc, shapes, method, case.resolve(args, replies), allowance)
+                if method != "setup":
+                    allowance = None
+                if not res.verdict.answered:
+                    return (case, f"{method} failed: {res.message}", {}), not proc.alive
+                replies.append(res.value)
+            limit = allowance.left if allowance else assignment.move_s
+            res = _timed_ask(proc, shapes, case.method, case.resolve(case.args, replies), allowance)
+            if res.verdict is Verdict.OK:
+                mismatch, unreadable = read(case.check, res.value)
+                if unreadable or mismatch is not None:
+                    return (case, unreadable or mismatch.message, {} if unreadable else mismatch.marks), False
+                return None, False
+            return (case, _call_failure(case.method, res, limit), {}), not proc.alive
+        finally:
+            proc.close()
+
+    # Longest games first, so no long game runs alone at the end; results are reported in case order.
+    order = sorted(range(len(cases)), key=lambda i: -len(cases[i].setup))
+    results: dict[int, tuple[ProbeCase, str, dict] | None] = {}
+    stopped = 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        running: dict = {}
+        while True:
+            # never more players in flight than may still be stopped (the sequential stop rule)
+            while order and len(running) < workers and stopped + len(running) <= MAX_STOPPED:
+                i = order.pop(0)
+                running[pool.submit(one, cases[i])] = i
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                failure, was_stopped = future.result()
+                results[running.pop(future)] = failure
+                stopped += was_stopped
+    failed = [results[i] for i in sorted(results) if results[i] is not None]
+    note = ""
+    if len(results) < len(cases):
+        note = (f" The player was stopped in {stopped} positions, "
+                f"so the other {len(cases) - len(results)} were not tried.")
+        failed += [(c, "not tried", {}) for i, c in enumerate(cases) if i not in results]
+    return failed, note
+
+
 def _call_failure(method: str, res, limit: float) -> str:
     if res.verdict is Verdict.LATE:
         return f"{method}(): {res.message[:1].lower()}{res.message[1:]}"
@@ -319,7 +403,9 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"
         games.append({"opponent": opponent.display_name, "seat": seat, "result": outcome,
-                      "reason": result.reason, "detail": result.detail, "seed": seed})
+                      "reason": result.reason, "detail": result.detail, "seed": seed,
+                      "moves": mine.moves if mine else 0,
+                      "replaced": sum(i["kind"] == "substituted" for i in (mine.incidents if mine else []))})
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue
