@@ -85,7 +85,7 @@ def cmd_check(args) -> int:
             out["note"] = fix or f"checked the folder {path}: {alone.name} imports {', '.join(helpers)} from beside it."
         print(json.dumps(out, indent=2))
     else:
-        _print_report(assignment, sub, report)
+        print_check_report(assignment, sub, report)
         if fix:
             console.print(escape(fix))
     return 0 if report.passed else 1
@@ -149,36 +149,38 @@ def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
                              f"(grader check {path / several[0].name}), or grade them all with 'grader run'.")
 
 
-def _print_report(assignment: Assignment, sub, report) -> None:
+def print_check_report(assignment: Assignment, sub, report, out: Console | None = None) -> None:
+    """What `grader check` prints: each stage, the failures with their pictures, one verdict line."""
     from .feedback import num, verdict
 
-    console.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
+    out = out or console
+    out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{escape(str(sub.source))}[/]")
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else "[red]FAIL[/]")
         pts = f"{num(c.points)}/{num(c.max_points)} pt" if c.max_points else ("gate" if not c.informational else "info")
-        console.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
+        out.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
     shown = set()
     for c in report.checks:
         if c.passed:
             continue
-        console.print(f"\n[bold]{escape(c.title)}[/]: {escape(c.message)}")
+        out.print(f"\n[bold]{escape(c.title)}[/]: {escape(c.message)}")
         if c.picture and c.picture in shown:
-            console.print("(the same position as shown above)")
+            out.print("(the same position as shown above)")
         elif c.picture:
-            console.print(escape(c.picture))
+            out.print(escape(c.picture))
             shown.add(c.picture)
     for g in report.games:
         replaced = f"; {g['replaced']} of {g['moves']} moves replaced by random ones" if g.get("replaced") else ""
-        console.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
-                      f"{g['result']} ({escape(g['reason'])}{replaced})")
+        out.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
+                  f"{g['result']} ({escape(g['reason'])}{replaced})")
     passed, sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
                                passed=report.passed, plays=report.kind != "program")
     colour = "green" if passed and "lost" not in sentence and "failed" not in sentence else "yellow" if passed else "red"
-    console.print(f"\nResult: [{colour}]{escape(sentence)}[/]")
+    out.print(f"\nResult: [{colour}]{escape(sentence)}[/]")
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing")]
     if missing:
-        console.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
+        out.print("[yellow]This machine lacks some sandbox protections:[/] " + escape("; ".join(missing)))
 
 
 def _entrant(assignment: Assignment, spec: str):

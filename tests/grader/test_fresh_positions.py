@@ -30,7 +30,7 @@ class FakePlayer:
     def start(self):
         return CallResult(Verdict.OK)
 
-    def call(self, method, args):
+    def call(self, method, args, soft=None):
         with FakePlayer.lock:
             FakePlayer.running += 1
             FakePlayer.most = max(FakePlayer.most, FakePlayer.running)
@@ -40,7 +40,7 @@ class FakePlayer:
         if self.dies:
             self.alive = False
             return CallResult(Verdict.CRASHED, message="the player died")
-        return CallResult(Verdict.OK, value=args.get("n"))
+        return CallResult(Verdict.OK, value={"answers": [str(args["n"])]})   # the shape Double Card declares
 
     def close(self):
         return None
@@ -49,7 +49,8 @@ class FakePlayer:
 def _probe(n_cases):
     def cases(game):
         return [ProbeCase(f"case {n}", None, "probe_step", {"n": n},
-                          check=lambda v, n=n: None if v % 3 else Mismatch(f"case {v} is wrong"), fresh=True)
+                          check=lambda v: None if int(v["answers"][0]) % 3 else
+                          Mismatch(f"case {v['answers'][0]} is wrong"), fresh=True)
                 for n in range(n_cases)]
     return Probe("p", "P", 1.0, cases)
 

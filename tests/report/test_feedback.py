@@ -91,7 +91,7 @@ def test_feedback_says_what_passed_what_failed_place_among_students_and_why_the_
     assert "&nbsp;" not in feedback_html(cy) and "<br>" in feedback_html(cy)
 
 
-def test_the_check_prints_a_position_once_and_points_rounded(monkeypatch):
+def test_the_check_prints_a_position_once_and_points_rounded():
     from types import SimpleNamespace
 
     from rich.console import Console
@@ -107,8 +107,7 @@ def test_the_check_prints_a_position_once_and_points_rounded(monkeypatch):
         Check("tactics", "Tactics", False, 0, 0, "wrong on the empty board", informational=True, picture=board)],
         games=[{"opponent": "random", "seat": 0, "result": "loss", "reason": "error", "moves": 3, "replaced": 3}])
     out = Console(record=True, width=80, soft_wrap=True)
-    monkeypatch.setattr(cli, "console", out)
-    cli._print_report(SimpleNamespace(title="Double Card"), SimpleNamespace(source="sub"), report)
+    cli.print_check_report(SimpleNamespace(title="Double Card"), SimpleNamespace(source="sub"), report, out)
     text = out.export_text()
     assert text.count("12  .   .   .") == 1 and "(the same position as shown above)" in text
     assert "5.14/10 pt" in text and "5.1389" not in text
