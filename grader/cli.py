@@ -171,9 +171,9 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
             out.print(escape(c.picture))
             shown.add(c.picture)
     for g in report.games:
-        replaced = f"; {g['replaced']} of {g['moves']} moves replaced by random ones" if g.get("replaced") else ""
+        replaced = f", {g['replaced']} of {g['moves']} moves replaced by random ones" if g.get("replaced") else ""
         out.print(f"  game vs {escape(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
-                  f"{g['result']} ({escape(g['reason'])}{replaced})")
+                  f"{g['result']} ({escape(g['reason'])}){replaced}")
     passed, sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
                                passed=report.passed, plays=report.kind != "program")
     colour = "green" if passed and "lost" not in sentence and "failed" not in sentence else "yellow" if passed else "red"

@@ -111,7 +111,7 @@ def test_the_check_prints_a_position_once_and_points_rounded():
     text = out.export_text()
     assert text.count("12  .   .   .") == 1 and "(the same position as shown above)" in text
     assert "5.14/10 pt" in text and "5.1389" not in text
-    assert "3 of 3 moves replaced by random ones" in text
+    assert "loss (error), 3 of 3 moves replaced by random ones" in text
     assert text.strip().splitlines()[-1].startswith(
         'Result: passed every required stage — 5.14 of 10 points; points lost in "Legal moves". Every one')
 
