@@ -91,7 +91,7 @@ def test_feedback_says_what_passed_what_failed_place_among_students_and_why_the_
     assert "&nbsp;" not in feedback_html(cy) and "<br>" in feedback_html(cy)
 
 
-def test_the_check_prints_a_position_once_and_points_rounded(monkeypatch):
+def test_the_check_prints_a_position_once_and_points_rounded():
     from types import SimpleNamespace
 
     from rich.console import Console
