@@ -9,12 +9,13 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-## demo: check the bundled submissions and run every assignment's league; prints where the reports are
+## demo: check a bundled submission and run every assignment's league; ends with the next steps
+# (PYTHONWARNINGS above: setuptools' "Editable installation" notice is not ours and reads like a failure)
 demo: $(STAMP)
 	$(BIN)/python -m grader.demo
 

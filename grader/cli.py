@@ -155,6 +155,8 @@ def _refuse_class_folder(path: Path, assignment: Assignment) -> None:
 
 def print_check_report(assignment: Assignment, sub, report, out: Console | None = None) -> None:
     """What `grader check` prints; the upload service renders the same text for its pages."""
+    from .feedback import num, verdict
+
     out = out or console
     out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{markup(sub.source)}[/]")
     for line in sandbox_summary(report.sandbox):
@@ -163,21 +165,31 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else
                                                   "[yellow]TA[/]  " if c.needs_human else "[red]FAIL[/]")
-        pts = f"{'?' if c.needs_human else f'{c.points:g}'}/{c.max_points:g} pt" if c.max_points else (
+        pts = f"{'?' if c.needs_human else num(c.points)}/{num(c.max_points)} pt" if c.max_points else (
             "gate" if not c.informational else "info")
         out.print(f"  {mark}  {escape(c.title.ljust(width))}  {pts}")
+    shown = set()
     for c in report.checks:
         if c.passed:
             continue
         out.print(f"\n[bold]{escape(c.title)}[/]: {escape(c.message)}")
-        if c.picture:
+        if c.picture and c.picture in shown:
+            out.print("(the same position as shown above)")
+        elif c.picture:
             out.print(escape(c.picture))
+            shown.add(c.picture)
     for g in report.games:
+        replaced = f", {g['replaced']} of {g['moves']} moves replaced by random ones" if g.get("replaced") else ""
         out.print(f"  game vs {markup(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
-                      f"{g['result']} ({escape(g['reason'])})")
-    points = "no points recorded" if any(c.needs_human for c in report.checks) else \
-        f"{report.points:g} of {report.max_points:g} points"
-    out.print(f"\nResult: {_verdict(report)} — {points}.")
+                  f"{g['result']} ({escape(g['reason'])}){replaced}")
+    if any(c.needs_human for c in report.checks):
+        out.print("\nResult: [yellow]needs a human[/]: the grader could not read the program's output; a TA "
+                  "grades it from the transcript — no points recorded.")
+        return
+    passed, sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
+                               passed=report.passed, plays=report.kind != "program")
+    colour = "green" if passed and "lost" not in sentence and "failed" not in sentence else "yellow" if passed else "red"
+    out.print(f"\nResult: [{colour}]{escape(sentence)}[/]")
 
 
 def sandbox_summary(prot: dict[str, str]) -> list[str]:
@@ -198,21 +210,6 @@ def sandbox_summary(prot: dict[str, str]) -> list[str]:
         lines.insert(0, "The server's sandbox may be stricter than this machine's: "
                         f"{', '.join(missing + partly)} cannot be fully applied here.")
     return lines
-
-
-def _verdict(report) -> str:
-    """"passed" only where a required stage was tried; graded stages that lost points are said so."""
-    counted = [c for c in report.checks if not c.informational]
-    if any(c.needs_human for c in counted):
-        return "[yellow]needs a human[/]: the grader could not read the output; a TA grades it from the transcript"
-    if not report.passed:
-        return "[red]did not pass[/]"
-    lost = [c for c in counted if not c.passed]
-    if not any(c.required for c in counted):
-        return "[yellow]graded on points alone[/] (no stage is a gate)" if lost else "[green]passed[/]"
-    if lost:
-        return f"[green]passed[/] every required stage; [yellow]{len(lost)} graded stage(s) lost points[/]"
-    return "[green]passed[/]"
 
 
 def _entrant(assignment: Assignment, spec: str):
@@ -329,6 +326,8 @@ def _print_standings(doc: dict) -> None:
     from rich import box
     from rich.table import Table
 
+    from .feedback import rating as shown_rating
+
     table = Table(title=f"Standings — {doc['assignment']['title']}", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, collapse_padding=True)
     for col in ("rank", "submission", "points", "W-D-L", "rating", "grade", "status"):
@@ -336,8 +335,7 @@ def _print_standings(doc: dict) -> None:
     reasons = []
     for s in doc["submissions"]:
         wdl = f"{s['wins']}-{s['draws']}-{s['losses']}" if s["games"] is not None else ""
-        rating = (f"{s['rating']:.0f} ±{(s['rating_high'] - s['rating_low']) / 2:.0f}"      # the 95% interval
-                  if s.get("rating") is not None and s.get("rating_low") is not None else "")
+        rating = " ".join(x for x in shown_rating(s.get("rating"), s.get("rating_low"), s.get("rating_high")) if x)
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
         status = s["status"]
         if status in ("failed", "disqualified") and s["status_detail"]:
@@ -358,14 +356,12 @@ def cmd_standings(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .outputs import replay_frames
-    from .report import render_site
+    from .outputs import write_sites
 
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    doc = _results(assignment)
-    render_site(doc, assignment.reports_dir, frames=replay_frames(assignment))
-    console.print(f"site: {escape(str(assignment.reports_dir / 'index.html'))}")
+    for label, path in write_sites(assignment, _results(assignment)).items():
+        console.print(f"{label}: {escape(str(path))}")
     return 0
 
 

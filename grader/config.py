@@ -129,6 +129,7 @@ class AssignmentConfig(Strict):
     options: dict[str, Any] = Field(default_factory=dict)   # passed to the ruleset's shim
     penalties: dict[str, Any] = Field(default_factory=dict)  # BRUTE-style; see grader/lms/penalties.py
     report_url: str | None = None                     # where the site is published; links in LMS feedback
+    public_names: bool | list[str] = False            # the public site's names: pseudonyms, all real names, or these ids
     similarity: SimilarityConfig | None = None        # run the similarity report with every `grader run`
 
     @field_validator("penalties")

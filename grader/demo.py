@@ -2,16 +2,41 @@
 
 Prints the sandbox protections of this machine, shows a student's `grader check` of one example,
 then runs every assignment in the bundled config.yaml (validation, league, standings, grades, the
-HTML site) and says where the reports are.
+sites) and ends with what to do next with one's own class.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from .cli import console, main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def next_steps(reports: Path, grader: str = ".venv/bin/grader") -> list[str]:
+    """The lines that end the demo: where to look, then import, grade, export and publish."""
+    sites = sorted(p.parent.parent.name for p in reports.glob("*/public/index.html"))
+    first = "quoridor" if "quoridor" in sites or not sites else sites[0]      # the BRUTE example first
+    try:
+        rel = str(reports.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        rel = str(reports)
+    steps = []
+    if sites:
+        steps.append(f"Look at the leagues: {rel}/<assignment>/index.html is the instructor's site "
+                     f"({', '.join(sites)}), {rel}/<assignment>/public/index.html the one students may see.")
+    steps += [
+        f"Bring your class in: {grader} import ~/Downloads/<LMS download>.zip --assignment {first} "
+        f"--roster <grading worksheet>",
+        f"Grade it: {grader} run {first}",
+        f"Send grades and feedback back: {grader} export {first} --moodle <grading worksheet> "
+        f"(or --canvas, --gradescope; a plain CSV without options)",
+        f"Publish only {rel}/{first}/public/; keep the rest of {rel}/ private (names, paths, output).",
+        f"Tell students to check before uploading: grader check player.py --assignment {first}",
+    ]
+    return ["Next steps:"] + [f"  {n}. {step}" for n, step in enumerate(steps, 1)]
 
 
 def main() -> int:
@@ -24,8 +49,9 @@ def main() -> int:
     status = cli(["--config", config, "run"])
     if status == 0:
         console.rule("[bold]Done[/]")
-        for index in sorted((ROOT / "reports").glob("*/index.html")):
-            console.print(f"open {index}")
+        from rich.markup import escape
+        for line in next_steps(ROOT / "reports"):
+            console.print(escape(line))
     return status
 
 

@@ -152,8 +152,11 @@ def results_json(report, *, visibility: str = "visible", leaderboard: bool = Fal
         tests.append({"name": c.title, "score": float(c.points), "max_score": float(c.max_points),
                       "status": "passed" if c.passed else "failed", "output": output or "passed",
                       "tags": [kind], "visibility": visibility})
-    lines = [("Passed every required stage." if report.passed else "Did not pass: "
-              + (report.failed_stage or "a required stage") + ".")]
+    from .feedback import verdict
+
+    sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
+                       passed=report.passed, plays=report.kind != "program")[1]
+    lines = [sentence[0].upper() + sentence[1:]]                  # the last line of `grader check`
     lines += [f"Game vs {g['opponent']} as {('first', 'second')[g['seat']]} player: {g['result']} ({g['reason']})."
               for g in report.games]
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing") or "no cgroup" in v]

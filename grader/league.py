@@ -21,7 +21,7 @@ from .safetext import one_line
 from .standings import Standings, compute_standings
 from .store import GameRecord, Store, SubmissionRecord, game_key
 from .submissions import Submission, builtin, discover
-from .validation import ValidationReport, validate
+from .validation import ValidationReport, cores, validate
 
 MAX_INFRA_RETRIES = 2
 
@@ -64,7 +64,7 @@ def validation_key(assignment: Assignment, sub: Submission) -> str:
 
 
 def validate_all(assignment: Assignment, subs: list[Submission], store: Store, factory=None,
-                 on_progress=None) -> tuple[dict[str, dict], list[str]]:
+                 on_progress=None, on_stage=None) -> tuple[dict[str, dict], list[str]]:
     """Validate what changed, reuse the rest; returns (validation docs by id, ids validated now)."""
     from concurrent.futures import ThreadPoolExecutor
 
@@ -79,10 +79,13 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
         else:
             todo.append(sub)
 
-    def run(sub: Submission) -> tuple[Submission, ValidationReport]:
-        return sub, validate(assignment, sub, factory=factory)
-
     workers = max(1, min(len(todo), os.cpu_count() or 1))
+    per_submission = max(1, cores() // workers)         # fresh-process positions at once, per validation
+
+    def run(sub: Submission) -> tuple[Submission, ValidationReport]:
+        told = (lambda title: on_stage(sub, title, len(todo))) if on_stage else None
+        return sub, validate(assignment, sub, factory=factory, on_stage=told, workers=per_submission)
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sub, report in pool.map(run, todo):
             doc = report.to_json() | {"key": validation_key(assignment, sub)}
@@ -94,7 +97,7 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
                 content_hash=sub.content_hash, status=status, status_detail=detail,
                 validation_json=json.dumps(doc), validated_at=time.time()))
             if on_progress:
-                on_progress(sub, report)
+                on_progress(sub, report, len(todo))
     return docs, [s.id for s in todo]
 
 
@@ -141,8 +144,9 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         for sub in subs:
             if sub.problem:
                 _say(console, f"  {sub.id}: {sub.problem}")
+        shown = ValidationProgress(console if progress else None)
         validations, changed = validate_all(assignment, subs, store, factory=factory,
-                                            on_progress=lambda s, r: _say(console, _validation_line(s, r)))
+                                            on_progress=shown.finished, on_stage=shown.stage)
         records = {r.id: r for r in store.submissions(assignment.name)}
         disq = {i: r.status_detail for i, r in records.items() if r.status == "disqualified"
                 and r.content_hash == next((s.content_hash for s in subs if s.id == i), None)}
@@ -186,9 +190,46 @@ def _say(console, text: str) -> None:
         console.print(escape(text))
 
 
-def _validation_line(sub: Submission, report: ValidationReport) -> str:
-    state = "valid" if report.passed else f"FAILED at {report.failed_stage}"
-    return f"  validated {one_line(sub.display_name)}: {state}, {round(report.points, 2):g}/{report.max_points:g} points"
+class ValidationProgress:
+    """Which submission is in which stage, and how many are left: one short line per event, so an
+    80-column CI log stays readable (validation can take minutes before the first game)."""
+
+    WIDTH = 79
+
+    def __init__(self, console):
+        import threading
+
+        self.console, self.done, self.lock = console, 0, threading.Lock()
+        self.started: dict[str, int] = {}
+
+    def _line(self, text: str) -> None:
+        if self.console is not None:
+            from rich.markup import escape
+
+            self.console.print(escape(text if len(text) <= self.WIDTH else text[:self.WIDTH - 1] + "…"),
+                               soft_wrap=True, overflow="ignore", crop=False)
+
+    def stage(self, sub: Submission, title: str, total: int) -> None:
+        with self.lock:
+            n = self.started.setdefault(sub.id, len(self.started) + 1)
+        self._line(f"  validating {n}/{total} {_short(sub.display_name)}: {title}")
+
+    def finished(self, sub: Submission, report: ValidationReport, total: int) -> None:
+        from .feedback import num
+
+        with self.lock:
+            self.done += 1
+            left = total - self.done
+        state = "valid" if report.passed else f"FAILED at {report.failed_stage}"
+        self._line(f"  validated {_short(sub.display_name)}: {state}, {num(report.points)}/{num(report.max_points)} "
+                   f"points ({left} left)")
+
+
+def _short(name: str, width: int = 24) -> str:
+    from .safetext import one_line
+
+    name = one_line(name)
+    return name if len(name) <= width else name[:width - 1] + "…"
 
 
 def _key(assignment: Assignment, spec: sched.GameSpec, entrants: dict[str, Submission]) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import __version__
 from .assignment import Assignment
-from .lms.export import Placement, feedback_text
+from .feedback import student_feedback
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .lms.penalties import apply_penalties
 from .store import Store
@@ -37,8 +37,11 @@ def _player_stats(games: list) -> dict[str, dict]:
             if seat >= len(players):
                 continue
             p = players[seat]
-            s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": ""})
+            s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": "",
+                                       "moves": 0, "replaced": 0})
             s["slowest_move_s"] = max(s["slowest_move_s"], p.get("slowest_move_s") or 0.0)
+            s["moves"] += p.get("moves") or 0            # how many the course's policy replaced by random ones
+            s["replaced"] += sum(i.get("kind") == "substituted" for i in p.get("incidents") or [])
             if p.get("peak_memory_mb") is not None:
                 s["peak_memory_mb"] = max(s["peak_memory_mb"] or 0.0, p["peak_memory_mb"])
             if p.get("output") and len(s["output"]) < 8000:
@@ -76,6 +79,14 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             return pseudonym(sid, f"{assignment.name}:{lg.seed}")
         return names.get(sid, sid)
 
+    allowed = assignment.config.public_names
+
+    def public(sid: str) -> str:
+        """The name on the published site: a pseudonym unless the config allows this student's name."""
+        if sid.startswith("builtin:") or allowed is True or (isinstance(allowed, list) and sid in allowed):
+            return shown(sid)
+        return pseudonym(sid, f"{assignment.name}:{lg.seed}")
+
     subs = []
     for sid in [s.id for s in run.submissions] + [e.id for e in run.entrants if e.builtin]:
         v = run.validations.get(sid)
@@ -101,8 +112,9 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
                                       config=assignment.config.penalties)
             grade, penalties = applied.points, applied.lines
         subs.append({
-            "id": sid, "display_name": shown(sid), "status": status, "status_detail": detail,
-            "validation": v and {k: v[k] for k in ("passed", "points", "max_points", "checks")},
+            "id": sid, "display_name": shown(sid), "public_name": public(sid), "status": status,
+            "status_detail": detail,
+            "validation": v and {k: v.get(k) for k in ("passed", "points", "max_points", "checks", "games")},
             "rank": row.rank if row else None, "points": row.points if row else None,
             "wins": row.wins if row else None, "draws": row.draws if row else None,
             "losses": row.losses if row else None, "games": row.games if row else None,
@@ -111,7 +123,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "grade": grade, "grade_max": g.max if g else None,
             "grade_reason": g.reason if g else None, "penalties": penalties,
             "student_name": (metadata.get(sid) or {}).get("name") or names.get(sid, sid),
-            **stats.get(sid, {"slowest_move_s": None, "peak_memory_mb": None, "output": ""}),
+            **stats.get(sid, {"slowest_move_s": None, "peak_memory_mb": None, "output": "", "moves": 0,
+                              "replaced": 0}),
         })
     subs.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0, s["display_name"]))
 
@@ -130,7 +143,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "id": game_id(g.key), "seat0": a, "seat1": b, "seat0_name": shown(a), "seat1_name": shown(b),
             "seed": g.seed, "game_index": g.game_index, "round": g.round, "points": [g.points0, g.points1],
             "reason": g.reason, "detail": g.detail, "moves": moves.get("moves", []),
-            "move_texts": moves.get("texts", []), "scores": moves.get("scores"),
+            "move_texts": _move_texts(assignment, g.seed, moves.get("moves", []), moves.get("texts", [])),
+            "scores": moves.get("scores"),
             "times": json.loads(g.times_json or "[]"),
             "incidents": [inc | {"seat": seat} for seat, p in enumerate(players) for inc in p.get("incidents", [])],
             "reproduce": (f"grader play {spec(a)} {spec(b)} --assignment {assignment.name} "
@@ -213,20 +227,13 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
     """One row per student, as the LMS exports take them: id, real name, grade, and feedback text."""
     from .report import submission_pages
 
-    ranked = [s for s in doc["submissions"] if s["rank"] is not None]
     pages = submission_pages(doc) if report_url else {}
     rows = []
     for s in doc["submissions"]:
         if s["status"] in ("built-in", NEEDS_HUMAN):     # needs a human: the LMS keeps its cell as it is
             continue
-        stages = [c | {"max_points": c.get("max_points", 0)} for c in ((s.get("validation") or {}).get("checks") or [])]
-        placement = (Placement(rank=s["rank"], entrants=len(ranked), score=s["points"])
-                     if s["rank"] is not None else None)
         url = f"{report_url.rstrip('/')}/{pages[s['id']]}" if s["id"] in pages else None
-        feedback = feedback_text(stages=stages, placement=placement, grade=s["grade"], max_grade=s["grade_max"],
-                                 report_url=url, penalties=s.get("penalties") or [], title=doc["assignment"]["title"])
-        if s["status"] != "valid":
-            feedback += f"\nStatus: {s['status']}" + (f" ({s['status_detail']})." if s["status_detail"] else ".")
+        feedback = student_feedback(s, doc, url)
         rows.append({"student_id": s["id"], "name": s.get("student_name") or s["display_name"],
                      "grade": s["grade"] if s["grade"] is not None else 0.0, "max_grade": s["grade_max"],
                      "feedback": feedback})
@@ -236,6 +243,30 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
 def write_grades_csv(path: Path, doc: dict, report_url: str | None = None) -> None:
     """grades.csv in the plain format every LMS import understands (see grader/lms/export.py)."""
     write_plain_grades_csv(grade_rows(doc, report_url), path)
+
+
+def _move_texts(assignment: Assignment, seed: int, moves: list, stored: list) -> list:
+    """The stored move texts, unless the first disagrees with the ruleset's notation today (a game
+    stored by an older grader): then all of them replayed (checking one move costs nothing)."""
+    first = course_notation(assignment, seed, moves[:1]) if moves else None
+    if first is None or (stored and stored[0] == first[0]):
+        return stored
+    return course_notation(assignment, seed, moves) or stored
+
+
+def course_notation(assignment: Assignment, seed: int, moves: list) -> list[str] | None:
+    """Each move as the course writes it (the ruleset's `move_text`), replayed now rather than
+    read from the store, so games stored by an older grader read the same; None if it fails."""
+    try:
+        state = assignment.game.new_state(seed)
+        texts = []
+        for wire in moves:
+            move = state.parse_move(wire)
+            texts.append(state.move_text(move))
+            state.play(move)
+        return texts
+    except Exception:  # noqa: BLE001 - the stored texts are shown instead
+        return None
 
 
 def replay_frames(assignment: Assignment):
@@ -257,7 +288,15 @@ def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[
     paths["results"].write_text(json.dumps(doc, indent=1, default=str), encoding="utf-8")
     write_grades_csv(paths["grades"], doc, assignment.config.report_url)
     if site:
-        from .report import render_site
-        render_site(doc, out, frames=replay_frames(assignment))
-        paths["site"] = out / "index.html"
+        paths |= write_sites(assignment, doc)
     return paths
+
+
+def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
+    """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
+    and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
+    from .report import render_sites
+
+    out = assignment.reports_dir
+    instructor, public = render_sites(doc, [(out, False), (out / "public", True)], frames=replay_frames(assignment))
+    return {"instructor site": instructor, "public site (publish this folder)": public}

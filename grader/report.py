@@ -2,7 +2,9 @@
 
 `render_site(doc, out_dir, frames)` turns the results document (results.json, see docs) into a
 folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
-once), one CSS file and two small plain-JS files copied next to the pages.
+once), one CSS file and two small plain-JS files copied next to the pages. `public=True` makes the
+site to publish: pseudonyms (`public_name`), no ids, paths, commands or captured output;
+`render_sites` writes the instructor's and the public site in one pass.
 
 Everything a submission controls (names, ids, output, exception text, move texts) is escaped; JSON
 put into a page is made safe inside <script>; board pictures are shown as <img> data URIs, so even
@@ -145,14 +147,21 @@ class _Names:
     """Submission id → (URL key, name shown). In anonymised mode the key comes from the
     pseudonym only, so neither file names nor links contain the raw id."""
 
-    def __init__(self, submissions: list[dict], anonymised: bool):
-        self.anonymised = anonymised
+    def __init__(self, submissions: list[dict], anonymised: bool, public: bool = False):
+        self.anonymised = anonymised = anonymised or public
         self.key: dict[str, str] = {}
         self.name: dict[str, str] = {}
+        self.hidden: dict[str, str] = {}         # public site: raw id or real name → the name shown
         used: set[str] = set()
         for n, sub in enumerate(submissions, 1):
             raw = _text(sub.get("id"))
-            shown = _text(sub.get("display_name")) or (None if anonymised else raw) or f"submission {n}"
+            if public and sub.get("status") != "built-in":
+                shown = _text(sub.get("public_name")) or f"submission {n}"
+                for secret in (raw, _text(sub.get("display_name")), _text(sub.get("student_name"))):
+                    if secret and len(secret) >= 3 and secret != shown:
+                        self.hidden[secret] = shown
+            else:
+                shown = _text(sub.get("display_name")) or (None if anonymised else raw) or f"submission {n}"
             key = slug_hash(shown if anonymised else (raw or shown))
             while key in used:
                 key = slug_hash(f"{key}#{n}")
@@ -168,12 +177,25 @@ class _Names:
             return self.name[raw]
         return "unknown submission" if self.anonymised or raw is None else raw
 
+    def scrub(self, text: str | None) -> str | None:
+        """Public site: a message without absolute paths, student ids or real names."""
+        if text is None or not self.hidden and not self.anonymised:
+            return text
+        text = _PATH.sub(lambda m: m.group("name"), text)
+        for secret in sorted(self.hidden, key=len, reverse=True):
+            text = text.replace(secret, self.hidden[secret])
+        return text
 
-def submission_pages(doc: dict) -> dict[str, str]:
+
+_PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'\"<>:]+[/\\])+(?P<name>[^\s/\\'\"<>:,;)]*)")
+
+
+def submission_pages(doc: dict, public: bool = True) -> dict[str, str]:
     """Submission id → its page's path inside the site ("submissions/<key>.html"), exactly as
-    render_site names it (collisions and anonymised mode included): for links in grades.csv."""
+    render_site names it (collisions, anonymised and public mode included): for links in the LMS
+    feedback, which point into the published (public) site."""
     subs = [dict(s) for s in _list(_dict(doc).get("submissions")) if isinstance(s, dict)]
-    names = _Names(subs, _dict(_dict(doc).get("assignment")).get("anonymised") is True)
+    names = _Names(subs, _dict(_dict(doc).get("assignment")).get("anonymised") is True, public)
     return {raw: f"submissions/{key}.html" for raw, key in names.key.items()}
 
 
@@ -239,16 +261,16 @@ def _games(games_raw: list[dict], names: _Names) -> list[dict]:
             "seat_keys": [names.key.get(s) for s in seats],
             "points": _list(g.get("points")),
             "result": _result(g.get("points")),
-            "reason": _text(g.get("reason")), "detail": _text(g.get("detail")),
+            "reason": _text(g.get("reason")), "detail": names.scrub(_text(g.get("detail"))),
             "seed": _text(g.get("seed")), "game_index": _text(g.get("game_index")),
             "plies": _plies(g),
-            "incidents": [_incident_text(i) for i in _list(g.get("incidents"))],
+            "incidents": [names.scrub(_incident_text(i)) for i in _list(g.get("incidents"))],
             "reproduce": None if names.anonymised else _text(g.get("reproduce")),
         })
     return games
 
 
-def _validation(validation) -> dict | None:
+def _validation(validation, names: _Names) -> dict | None:
     """The validation stages with points and the failing position's picture (SVG or text)."""
     if not isinstance(validation, dict):
         return None
@@ -257,13 +279,20 @@ def _validation(validation) -> dict | None:
         if not isinstance(c, dict):
             continue
         svg = c.get("svg") if isinstance(c.get("svg"), str) and c.get("svg") else None
-        checks.append({"name": _text(c.get("name")) or "unnamed check",
+        checks.append({"name": _text(c.get("title")) or _text(c.get("name")) or "unnamed check",
+                       "informational": c.get("informational") is True,
                        "passed": c.get("passed") if isinstance(c.get("passed"), bool) else None,
                        "points": _fmt(c.get("points"), 2), "max_points": _fmt(c.get("max_points"), 2),
-                       "message": _text(c.get("message")), "picture": _text(c.get("picture")),
+                       "message": names.scrub(_text(c.get("message"))), "picture": names.scrub(_text(c.get("picture"))),
                        "svg": svg_data_uri(svg) if svg else None})
     passed = validation.get("passed")
-    return {"passed": passed if isinstance(passed, bool) else None, "checks": checks,
+    raw = [c for c in _list(validation.get("checks")) if isinstance(c, dict)]
+    sentence = None
+    if raw:
+        from .feedback import verdict
+        sentence = names.scrub(verdict(raw, [], _number(validation.get("points")) or 0,
+                                       _number(validation.get("max_points")) or 0)[1])
+    return {"passed": passed if isinstance(passed, bool) else None, "checks": checks, "verdict": sentence,
             "points": _fmt(validation.get("points"), 2), "max_points": _fmt(validation.get("max_points"), 2)}
 
 
@@ -281,9 +310,17 @@ def _opponents(played: list[tuple[dict, int]], names: _Names) -> list[dict]:
     return sorted(opponents.values(), key=lambda o: o["name"].lower())
 
 
-def _row(sub: dict, played: list[tuple[dict, int]], names: _Names) -> dict:
+def _rating(sub: dict) -> tuple[str | None, str | None]:
+    from .feedback import rating
+
+    return rating(*(_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high")))
+
+
+def _row(sub: dict, played: list[tuple[dict, int]], names: _Names, public: bool = False) -> dict:
     """One submission as its leaderboard row and its own page show it."""
     status, why = _status(sub)
+    why = names.scrub(why)
+    rating, spread = _rating(sub)
     wdl = [_fmt(sub.get(k), 0) for k in ("wins", "draws", "losses")]
     return {
         "key": sub["_key"], "name": sub["_name"], "id": None if names.anonymised else _text(sub.get("id")),
@@ -292,14 +329,16 @@ def _row(sub: dict, played: list[tuple[dict, int]], names: _Names) -> dict:
         "wdl": "–".join(w or "?" for w in wdl) if any(wdl) else None,
         "wins_sort": _number(sub.get("wins")),
         "games": _fmt(sub.get("games"), 0),
-        "rating": _fmt(sub.get("rating"), 0), "rating_sort": _number(sub.get("rating")),
-        "rating_low": _fmt(sub.get("rating_low"), 0), "rating_high": _fmt(sub.get("rating_high"), 0),
+        "rating": rating, "rating_sort": _number(sub.get("rating")) if rating is not None else None,
+        "rating_spread": spread,
         "grade": _fmt(sub.get("grade"), 2), "grade_max": _fmt(sub.get("grade_max"), 2),
         "grade_sort": _number(sub.get("grade")),
         "status": status, "status_detail": why,
-        "validation": _validation(sub.get("validation")),
+        "validation": _validation(sub.get("validation"), names),
         "slowest_move": _fmt(sub.get("slowest_move_s"), 3), "peak_memory": _fmt(sub.get("peak_memory_mb"), 1),
-        "output": _text(sub.get("output")),
+        "output": None if public else _text(sub.get("output")),
+        "builtin": status == "built-in",
+        "in_league": sub.get("rank") is not None,
         "opponents": _opponents(played, names),
         "game_count": len(played),
     }
@@ -339,11 +378,11 @@ def _header(assignment: dict) -> dict:
     }
 
 
-def _view(doc: dict) -> dict:
+def _view(doc: dict, public: bool = False) -> dict:
     """Reshape the results document for the templates (every value present, possibly None)."""
     assignment = _dict(doc.get("assignment"))
     submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
-    names = _Names(submissions, assignment.get("anonymised") is True)
+    names = _Names(submissions, assignment.get("anonymised") is True, public)
     games = _games([g for g in _list(doc.get("games")) if isinstance(g, dict)], names)
 
     played: dict[str, list[tuple[dict, int]]] = defaultdict(list)
@@ -351,11 +390,15 @@ def _view(doc: dict) -> dict:
         for seat, s in enumerate(g["seats"]):
             if s is not None:
                 played[s].append((g, seat))
-    rows = [_row(sub, played.get(_text(sub.get("id")), []), names) for sub in submissions]
+    rows = [_row(sub, played.get(_text(sub.get("id")), []), names, public) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
     ids = {sub["_key"]: _text(sub.get("id")) for sub in submissions if _text(sub.get("id")) is not None}
-    return {"header": _header(assignment), "rows": rows, "games": games,
-            "crosstable": _crosstable(_dict(doc.get("crosstable")), rows, ids)}
+    league = [r for r in rows if r["in_league"]]
+    header = _header(assignment) | {"public": public}
+    return {"header": header, "rows": rows, "league": league, "games": games,
+            "out": [r for r in rows if not r["in_league"]],
+            "students": sum(not r["builtin"] for r in rows), "builtins": sum(r["builtin"] for r in rows),
+            "crosstable": _crosstable(_dict(doc.get("crosstable")), league, ids)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,57 +451,77 @@ def _remove_stale(folder: Path, keep: Iterable[str]) -> None:
             page.unlink()
 
 
-def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None) -> Path:
+def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, public: bool = False) -> Path:
     """Write the whole site for results document `doc` into `out_dir`; returns index.html's path.
 
     `frames(game)` returns the SVG of the board after each ply of that game (index 0 = start);
-    without it, or if it fails for a game, that replay shows the move list without pictures."""
+    without it, or if it fails for a game, that replay shows the move list without pictures.
+    `public`: the site to publish: students under their `public_name` (a pseudonym unless the
+    config allows the name), no ids, paths, `grader play` lines or captured output."""
+    return render_sites(doc, [(out_dir, public)], frames)[0]
+
+
+def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None) -> list[Path]:
+    """Several sites of one document ((folder, public) each: the instructor's and the public one)
+    in one pass, so each game's board pictures are replayed once however many sites show them."""
     if not isinstance(doc, dict):
         raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
-    out = Path(out_dir)
-    try:
-        for sub in ("", "submissions", "games", "static"):
-            (out / sub).mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
-    view = _view(doc)
     env = _environment()
-    facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
-    common = {"header": view["header"], "facts": facts}          # the facts block is the same on every page
+    sites = []
+    for out_dir, public in targets:
+        out = Path(out_dir)
+        try:
+            for sub in ("", "submissions", "games", "static"):
+                (out / sub).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
+        view = _view(doc, public)
+        facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
+        common = {"header": view["header"], "facts": facts}      # the facts block is the same on every page
+        _write_pages(env, out, view, common)
+        sites.append((out, view, common))
 
+    game_page = env.get_template("game.html")
+    for n in range(len(sites[0][1]["games"]) if sites else 0):      # every view lists the games in one order
+        pictures, missing = _game_frames(sites[0][1]["games"][n], frames)
+        for out, view, common in sites:
+            game = view["games"][n]
+            data = {"frames": pictures, "plies": len(game["plies"])}
+            _write(out / "games" / f"{game['key']}.html",
+                   game_page.render(**common, root="../", page="game", game=game, data=data, missing=missing))
+    for out, view, _ in sites:
+        _remove_stale(out / "games", (f"{g['key']}.html" for g in view["games"]))
+    return [out / "index.html" for out, _, _ in sites]
+
+
+def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict) -> None:
+    """Everything but the game pages: static files, leaderboard, crosstable, submission pages."""
     for f in STATIC.iterdir():
         if f.is_file():
             shutil.copyfile(f, out / "static" / f.name)
     _write(out / "index.html", env.get_template("index.html").render(
-        **common, root="", page="index", rows=view["rows"], game_count=len(view["games"])))
+        **common, root="", page="index", rows=view["league"], out=view["out"], game_count=len(view["games"]),
+        students=view["students"], builtins=view["builtins"]))
     _write(out / "crosstable.html", env.get_template("crosstable.html").render(
         **common, root="", page="crosstable", table=view["crosstable"]))
-
     submission_page = env.get_template("submission.html")
     for row in view["rows"]:
         _write(out / "submissions" / f"{row['key']}.html",
                submission_page.render(**common, root="../", page="submission", sub=row))
     _remove_stale(out / "submissions", (f"{r['key']}.html" for r in view["rows"]))
 
-    game_page = env.get_template("game.html")
-    for game in view["games"]:
-        pictures, missing = _game_frames(game, frames)
-        data = {"frames": pictures, "plies": len(game["plies"])}
-        _write(out / "games" / f"{game['key']}.html",
-               game_page.render(**common, root="../", page="game", game=game, data=data, missing=missing))
-    _remove_stale(out / "games", (f"{g['key']}.html" for g in view["games"]))
-    return out / "index.html"
-
 
 # ---------------------------------------------------------------------------------------------
 # Screenshots for the README (needs Playwright and a Chromium; used by the browser test).
 
 def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable: str = CHROMIUM) -> list[Path]:
-    """PNGs of the leaderboard, the top submission's page and a replay half-way through.
+    """PNGs for the README: the leaderboard, a failed submission's page (its failing position)
+    and a replay half-way through.
 
-    `out_dir` is a rendered site; returns the written files (leaderboard.png, submission.png,
-    replay.png in `dest`). Pass a Playwright `browser` that is already open (Playwright's sync API
-    cannot be started twice in one thread); otherwise Chromium at `executable` is launched."""
+    `out_dir` is a rendered site (the public one); returns the written files (leaderboard.png,
+    failed-check.png, replay.png in `dest`). Pass a Playwright `browser` that is already open
+    (Playwright's sync API cannot be started twice in one thread); otherwise Chromium at
+    `executable` is launched."""
     if browser is None:
         from playwright.sync_api import sync_playwright
         with sync_playwright() as pw:
@@ -477,11 +540,20 @@ def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable:
         page.goto((out / "index.html").as_uri())
         page.screenshot(path=str(dest / "leaderboard.png"))
         written.append(dest / "leaderboard.png")
-        first = page.locator("#leaderboard tbody a").first
-        if first.count():
-            page.goto((out / first.get_attribute("href")).resolve().as_uri())
-            page.screenshot(path=str(dest / "submission.png"))
-            written.append(dest / "submission.png")
+        links = [a.get_attribute("href") for a in page.locator("#not-in-league a, #leaderboard tbody a").all()]
+        for selector in ("ol.checks li.fail img.picture", "ol.checks li.fail pre.picture", "ol.checks li.fail"):
+            found = None
+            for href in links:                  # a failing stage with its position's picture, if any
+                page.goto((out / href).resolve().as_uri())
+                if page.locator(selector).count():
+                    found = page.locator(selector).first
+                    break
+            if found is not None:
+                page.locator("ol.checks li.fail").first.scroll_into_view_if_needed()
+                page.evaluate("() => window.scrollBy(0, -8)")
+                page.screenshot(path=str(dest / "failed-check.png"))
+                written.append(dest / "failed-check.png")
+                break
         games = sorted((out / "games").glob("*.html"))
         if games:
             page.goto(games[0].as_uri())

@@ -151,8 +151,6 @@ def _close(a: float | None, b: float | None) -> bool:
 
 def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
     """{id: (rating, low, high)} on the Elo scale for players with at least one rated game."""
-    import choix
-
     index = {sid: n for n, sid in enumerate(ids)}
     comparisons: list[tuple[int, int]] = []
     pair_games: dict[tuple[int, int], int] = {}
@@ -172,6 +170,8 @@ def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
     rated = sorted({i for pair in pair_games for i in pair})
     if len(rated) < 2:
         return {}
+    import choix                    # here, not above: it imports SciPy (1 s), which checking a config never needs
+
     # Fit only the rated players, so unrated ones do not pull on the mean.
     sub = {old: new for new, old in enumerate(rated)}
     data = [(sub[w], sub[l]) for w, l in comparisons]

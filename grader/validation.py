@@ -12,6 +12,7 @@ first-move allowance covers starting a process, its setup calls and its first pr
 """
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -72,9 +73,12 @@ class ValidationReport:
 
 
 def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | None = None,
-             smoke: bool = True) -> ValidationReport:
-    """Run every stage on one staged submission."""
+             smoke: bool = True, on_stage=None, workers: int | None = None) -> ValidationReport:
+    """Run every stage on one staged submission; `on_stage(title)` is told as each stage starts.
+    `workers`: how many fresh-process positions may run at once (default: one per core)."""
     import sandbox
+
+    on_stage = on_stage or (lambda title: None)
 
     if factory is None:
         factory = player_factory(assignment)
@@ -88,21 +92,26 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
     if submission_kind(assignment, sub) == "program":
         report.kind = "program"
+        on_stage("The program, through its console")
         report.checks.append(_program(assignment, sub))
         report.max_points = report.checks[-1].max_points
         return _finish(report)
     if language(assignment.ruleset, sub.staged) != "python":
+        on_stage("Compiling")
         compiled = _compile(assignment, sub)
         report.checks.append(compiled)
         if not compiled.passed:
             return _finish(report)
+    on_stage("Interface")
     interface = _interface(assignment, sub, factory)
     report.checks.append(interface)
     if not interface.passed:
         return _finish(report)
     for probe in probes:
-        report.checks.append(_probe(assignment, sub, probe, factory))
+        on_stage(probe.title)
+        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores()))
     if smoke and assignment.config.validation.smoke_games > 0:
+        on_stage("Smoke games")
         check, games = _smoke(assignment, sub, factory)
         report.checks.append(check)
         report.games = games
@@ -277,14 +286,26 @@ class _Asker:
             self.proc = None
 
 
-def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory) -> Check:
+def cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                      # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
     asker = _Asker(assignment, sub, factory)
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     confirmed, opinions = False, 0
     try:
-        for n, case in enumerate(cases):
+        if len(cases) > 1 and all(c.fresh for c in cases):
+            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers)
+            cases_left: list[ProbeCase] = []
+        else:
+            cases_left = cases
+        for n, case in enumerate(cases_left):
             if asker.stopped > MAX_STOPPED:
                 fatal_note = (f" The player was stopped in {asker.stopped} positions, "
                               f"so the other {len(cases) - n} were not tried.")
@@ -337,6 +358,49 @@ def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowanc
     return res
 
 
+def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
+                 workers: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
+    """Positions that each need a fresh process are independent, so up to `workers` run at once
+    (Double Card's scripted games: one per core). Results are reported in case order and the stop
+    rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
+        """The sequential loop's body for one case in its own process (first-move allowance included)."""
+        asker = _Asker(assignment, sub, factory)
+        try:
+            why, marks, _ = asker.ask(case, fresh=True)
+            return (None if why is None else (case, why, marks)), asker.stopped > 0
+        finally:
+            asker.close()
+
+    # Longest games first, so no long game runs alone at the end; results are reported in case order.
+    order = sorted(range(len(cases)), key=lambda i: -len(cases[i].setup))
+    results: dict[int, tuple[ProbeCase, str, dict] | None] = {}
+    stopped = 0
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        running: dict = {}
+        while True:
+            # never more players in flight than may still be stopped (the sequential stop rule)
+            while order and len(running) < workers and stopped + len(running) <= MAX_STOPPED:
+                i = order.pop(0)
+                running[pool.submit(one, cases[i])] = i
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                failure, was_stopped = future.result()
+                results[running.pop(future)] = failure
+                stopped += was_stopped
+    failed = [results[i] for i in sorted(results) if results[i] is not None]
+    note = ""
+    if len(results) < len(cases):
+        note = (f" The player was stopped in {stopped} positions, "
+                f"so the other {len(cases) - len(results)} were not tried.")
+        failed += [(c, "not tried", {}) for i, c in enumerate(cases) if i not in results]
+    return failed, note
+
+
 def _call_failure(method: str, res, limit: float) -> str:
     if res.verdict is Verdict.LATE:
         return f"{method}(): {res.message[:1].lower()}{res.message[1:]}"
@@ -362,7 +426,9 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"
         games.append({"opponent": opponent.display_name, "seat": seat, "result": outcome,
-                      "reason": result.reason, "detail": result.detail, "seed": seed})
+                      "reason": result.reason, "detail": result.detail, "seed": seed,
+                      "moves": mine.moves if mine else 0,
+                      "replaced": sum(i["kind"] == "substituted" for i in (mine.incidents if mine else []))})
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue

@@ -1,11 +1,11 @@
 """LMS round trip: class downloads in (`import_submissions`), grades and feedback back out (`export`)."""
 from .csvtext import CsvProblem
-from .export import (FillResult, Placement, Unmatched, feedback_text, fill_canvas_gradebook, fill_moodle_worksheet,
+from .export import (FillResult, Unmatched, fill_canvas_gradebook, fill_moodle_worksheet,
                      gradescope_results, write_gradescope_results, write_grades_csv)
 from .importer import CLASS_CAPS, ImportRefused, ImportReport, import_submissions
 from .penalties import PenaltyConfigError, apply_penalties
 from .roster import read_roster
 
 __all__ = ["CLASS_CAPS", "CsvProblem", "FillResult", "ImportRefused", "ImportReport", "PenaltyConfigError",
-           "Placement", "Unmatched", "apply_penalties", "feedback_text", "fill_canvas_gradebook", "fill_moodle_worksheet",
+           "Unmatched", "apply_penalties", "fill_canvas_gradebook", "fill_moodle_worksheet",
            "gradescope_results", "import_submissions", "read_roster", "write_gradescope_results", "write_grades_csv"]

@@ -54,15 +54,6 @@ class FillResult:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
-class Placement:
-    """Where a student finished in the league."""
-
-    rank: int
-    entrants: int
-    score: float | None = None
-
-
 def _number(value: float, decimals: int = 2) -> str:
     """A grade as the LMS reads it: plain decimal point, no trailing zeros."""
     text = f"{round(float(value), decimals):.{decimals}f}"
@@ -243,40 +234,3 @@ def write_gradescope_results(row: Mapping[str, Any], path: Path, stages: Iterabl
     path.write_text(json.dumps(gradescope_results(row, stages), indent=2, ensure_ascii=False) + "\n",
                     encoding="utf-8")
     return path
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def feedback_text(name: str | None = None, *, stages: Iterable[Any] = (), placement: Placement | Mapping | None = None,
-                  grade: float | None = None, max_grade: float | None = None, report_url: str | None = None,
-                  penalties: Iterable[str] = (), title: str | None = None) -> str:
-    """The feedback a student reads in the LMS: validation stages with points, league place, grade, link."""
-    lines = []
-    if title or name:
-        lines.append(" - ".join(x for x in (title, name) if x))
-    stages = list(stages)
-    if stages:
-        lines.append("Validation:")
-        width = max(len(str(_get(s, "name"))) for s in stages)
-        for s in stages:
-            mark = "pass" if _get(s, "passed", False) else "FAIL"
-            line = (f"  [{mark}] {str(_get(s, 'name')):<{width}}  "
-                    f"{_number(_get(s, 'points', 0))} / {_number(_get(s, 'max_points', 0))}")
-            message = str(_get(s, "message", "") or "").strip()
-            if message and not _get(s, "passed", False):
-                line += f"  {message.splitlines()[0]}"
-            lines.append(line)
-    if placement is not None:
-        rank, entrants = _get(placement, "rank"), _get(placement, "entrants")
-        score = _get(placement, "score")
-        lines.append(f"League: {_ordinal(int(rank))} of {entrants}"
-                     + (f" (score {_number(score)})" if score is not None else "") + ".")
-    lines += [f"Penalty: {p}" for p in penalties]
-    if grade is not None:
-        lines.append(f"Grade: {_number(grade)}" + (f" / {_number(max_grade)}" if max_grade is not None else "") + ".")
-    if report_url:
-        lines.append(f"Details: {report_url}")
-    return "\n".join(lines)

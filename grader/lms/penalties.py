@@ -34,7 +34,7 @@ class PenaltyConfigError(ValueError):
 class Penalized:
     points: float
     factor: float
-    lines: list[str] = field(default_factory=list)     # one sentence per penalty applied, for feedback_text
+    lines: list[str] = field(default_factory=list)     # one sentence per penalty applied, for the student's feedback
 
 
 def _fraction(config: Mapping[str, Any], key: str, default: float) -> float:

@@ -28,23 +28,22 @@ from .engine import DoubleCardGame, DoubleCardState
 from .scripted import Exchange, winning_moves
 
 SEED = 472
-# (label, seat of the player under test, turns it answers)
+# (label, seat of the player under test, turns it answers, seed offset). Each turn costs the player's
+# own thinking, so a game is here only for a phase no other game covers: the first move, the middle
+# game, the first recycling move, the recycling phase (each from both seats where it matters).
 LEGAL_GAMES = [
-    ("first move on the empty board", 0, 1),
-    ("answering the opening move", 1, 1),
-    ("early game", 0, 4),
-    ("early game", 1, 4),
-    ("middle game", 0, 9),
-    ("middle game", 1, 9),
-    ("a game run to the first recycling move", 1, 13),
-    ("a game run to the first recycling move", 0, 13),
-    ("a game run into the recycling phase", 1, 16),
-    ("a game run into the recycling phase", 0, 16),
+    ("first move on the empty board", 0, 1, 0),
+    ("answering the opening move", 1, 1, 1),
+    ("middle game", 0, 9, 4),
+    ("middle game", 1, 9, 5),
+    ("a game run to the first recycling move", 0, 13, 7),
+    ("a game run into the recycling phase", 1, 16, 8),
+    ("a game run into the recycling phase", 0, 16, 9),
 ]
-# (label, seat, quiet turns before the tactical one, the scripted opponent's policy on it)
-TACTICS = [("takes a win in one", seat, quiet, "gift") for seat, quiet in ((0, 2), (1, 3), (0, 5), (1, 6))]
-TACTICS += [("blocks the opponent's win in one", seat, quiet, "threat") for seat, quiet in ((0, 3), (1, 3),
-                                                                                             (0, 5), (1, 6))]
+# (label, seat, quiet turns before the tactical one, the scripted opponent's policy on it, seed offset)
+TACTICS = [("takes a win in one", 0, 2, "gift", 0), ("takes a win in one", 1, 3, "gift", 1),
+           ("blocks the opponent's win in one", 0, 3, "threat", 4),
+           ("blocks the opponent's win in one", 1, 3, "threat", 5)]
 
 
 def replay(game: DoubleCardGame, seat: int, policies: list[str], seed: int, answers: list) -> tuple[Exchange, list]:
@@ -125,8 +124,7 @@ def _show(target: DoubleCardState, source: DoubleCardState) -> None:
 
 
 def legal_move_cases(game: DoubleCardGame) -> list[ProbeCase]:
-    return [_case(game, label, seat, ["guard"] * turns, SEED + k)
-            for k, (label, seat, turns) in enumerate(LEGAL_GAMES)]
+    return [_case(game, label, seat, ["guard"] * turns, SEED + k) for label, seat, turns, k in LEGAL_GAMES]
 
 
 def takes_the_win(position: DoubleCardState, answer: str) -> str | None:
@@ -163,7 +161,7 @@ def _blocks(position: DoubleCardState, move: tuple, me: int) -> bool:
 def tactics_cases(game: DoubleCardGame) -> list[ProbeCase]:
     judges = {"gift": takes_the_win, "threat": blocks_the_threat}
     return [_case(game, label, seat, ["guard"] * quiet + [policy], SEED + 100 + k, judges[policy])
-            for k, (label, seat, quiet, policy) in enumerate(TACTICS)]
+            for label, seat, quiet, policy, k in TACTICS]
 
 
 def probes(game: DoubleCardGame) -> list[Probe]:

@@ -112,6 +112,7 @@ def _quietest(state: DoubleCardState, candidates: list[tuple], me: int) -> tuple
     end the game at all (a line of my kind made by the player), then the least promising board
     for both kinds (only computed among the ties)."""
     scored = []
+    best = None
     for move in candidates:
         branch = state.copy()
         branch._apply(move)
@@ -121,7 +122,11 @@ def _quietest(state: DoubleCardState, candidates: list[tuple], me: int) -> tuple
             if winner is not None:
                 ends += 1
                 wins += winner != me
-        scored.append(((wins, ends), move, branch))
+                if best is not None and (wins, ends) > best:
+                    break               # already worse than the best: its exact count cannot matter
+        else:
+            best = (wins, ends) if best is None else min(best, (wins, ends))
+            scored.append(((wins, ends), move, branch))
     best = min(score for score, _, _ in scored)
     ties = [(move, branch) for score, move, branch in scored if score == best]
     return min(ties, key=lambda t: potential(t[1], "colours") + potential(t[1], "dots"))[0]

@@ -421,12 +421,11 @@ class QuoridorState(State):
         return {"type": None}
 
     def move_text(self, move: Move) -> str:
-        if move[0] == "step":
-            return f"(1, [{move[1]}, {move[2]}])"
+        if move[0] == "step":                 # the course's [x, y] and Obstacle pairs, without the
+            return f"pawn to [{move[1]}, {move[2]}]"    # move-type number students misread as a player
         if move[0] == "wall":
-            a, b = G.wall_edges(move[1:])
-            return f"(2, [{G.edge_text(a)}, {G.edge_text(b)}])"
-        return "None"
+            return f"wall {G.wall_text(move[1:])}"
+        return "no move"
 
     def copy(self) -> "QuoridorState":
         new = QuoridorState.__new__(QuoridorState)

@@ -130,10 +130,10 @@ def test_a_check_with_no_gate_does_not_call_zero_points_passed(tmp_path, cli):
         "league": {"format": "gauntlet", "gauntlet": ["random"]}, "grading": {"kind": "validation", "max": 10}}}}))
     examples = EXAMPLES.parent / "rbnim"
     hangs = cli("--config", config, "check", examples / "hangs_on_input", "--assignment", "r")
-    assert hangs.status == 1 and "Result: did not pass — 0 of 10 points." in hangs.out    # a failed program fails
+    assert hangs.status == 1 and "Result: did not pass" in hangs.out and "0 of 10 points" in hangs.out  # a failed program fails
     assert "Result: passed" not in hangs.out
     wrong = cli("--config", config, "check", examples / "off_by_one", "--assignment", "r")
-    assert "Result: passed every required stage; 1 graded stage(s) lost points — " in wrong.out
+    assert "Result: passed every required stage — " in wrong.out and "; points lost in " in wrong.out
     right = cli("--config", config, "check", examples / "correct_module", "--assignment", "r")
     assert right.status == 0 and "Result: passed — 10 of 10 points." in right.out
 

@@ -80,7 +80,7 @@ def test_import_run_export_round_trip(tmp_path, capsys):
     rows = {r["Identifier"]: r for r in csv.DictReader(filled.open(encoding="utf-8"))}
     assert float(rows["Participant 501"]["Grade"]) == 100.0            # beat random, top of the league
     assert float(rows["Participant 502"]["Grade"]) == 0.0               # failed validation
-    assert "failed validation" in rows["Participant 502"]["Feedback comments"]
+    assert "did not pass: " in rows["Participant 502"]["Feedback comments"].lower()
     assert "League: 1st" in rows["Participant 501"]["Feedback comments"]
     assert "https://course.example.edu/arena/submissions/" in rows["Participant 501"]["Feedback comments"]
     assert rows["Participant 503"]["Grade"] == "" and rows["Participant 504"]["Grade"] == ""

@@ -3,6 +3,7 @@ is escaped, missing fields render as "not available", anonymised mode hides ids.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -102,16 +103,16 @@ def _assert_links_resolve(site: Path) -> None:
                 assert parts.fragment in _links(target).ids, f"{page.relative_to(site)} → {href}"
 
 
-def test_leaderboard_rows_in_rank_order_with_status(site):
+def test_leaderboard_rows_in_rank_order_and_the_others_apart_with_the_reason(site):
     text = (site / "index.html").read_text(encoding="utf-8")
     body = text[text.index("<tbody>"):text.index("</tbody>")]
     names = re.findall(r'<a href="submissions/[^"]+\.html">(.*?)</a>', body)
-    assert names[:2] == ["Alice", "Bob"] and names[3] == "Trudy"
-    assert names[2].startswith("&lt;script&gt;")
-    assert "failed at legal opening" in body
-    assert "opened a network socket" in body
-    assert "2½" in body and "(1540–1700)" in body and "9.5" in body and "2–1–0" in body
-    assert "not available" in body                           # trudy's missing rank/points
+    assert names[:2] == ["Alice", "Bob"] and names[2].startswith("&lt;script&gt;") and len(names) == 3
+    assert "2½" in body and "±80" in body and "9.5" in body and "2–1–0" in body
+    assert "not available" not in text and "(1540–1700)" not in body
+    out = text[text.index('id="not-in-league"'):]
+    assert "Trudy" in out and "opened a network socket" in out
+    assert "4 student submissions (3 in the league, 1 not" in text
 
 
 def test_header_shows_the_assignment_facts(site):
@@ -255,8 +256,78 @@ def test_svg_data_uri_adds_the_namespace():
 def test_submission_pages_names_the_written_files(tmp_path, doc):
     doc["submissions"][1]["display_name"] = doc["submissions"][0]["display_name"] = "Same"
     doc["assignment"]["anonymised"] = True
-    render_site(doc, tmp_path / "s")
+    render_site(doc, tmp_path / "s", public=True)
     links = submission_pages(doc)
     assert set(links) == {"alice", "bob", "mallory", "trudy"}
     assert len(set(links.values())) == 4
     assert all((tmp_path / "s" / path).is_file() for path in links.values())
+
+
+def test_the_public_site_shows_no_names_ids_paths_commands_or_output(tmp_path, doc, parse):
+    doc["submissions"][1]["display_name"] = "Alice Novakova"
+    doc["submissions"][1]["student_name"] = "Alice Novakova"
+    for n, sub in enumerate(doc["submissions"]):
+        sub["public_name"] = f"Calm Otter {n}"
+    doc["submissions"][2]["validation"]["checks"][1]["message"] = (
+        'Traceback: File "/home/teacher/grading/submissions/alice/player.py", line 3, in move')
+    doc["submissions"][3]["status_detail"] = "alice.zip was refused: it holds a link"
+    render_site(doc, tmp_path / "pub", public=True)
+    everything = ""
+    for page in pages(tmp_path / "pub"):
+        content = page.read_text(encoding="utf-8")
+        assert parse(content).errors == [], page.name
+        everything += html.unescape(content) + page.name
+    for secret in ("Alice Novakova", "alice", "/home/teacher", "grader play", "thinking...", slug_hash("alice")):
+        assert secret not in everything, secret
+    assert "Calm Otter 1" in everything and 'File "player.py", line 3' in everything
+    assert "Calm Otter 1.zip was refused" in everything
+    assert "Reproduce" not in everything and "Captured output" not in everything
+
+
+def test_the_instructor_site_keeps_names_commands_and_output(site):
+    page = (site / "submissions" / f"{slug_hash('alice')}.html").read_text(encoding="utf-8")
+    assert "Alice" in page and "grader play alice bob" in page and "thinking..." in page
+
+
+def test_empty_sections_are_left_out_and_gates_are_not_zero_points(tmp_path, doc):
+    trudy = doc["submissions"][3]
+    trudy["validation"] = {"passed": False, "points": 0, "max_points": 1, "checks": [
+        {"name": "interface", "title": "Interface", "passed": False, "points": 0, "max_points": 0,
+         "message": "no class Player"}]}
+    render_site(doc, tmp_path / "s")
+    page = (tmp_path / "s" / "submissions" / f"{slug_hash('trudy')}.html").read_text(encoding="utf-8")
+    assert "Resource use" not in page and "Captured output" not in page and "not available" not in page
+    assert "0 / 0" not in page and "no points: a gate" in page
+    assert "Rating" not in page and "Rank" not in page                        # not in the league
+
+
+def test_ratings_are_shown_as_plus_minus_only_where_they_mean_something(tmp_path, doc):
+    doc["submissions"][0].update(rating=517, rating_low=-642, rating_high=1676)
+    render_site(doc, tmp_path / "s")
+    index = (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
+    assert "517" not in index and "-642" not in index and "±80" in index
+    assert "too few games to rate" in index
+
+
+def test_leaderboard_counts_students_not_builtins(tmp_path, doc):
+    doc["submissions"].append({"id": "builtin:random", "display_name": "random (built-in)", "status": "built-in",
+                               "rank": 4, "points": 0, "wins": 0, "draws": 0, "losses": 2, "games": 2})
+    render_site(doc, tmp_path / "s")
+    index = (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
+    assert "4 student submissions (3 in the league, 1 not" in index and "1 built-in player;" in index
+
+
+def test_both_sites_replay_each_game_once(tmp_path, doc, frames):
+    from grader.report import render_sites
+
+    calls = []
+
+    def counted(game):
+        calls.append(game["id"])
+        return frames(game)
+
+    written = render_sites(doc, [(tmp_path / "instructor", False), (tmp_path / "public", True)], counted)
+    assert sorted(calls) == sorted(g["id"] for g in doc["games"])
+    assert [p.parent.name for p in written] == ["instructor", "public"]
+    assert len(list((tmp_path / "public" / "games").glob("*.html"))) == len(doc["games"])
+    assert "data:image/svg" in next((tmp_path / "public" / "games").glob("*.html")).read_text(encoding="utf-8")

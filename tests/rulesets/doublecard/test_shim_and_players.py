@@ -175,7 +175,7 @@ def test_probe_catches_recycling_the_locked_card(tmp_path, folders, open_player,
 
 
 def test_probe_pictures_show_the_reached_position(folders, open_player, game):
-    case = legal_move_cases(game)[4]                    # 9 turns as the first player
+    case = legal_move_cases(game)[2]                    # 9 turns as the first player
     assert case.state.ply == 0
     run_cases([case], open_player, folders["builtin:random"], game)
     assert case.state.ply == len(case.state.history) >= 9

@@ -217,9 +217,9 @@ def test_parse_move_refusals(wire, words):
 
 def test_move_text_is_the_course_notation():
     state = position(5, 5, (2, 0), (2, 4))
-    assert state.move_text(step(2, 1)) == "(1, [2, 1])"
-    assert state.move_text(wall_move(("V", 3, 1))) == "(2, [(3,1)->(4,1), (3,2)->(4,2)])"
-    assert state.move_text(PASS) == "None"
+    assert state.move_text(step(2, 1)) == "pawn to [2, 1]"
+    assert state.move_text(wall_move(("V", 3, 1))) == "wall (3,1)->(4,1) + (3,2)->(4,2)"
+    assert state.move_text(PASS) == "no move"
 
 
 def test_json_round_trip_keeps_everything():
