@@ -1,7 +1,8 @@
 """The child's seccomp filter (through pyseccomp): a deny-list on top of Landlock.
 
 Closes what Landlock leaves open (new processes, UDP and Unix sockets, signals to others,
-ptrace, namespaces, chmod/chown of files uid 0 owns, ...) and what a uid of its own does not
+ptrace, namespaces, chmod/chown of files uid 0 owns, clearing its parent-death signal, ...) and
+what a uid of its own does not
 cover: every call that names another process by pid is allowed on the caller only (`prlimit64`
 and the scheduler, priority and I/O-priority calls on pid 0, signals to its own pid). Denied calls fail with EPERM so the
 player sees a plain PermissionError; foreign ABIs (i386 `int 0x80`, x32) kill the process.
@@ -14,6 +15,7 @@ import os
 
 CLONE_THREAD = 0x00010000
 AF_UNIX = 1
+PR_SET_PDEATHSIG = 1        # clearing it would let the player outlive a killed manager or template
 
 # Each denied with EPERM, whatever the arguments.
 DENIED = (
@@ -67,7 +69,7 @@ def load_library():
 def describe() -> str:
     """What the host offers, for `protections()`; raises if libseccomp is missing."""
     sc = load_library()
-    return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 6} calls, "
+    return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 7} calls, "
             f"{len(ON_CALLER_ONLY)} more on the caller only")
 
 
@@ -93,10 +95,11 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     if not allow_processes:
         flt.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))  # threads only
     flt.add_rule(eperm, "socketpair", sc.Arg(0, sc.NE, AF_UNIX))
+    flt.add_rule(eperm, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
     for name, arg in ON_CALLER_ONLY:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(arg, sc.NE, 0))
     flt.load()
-    return count + 6 + len(ON_CALLER_ONLY)
+    return count + 7 + len(ON_CALLER_ONLY)

@@ -1,0 +1,93 @@
+"""Attacks written apart from the other sandbox tests, of the same classes (issue 16): each one
+succeeded against the sandbox before its fix, or covers a path no other test takes. Both start
+modes wherever a player runs."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from sandbox import Limits, wire
+
+ROOT = Path(__file__).resolve().parents[2]
+SLOW = Limits(start_s=20.0, call_s=15.0, kill_after_s=5.0)
+
+
+def gone(pid: int | None) -> bool:
+    try:
+        return pid is None or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+# -- reaching other processes ---------------------------------------------------------------
+
+OUTLIVER = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+
+def clear_death_signal():
+    return libc.prctl(1, 0, 0, 0, 0) == 0        # PR_SET_PDEATHSIG 0: survive the parent
+"""
+
+MANAGER = """
+import json, sys, time
+from sandbox import Limits, PlayerProcess, prefork
+
+mode, folder = sys.argv[1], sys.argv[2]
+p = PlayerProcess("sandbox.module_shim", folder, Limits(start_s=30, call_s=30),
+                  prefork=True if mode == "prefork" else None)
+assert p.start().ok and p.started_by == mode
+r = p.call("clear_death_signal")                         # frozen (SIGSTOP) from here on
+print(json.dumps({"player": p.proc.pid, "cleared": r.value}), flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_player_cannot_clear_its_death_signal_to_outlive_a_killed_manager(start_mode, write_submission):
+    """A player that clears PR_SET_PDEATHSIG would stay behind (stopped, or spinning in a call)
+    after `kill -9` of the manager until the next run's sweep; without root nothing sweeps it."""
+    folder = write_submission(OUTLIVER)
+    manager = subprocess.Popen([sys.executable, "-c", MANAGER, start_mode, str(folder)], cwd=ROOT,
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        line = manager.stdout.readline()
+        if not line:
+            pytest.skip(f"no {start_mode} player here")
+        left = json.loads(line)
+        manager.send_signal(signal.SIGKILL)
+        manager.wait(10)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not gone(left["player"]):
+            time.sleep(0.05)
+        survived = not gone(left["player"])
+        if survived:
+            os.kill(left["player"], signal.SIGKILL)
+        assert not survived and left["cleared"] is False, left
+    finally:
+        if manager.poll() is None:
+            manager.kill()
+            manager.wait()
+
+
+# -- the grader through bytes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    '"' + '\\"' * 32000 + "[]" * 40,                   # an unclosed string of escaped quotes
+    "[" * 20 + '"' + '\\\\\\"' * 16000 + "{}" * 20,
+])
+def test_decoding_a_hostile_reply_takes_time_linear_in_its_size(body):
+    """The nesting check ran in time quadratic in the number of quotes: one 64 KB reply held the
+    manager for about 26 s of its own CPU, on every move of a game."""
+    assert len(body.encode()) <= Limits().message_kb * 1024 + 64
+    t0 = time.process_time()
+    with pytest.raises(wire.WireError):
+        wire.decode_reply(body.encode())
+    assert time.process_time() - t0 < 2.0             # linear: a few ms; quadratic: tens of seconds
