@@ -91,3 +91,13 @@ def test_decoding_a_hostile_reply_takes_time_linear_in_its_size(body):
     with pytest.raises(wire.WireError):
         wire.decode_reply(body.encode())
     assert time.process_time() - t0 < 2.0             # linear: a few ms; quadratic: tens of seconds
+
+
+@pytest.mark.parametrize("name", ["\ufeff=HYPERLINK(\"http://x\")", "\u200b=1+1", "\x00@SUM(A1)", "\u3000+1",
+                                  " \u2028-2+3", "＝cmd|'/c calc'!A0", "\u2066=1"])
+def test_a_formula_behind_invisible_characters_is_neutralised_in_csv(name):
+    """A submission's name reaches grades.csv and the LMS sheets through csv_cell: a formula sign
+    behind a BOM, a zero-width or ideographic space, a NUL or an isolate, or a full-width one, is
+    a formula to some spreadsheet as much as one at the start."""
+    from grader.safetext import csv_cell
+    assert csv_cell(name) == "'" + name
