@@ -101,3 +101,27 @@ def test_a_formula_behind_invisible_characters_is_neutralised_in_csv(name):
     a formula to some spreadsheet as much as one at the start."""
     from grader.safetext import csv_cell
     assert csv_cell(name) == "'" + name
+
+
+def test_a_submission_named_with_bytes_that_are_not_utf8_is_refused_and_the_run_goes_on(tmp_path):
+    """A folder unpacked from an old zip can be named with bytes that are not UTF-8: Python holds
+    them as surrogates, which the store could not encode, so `grader run` stopped with a traceback
+    and nobody was graded. Now that submission is refused with a sentence, under a visible name."""
+    import yaml
+    from grader.assignment import load_assignments
+    from grader.league import run_league
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    bad = os.fsdecode(os.fsencode(str(subs)) + b"/stud\xffent")
+    os.mkdir(bad)
+    Path(bad, "agent.py").write_text("x = 1\n")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump({"assignments": {"arena": {
+        "ruleset": "colosseum", "submissions": "subs", "game": {"board_size": 6},
+        "validation": {"smoke_games": 0}, "league": {"format": "round_robin", "builtins": []}}}}))
+    assignment = load_assignments(tmp_path / "config.yaml")["arena"]
+    run = run_league(assignment, progress=False)
+    (sub,) = run.submissions
+    assert sub.id == "stud\\xffent" and "not UTF-8" in sub.problem
+    from grader.store import Store
+    with Store(assignment.store_path) as store:
+        assert [r.id for r in store.submissions("arena")] == ["stud\\xffent"]
