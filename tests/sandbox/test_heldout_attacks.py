@@ -79,6 +79,35 @@ def test_a_player_cannot_clear_its_death_signal_to_outlive_a_killed_manager(star
 
 # -- the grader through bytes ---------------------------------------------------------------
 
+SLOW_TO_CHECK = """
+import fcntl, os, stat, struct, time
+
+def reply_fd():
+    for fd in range(3, 64):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISFIFO(st.st_mode) and fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == 1 and st.st_ino != os.fstat(1).st_ino:
+            return fd
+
+def move():
+    body = b'"' + b'\\\\"' * 32000 + b'[]' * 40
+    os.write(reply_fd(), struct.pack(">I", len(body)) + body)
+    time.sleep(60)
+"""
+
+
+def test_a_reply_built_to_be_slow_to_check_is_a_quick_protocol_verdict(player):
+    """The same frame written by a real player to its reply pipe, in both start modes."""
+    from sandbox import Verdict
+    p = player(SLOW_TO_CHECK, limits=SLOW)
+    t0 = time.process_time()
+    r = p.call("move")
+    assert r.verdict is Verdict.PROTOCOL and "not JSON" in r.message, r
+    assert time.process_time() - t0 < 5.0             # the manager's own CPU time: ~26 s before
+
+
 @pytest.mark.parametrize("body", [
     '"' + '\\"' * 32000 + "[]" * 40,                   # an unclosed string of escaped quotes
     "[" * 20 + '"' + '\\\\\\"' * 16000 + "{}" * 20,
