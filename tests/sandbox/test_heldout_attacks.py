@@ -154,3 +154,30 @@ def test_a_submission_named_with_bytes_that_are_not_utf8_is_refused_and_the_run_
     from grader.store import Store
     with Store(assignment.store_path) as store:
         assert [r.id for r in store.submissions("arena")] == ["stud\\xffent"]
+
+
+# -- a file name read as an option -----------------------------------------------------------
+
+def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
+    """Every source file goes on the compiler's command line: a zip entry named `-DINJECTED=1.cpp`
+    (or `@opts.cpp`, `-fplugin=x.cpp`) was read as an option, so a submission set the compiler's
+    options (a plugin runs the student's code inside the compiler). Sources are passed as `./name`."""
+    import shutil as sh
+    from grader.builds import run_build, build_program
+    from grader.submissions import load
+    if sh.which("g++") is None:
+        pytest.skip("no g++ here")
+    folder = tmp_path / "cpp"
+    folder.mkdir()
+    (folder / "main.cpp").write_text('#include <cstdio>\nint main() {\n#ifdef INJECTED\n  std::puts("injected");\n'
+                                     '#else\n  std::puts("clean");\n#endif\n}\n')
+    (folder / "-DINJECTED=1.cpp").write_text("static int unused_by_anyone = 0;\n")
+    sub = load(folder, "player.py", 10.0, programs=True)
+    assert sub.problem is None, sub.problem
+    target = tmp_path / "built"
+    limits = Limits(memory_mb=1024, start_s=120.0, output_kb=64, freeze=False)
+    run = run_build("sandbox.module_shim", sub, target, lambda work: build_program(sub.staged, "g++", work, 1024),
+                    limits, finish=lambda work: os.chmod(work / "player", 0o755))
+    assert run.ok, run.messages
+    out = subprocess.run([str(target / "player")], capture_output=True, text=True, timeout=30)
+    assert out.stdout.strip() == "clean"
