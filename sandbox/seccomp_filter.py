@@ -4,7 +4,8 @@ Closes what Landlock leaves open (new processes, UDP and Unix sockets, signals t
 ptrace, namespaces, chmod/chown of files uid 0 owns, clearing its parent-death signal, ...) and
 what a uid of its own does not
 cover: every call that names another process by pid is allowed on the caller only (`prlimit64`
-and the scheduler, priority and I/O-priority calls on pid 0, signals to its own pid). Denied calls fail with EPERM so the
+and the scheduler, priority and I/O-priority calls on pid 0 -- the last two for one process, not a
+user or a group --, signals to its own pid). Denied calls fail with EPERM so the
 player sees a plain PermissionError; foreign ABIs (i386 `int 0x80`, x32) kill the process.
 `load_library()` must run before Landlock: afterwards libseccomp cannot be opened.
 """
@@ -46,6 +47,11 @@ ON_CALLER_ONLY = (
     ("sched_setscheduler", 0), ("sched_setparam", 0), ("sched_setattr", 0),
     ("migrate_pages", 0), ("move_pages", 0), ("get_robust_list", 0),
 )
+
+# ...and only when `which` (argument 0) names a single process: with PRIO_USER or IOPRIO_WHO_USER,
+# who 0 means every process of the caller's uid (without a uid of its own: the manager, the
+# opponent), with PRIO_PGRP or IOPRIO_WHO_PGRP the caller's whole process group.
+WHICH_PROCESS = (("setpriority", 0), ("ioprio_set", 1))      # PRIO_PROCESS, IOPRIO_WHO_PROCESS
 
 _pyseccomp = None
 
@@ -101,5 +107,8 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     for name, arg in ON_CALLER_ONLY:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(arg, sc.NE, 0))
+    for name, which in WHICH_PROCESS:
+        if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
+            flt.add_rule(eperm, name, sc.Arg(0, sc.NE, which))
     flt.load()
-    return count + 7 + len(ON_CALLER_ONLY)
+    return count + 7 + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)

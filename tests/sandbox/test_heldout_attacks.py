@@ -77,6 +77,43 @@ def test_a_player_cannot_clear_its_death_signal_to_outlive_a_killed_manager(star
             manager.wait()
 
 
+RENICER = """
+import ctypes, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+IOPRIO_SET = {"x86_64": 251, "aarch64": 30}[platform.machine()]
+
+def renice_others():
+    out = {}
+    for which, name in ((os.PRIO_USER, "user"), (os.PRIO_PGRP, "group")):
+        try:
+            os.setpriority(which, 0, 19)          # who 0: every process of my uid / my group
+            out[name] = "changed"
+        except OSError as exc:
+            out[name] = type(exc).__name__
+    for which, name in ((3, "io user"), (2, "io group")):        # IOPRIO_WHO_USER, IOPRIO_WHO_PGRP
+        ok = libc.syscall(IOPRIO_SET, which, 0, 3 << 13) == 0
+        out[name] = "changed" if ok else os.strerror(ctypes.get_errno())
+    os.setpriority(os.PRIO_PROCESS, 0, 5)         # on itself it still works
+    out["self"] = os.getpriority(os.PRIO_PROCESS, 0)
+    return out
+"""
+
+
+def test_priority_calls_for_a_whole_user_or_group_are_closed(player):
+    """setpriority and ioprio_set were allowed with who 0, which with PRIO_USER means every process
+    of the caller's uid: without a uid of its own (an ordinary user's grader) that is the manager
+    and the opponent, reniced to 19 by one call. Only PRIO_PROCESS on itself stays open."""
+    import platform
+    if platform.machine() not in ("x86_64", "aarch64"):
+        pytest.skip(f"no ioprio numbers for {platform.machine()}")
+    p = player(RENICER, limits=SLOW)
+    if p.protections.get("uid", "missing").startswith("missing"):
+        pytest.skip("without a uid of its own the attack would renice this machine's processes of our uid")
+    got = p.call("renice_others").value
+    assert got == {"user": "PermissionError", "group": "PermissionError", "io user": "Operation not permitted",
+                   "io group": "Operation not permitted", "self": 5}, got
+
+
 # -- the grader through bytes ---------------------------------------------------------------
 
 SLOW_TO_CHECK = """
