@@ -1,7 +1,8 @@
 """The child's seccomp filter (through pyseccomp): a deny-list on top of Landlock.
 
 Closes what Landlock leaves open (new processes, UDP and Unix sockets, signals to others,
-ptrace, namespaces, chmod/chown of files uid 0 owns, clearing its parent-death signal, ...) and
+ptrace, namespaces, chmod/chown of files uid 0 owns, clearing its parent-death signal, making
+another process a descriptor's owner, ...) and
 what a uid of its own does not
 cover: every call that names another process by pid is allowed on the caller only (`prlimit64`
 and the scheduler, priority and I/O-priority calls on pid 0 -- the last two for one process, not a
@@ -17,6 +18,10 @@ import os
 CLONE_THREAD = 0x00010000
 AF_UNIX = 1
 PR_SET_PDEATHSIG = 1        # clearing it would let the player outlive a killed manager or template
+# Making another process a descriptor's owner: the kernel then signals it (SIGIO kills by default,
+# F_SETSIG picks any signal) whenever the descriptor is ready -- a `kill` by other means, allowed
+# between processes of one uid (an ordinary user's grader) where Landlock has no signal scope (ABI < 6).
+SET_OWNER = (("fcntl", 8), ("fcntl", 15), ("ioctl", 0x8901), ("ioctl", 0x8902))   # F_SETOWN(_EX), FIOSETOWN, SIOCSPGRP
 
 # Each denied with EPERM, whatever the arguments.
 DENIED = (
@@ -102,6 +107,8 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
         flt.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))  # threads only
     flt.add_rule(eperm, "socketpair", sc.Arg(0, sc.NE, AF_UNIX))
     flt.add_rule(eperm, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
+    for name, cmd in SET_OWNER:
+        flt.add_rule(eperm, name, sc.Arg(1, sc.EQ, cmd))
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
     for name, arg in ON_CALLER_ONLY:
@@ -111,4 +118,4 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(0, sc.NE, which))
     flt.load()
-    return count + 7 + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)
+    return count + 7 + len(SET_OWNER) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)

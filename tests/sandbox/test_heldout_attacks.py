@@ -114,6 +114,36 @@ def test_priority_calls_for_a_whole_user_or_group_are_closed(player):
                    "io group": "Operation not permitted", "self": 5}, got
 
 
+OWNER = """
+import fcntl, os, socket, struct
+
+def own(target):
+    out = {}
+    r, w = os.pipe()
+    a, b = socket.socketpair()
+    for name, fn in (("F_SETOWN", lambda: fcntl.fcntl(r, fcntl.F_SETOWN, target)),
+                     ("F_SETOWN_EX", lambda: fcntl.fcntl(r, 15, struct.pack("ii", 1, target))),
+                     ("FIOSETOWN", lambda: fcntl.ioctl(a.fileno(), 0x8901, struct.pack("i", target))),
+                     ("SIOCSPGRP", lambda: fcntl.ioctl(a.fileno(), 0x8902, struct.pack("i", target)))):
+        try:
+            fn()
+            out[name] = "set"
+        except OSError as exc:
+            out[name] = type(exc).__name__
+    return out
+"""
+
+
+def test_no_process_can_be_made_a_descriptors_owner(player):
+    """F_SETOWN (and its ioctl forms) with O_ASYNC makes the kernel signal the owner -- SIGIO, or
+    any signal F_SETSIG picks -- whenever the descriptor is ready: a kill that the seccomp rule on
+    `kill` never sees, open between processes of one uid where Landlock has no signal scope.
+    Closed for every target, itself included (nothing a player needs)."""
+    p = player(OWNER, limits=SLOW)
+    got = p.call("own", {"target": 1}).value
+    assert got == dict.fromkeys(("F_SETOWN", "F_SETOWN_EX", "FIOSETOWN", "SIOCSPGRP"), "PermissionError"), got
+
+
 # -- the grader through bytes ---------------------------------------------------------------
 
 SLOW_TO_CHECK = """
