@@ -188,6 +188,8 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
                 meta = wire.decode_reply(meta_file.read_bytes())
             except (OSError, wire.WireError):
                 meta = None
+            if isinstance(meta, dict) and not path.is_dir():
+                meta = {"name": meta["name"]} if "name" in meta else {}   # a zip's: the student's word only
             if isinstance(meta, dict):
                 sub.metadata = meta
                 sub.name = str(meta.get("name") or "")

@@ -248,3 +248,19 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     assert run.ok, run.messages
     out = subprocess.run([str(target / "player")], capture_output=True, text=True, timeout=30)
     assert out.stdout.strip() == "clean"
+
+
+def test_a_zip_cannot_declare_its_own_upload_time_or_count(tmp_path):
+    """Late penalties read `uploaded_at` and `uploads` from a submission's metadata. A student's own
+    zip holding a `.submission.json` declared them itself (uploaded in time, first try) when the
+    zips were graded as they came; only its name is the student's to give."""
+    import zipfile
+    from grader.submissions import load
+    archive = tmp_path / "late_student.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("player.py", "x = 1\n")
+        z.writestr(".submission.json", json.dumps({"name": "Late Student", "uploaded_at": "2000-01-01T00:00:00",
+                                                   "uploads": 1, "login": "someone_else"}))
+    sub = load(archive, "player.py", 10.0)
+    assert sub.problem is None and sub.name == "Late Student"
+    assert sub.metadata == {"name": "Late Student"}, sub.metadata
