@@ -144,6 +144,73 @@ def test_no_process_can_be_made_a_descriptors_owner(player):
     assert got == dict.fromkeys(("F_SETOWN", "F_SETOWN_EX", "FIOSETOWN", "SIOCSPGRP"), "PermissionError"), got
 
 
+TAKEOVER = """
+import fcntl, json, os, stat, struct, sys
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+def pipes():
+    req = rep = None
+    for fd in range(3, 64):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISFIFO(st.st_mode):
+            if fcntl.fcntl(fd, fcntl.F_GETFL) & 3 == 0:
+                req = fd
+            elif st.st_ino != os.fstat(1).st_ino:
+                rep = fd
+    return req, rep
+
+def move(path):
+    req, rep = pipes()
+    frame = sys._getframe(1)
+    while "msg" not in frame.f_locals:
+        frame = frame.f_back
+    def send(obj):
+        body = json.dumps(obj).encode()
+        os.write(rep, struct.pack(">I", len(body)) + body)
+    send({"ok": read(path), "id": frame.f_locals["msg"]["id"]})
+    while True:                      # this thread, which read in the first move, answers every call
+        head = os.read(req, 4)
+        if len(head) < 4:
+            os._exit(0)
+        n, body = struct.unpack(">I", head)[0], b""
+        while len(body) < n:
+            body += os.read(req, n - len(body))
+        m = json.loads(body)
+        try:
+            send({"ok": read(m["args"]["path"]), "id": m["id"]})
+        except OSError as exc:
+            send({"error": {"type": type(exc).__name__, "message": str(exc), "traceback": ""}, "id": m["id"]})
+"""
+
+
+@pytest.mark.parametrize("granted", ["folder", "file"])
+def test_a_player_that_keeps_serving_from_its_first_move_cannot_read_first_turn_files_later(player, tmp_path,
+                                                                                             granted):
+    """The child forgets the first-turn files by stacking a Landlock domain on the thread that
+    served the first move, after that move returns. A player whose first move never returns, and
+    which answers every later call itself from the reply pipe, kept reading them; the manager now
+    covers them in the player's root from outside (root only: a private root)."""
+    from sandbox import Verdict
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "book.txt").write_text("opening book")
+    first_turn = str(data if granted == "folder" else data / "book.txt")
+    p = player(TAKEOVER, limits=Limits(start_s=20.0, call_s=15.0, kill_after_s=5.0,
+                                       readable_until_first_reply=(first_turn,)))
+    if p.protections.get("private_root", "missing").startswith("missing"):
+        pytest.skip("no private root here (root only)")
+    path = str(data / "book.txt")
+    assert p.call("move", {"path": path}).value == "opening book"
+    later = p.call("move", {"path": path})
+    assert later.verdict is Verdict.ERROR and later.message.startswith("PermissionError"), later
+
+
 # -- the grader through bytes ---------------------------------------------------------------
 
 SLOW_TO_CHECK = """
