@@ -2,7 +2,8 @@
 
 The manager decodes every reply with `sandbox.wire.decode_reply` (depth, numbers, text bounded)
 and the grader checks its shape (`rulesets.replies.problem`) before ruleset code reads it. Rows:
-a Quoridor move, a 2 KB `expand_obstacles` answer, and a 30 000-deep array (refused).
+a Quoridor move, a 2 KB `expand_obstacles` answer, a 30 000-deep array (refused), and 64 KB of
+escaped quotes in a string that never closes (refused; the nesting check once took ~26 s on it).
 """
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def run():
         ("2 KB expand_obstacles answer", "expand_obstacles",
          json.dumps({"id": 9, "ok": [[[x, 0, x, 1], [x + 1, 0, x + 1, 1]] for x in range(60)]})),
         ("30 000-deep array (refused)", "move", '{"id": 9, "ok": ' + "[" * 30000 + "]" * 30000 + "}"),
+        ("64 KB unclosed string of escaped quotes (refused)", "move", '"' + '\\"' * 32000 + "[]" * 40),
     ]
     rows = []
     for label, method, text in cases:

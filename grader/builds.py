@@ -104,8 +104,9 @@ def _tool(name: str) -> str | None:
 
 
 def _sources(staged: Path, build: str) -> list[str]:
+    """The source files as `./name`: a file named `-DX=1.cpp` or `@opts.java` is never read as an option."""
     suffixes = {"g++": (".cpp", ".cc", ".cxx"), "gcc": (".c",), "javac": (".java",)}[build]
-    return sorted(p.relative_to(staged).as_posix() for p in staged.rglob("*") if p.suffix in suffixes)
+    return sorted("./" + p.relative_to(staged).as_posix() for p in staged.rglob("*") if p.suffix in suffixes)
 
 
 def _crate(staged: Path) -> str:

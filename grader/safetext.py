@@ -22,6 +22,7 @@ _UNSAFE_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}
 _ASCII_SAFE = re.compile(r"[\x20-\x7e]*")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 _NUMBER = re.compile(r"-?\d+([.,]\d+)?")
+_FULLWIDTH = str.maketrans("＝＋－＠", "=+-@")       # what East Asian input turns into formulas
 
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -69,11 +70,16 @@ class SafeConsole(Console):
 
 def csv_cell(value: object) -> object:
     """A value for a CSV cell: text that a spreadsheet would run as a formula gets a leading
-    apostrophe (OWASP's advice; the cell then shows the text as written). Numbers, and text that
-    is just a number ("-2.50"), pass unchanged."""
+    apostrophe (OWASP's advice; the cell then shows the text as written), also when the formula
+    sign follows spaces, controls or invisible characters (a BOM, a zero-width space, NUL) or is
+    a full-width one. Numbers, and text that is just a number ("-2.50"), pass unchanged."""
     if not isinstance(value, str) or not value or _NUMBER.fullmatch(value):
         return value
-    stripped = value.lstrip(" \u00a0")
-    if value.startswith(FORMULA_STARTS) or stripped.startswith(FORMULA_STARTS[:4]):
+    head = value[:1]
+    for ch in value:                       # past any space, control or invisible format character
+        if not (ch.isspace() or unicodedata.category(ch) in _UNSAFE_CATEGORIES):
+            head = ch.translate(_FULLWIDTH)
+            break
+    if value.startswith(FORMULA_STARTS) or head in FORMULA_STARTS[:4]:
         return "'" + value
     return value

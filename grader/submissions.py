@@ -188,6 +188,8 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
                 meta = wire.decode_reply(meta_file.read_bytes())
             except (OSError, wire.WireError):
                 meta = None
+            if isinstance(meta, dict) and not path.is_dir():
+                meta = {"name": meta["name"]} if "name" in meta else {}   # a zip's: the student's word only
             if isinstance(meta, dict):
                 sub.metadata = meta
                 sub.name = str(meta.get("name") or "")
@@ -249,7 +251,23 @@ def discover(folder: Path, entry: str, max_mb: float, java: JavaApi | None = Non
     ids = [c.stem if c.is_file() else c.name for c in children]
     # alice/ and alice.zip would both be "alice": each is then known by its full name, so both are graded
     return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None, java=java, programs=programs)
-            for c, i in zip(children, ids)]
+            if _is_text(c.name) else _not_text(c) for c, i in zip(children, ids)]
+
+
+def _is_text(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:             # undecodable bytes, held as surrogates no encoder accepts
+        return False
+
+
+def _not_text(path: Path) -> Submission:
+    """A submission whose file name is not UTF-8 (unpacked from an old zip): refused with a sentence,
+    under a name the store, the terminal and the reports can hold (`\\xff` for each such byte)."""
+    name = os.fsencode(path.name).decode("utf-8", "backslashreplace")
+    return Submission(id=name, source=path.with_name(name), problem=f"the name {name} is not UTF-8 text; "
+                      "rename it so that it can be graded.")
 
 
 def builtin(ruleset: Ruleset, name: str) -> Submission:

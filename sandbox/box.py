@@ -34,7 +34,7 @@ SLOTS = 1000                        # concurrent players on one machine, all gra
 ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of each private root
 
 CLONE_NEWNS = 0x00020000
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x8, 0x1000, 0x4000, 0x40000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x1, 0x2, 0x4, 0x8, 0x1000, 0x4000, 0x40000
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -234,6 +234,46 @@ def private_root(paths, proc: bool = False) -> str:
     os.chroot(root)
     os.chdir("/")
     return f"private root holding {len(bound)} read-only paths" + (", /proc of its own pid namespace" if proc else "")
+
+
+GONE = "/.first-turn-gone"          # in a private root: what covers a first-turn file
+
+
+def hide_in_root(pid: int, paths: list[str]) -> str | None:
+    """Cover `paths` in the private root of process `pid` (its first-turn files, after its first
+    move): an empty tmpfs of mode 000 over each folder, an empty file of mode 000 over each file. The player's own
+    Landlock domain forgets them too, but only for the thread that served the first move: a
+    player that keeps that thread (serving every later call itself) would read on. Done from
+    outside, by a short-lived fork of the manager that joins the player's mount namespace.
+    Either way the player then gets PermissionError, as from Landlock.
+    Returns None, or why it could not be done."""
+    try:
+        root = os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY)
+        mnt = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY)
+    except OSError as exc:
+        return f"the player's root is gone ({exc.strerror})"
+    try:
+        child = os.fork()
+        if child == 0:                                   # single-threaded: may join a mount namespace
+            code = 1
+            try:
+                _check(_libc.setns(mnt, CLONE_NEWNS), "setns(mnt)")
+                os.fchdir(root)
+                os.chroot(".")
+                for path in paths:
+                    if os.path.isdir(path):
+                        _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "mode=000,size=4k")
+                    elif os.path.lexists(path):
+                        os.close(os.open(GONE, os.O_CREAT | os.O_WRONLY, 0))   # on the root's own tmpfs
+                        _mount(GONE, path, None, MS_BIND)
+                code = 0
+            finally:
+                os._exit(code)
+        status = os.waitpid(child, 0)[1]
+        return None if os.waitstatus_to_exitcode(status) == 0 else "a mount in the player's root failed"
+    finally:
+        os.close(root)
+        os.close(mnt)
 
 
 def _covered(path: str, bound: list[str]) -> bool:

@@ -59,6 +59,8 @@ def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = Non
         resource.RLIMIT_CORE: 0,
         resource.RLIMIT_NOFILE: nofile,
         resource.RLIMIT_MEMLOCK: 0,
+        resource.RLIMIT_RTPRIO: 0,             # no real-time scheduling (a SCHED_FIFO loop starves its core)
+        resource.RLIMIT_NICE: 0,               # no raising its own priority
     }
     if nproc is not None:
         limits[resource.RLIMIT_NPROC] = nproc
@@ -72,7 +74,7 @@ def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = Non
             capped.append(which)
     threading.stack_size(1024 * 1024)
     text = (f"CPU and DATA unlimited, STACK 8 MiB, AS {address_space_mb} MB, FSIZE {fsize_mb} MB, CORE 0, "
-            f"NOFILE {nofile}, MEMLOCK 0" + (f", NPROC {nproc}" if nproc is not None else "") +
+            f"NOFILE {nofile}, MEMLOCK 0, RTPRIO 0, NICE 0" + (f", NPROC {nproc}" if nproc is not None else "") +
             ", thread stack 1 MiB")
     return text + (f" ({len(capped)} kept at their inherited hard limit)" if capped else "")
 

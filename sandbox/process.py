@@ -131,6 +131,7 @@ class PlayerProcess:
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
         self.seq = 0                            # id of the last request; its reply must echo it
+        self.first_turn_open = bool(limits.readable_until_first_reply)   # hidden after the first move
         self.meter: CpuMeter | None = None      # reads the child's CPU time (sandbox/cputime.py)
         self.cpu_seen = 0.0                     # the last CPU reading, in seconds
 
@@ -314,7 +315,24 @@ class PlayerProcess:
         soft = self.limits.call_s if soft is None else soft
         if self.lines is not None:
             return self.lines.call(self, method, args or {}, soft)
-        return self._exchange({"method": method, "args": args or {}}, soft)
+        res = self._exchange({"method": method, "args": args or {}}, soft)
+        if method == "move" and self.first_turn_open and res.verdict in (Verdict.OK, Verdict.LATE):
+            self._hide_first_turn_paths()
+        return res
+
+    def _hide_first_turn_paths(self) -> None:
+        """After the first move, cover the first-turn files in the player's private root from
+        outside (root only): the child's own Landlock domain binds only the thread that served the
+        move, and a player can keep that thread and answer every later call itself."""
+        from .box import hide_in_root
+        from .child import first_turn_paths
+        self.first_turn_open = False
+        if not self.protections.get("private_root", "missing").startswith("missing") and self.proc is not None:
+            why = hide_in_root(self.proc.pid, first_turn_paths({"submission": self.submission,
+                                                                "readable_until_first_reply":
+                                                                    self.limits.readable_until_first_reply}))
+            self.protections["first_turn"] = (f"missing: {why}" if why else
+                                              "first-turn files covered in its root after the first move")
 
     def close(self) -> ProcessReport:
         """Stop the child (politely: EOF, then SIGKILL), reap it, remove its cgroup. Idempotent."""

@@ -1,9 +1,12 @@
 """The child's seccomp filter (through pyseccomp): a deny-list on top of Landlock.
 
 Closes what Landlock leaves open (new processes, UDP and Unix sockets, signals to others,
-ptrace, namespaces, chmod/chown of files uid 0 owns, ...) and what a uid of its own does not
+ptrace, namespaces, chmod/chown of files uid 0 owns, clearing its parent-death signal, making
+another process a descriptor's owner, ...) and
+what a uid of its own does not
 cover: every call that names another process by pid is allowed on the caller only (`prlimit64`
-and the scheduler, priority and I/O-priority calls on pid 0, signals to its own pid). Denied calls fail with EPERM so the
+and the scheduler, priority and I/O-priority calls on pid 0 -- the last two for one process, not a
+user or a group --, signals to its own pid). Denied calls fail with EPERM so the
 player sees a plain PermissionError; foreign ABIs (i386 `int 0x80`, x32) kill the process.
 `load_library()` must run before Landlock: afterwards libseccomp cannot be opened.
 """
@@ -14,6 +17,11 @@ import os
 
 CLONE_THREAD = 0x00010000
 AF_UNIX = 1
+PR_SET_PDEATHSIG = 1        # clearing it would let the player outlive a killed manager or template
+# Making another process a descriptor's owner: the kernel then signals it (SIGIO kills by default,
+# F_SETSIG picks any signal) whenever the descriptor is ready -- a `kill` by other means, allowed
+# between processes of one uid (an ordinary user's grader) where Landlock has no signal scope (ABI < 6).
+SET_OWNER = (("fcntl", 8), ("fcntl", 15), ("ioctl", 0x8901), ("ioctl", 0x8902))   # F_SETOWN(_EX), FIOSETOWN, SIOCSPGRP
 
 # Each denied with EPERM, whatever the arguments.
 DENIED = (
@@ -45,6 +53,11 @@ ON_CALLER_ONLY = (
     ("migrate_pages", 0), ("move_pages", 0), ("get_robust_list", 0),
 )
 
+# ...and only when `which` (argument 0) names a single process: with PRIO_USER or IOPRIO_WHO_USER,
+# who 0 means every process of the caller's uid (without a uid of its own: the manager, the
+# opponent), with PRIO_PGRP or IOPRIO_WHO_PGRP the caller's whole process group.
+WHICH_PROCESS = (("setpriority", 0), ("ioprio_set", 1))      # PRIO_PROCESS, IOPRIO_WHO_PROCESS
+
 _pyseccomp = None
 
 
@@ -67,7 +80,7 @@ def load_library():
 def describe() -> str:
     """What the host offers, for `protections()`; raises if libseccomp is missing."""
     sc = load_library()
-    return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 6} calls, "
+    return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 7} calls, "
             f"{len(ON_CALLER_ONLY)} more on the caller only")
 
 
@@ -93,10 +106,16 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     if not allow_processes:
         flt.add_rule(eperm, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0))  # threads only
     flt.add_rule(eperm, "socketpair", sc.Arg(0, sc.NE, AF_UNIX))
+    flt.add_rule(eperm, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
+    for name, cmd in SET_OWNER:
+        flt.add_rule(eperm, name, sc.Arg(1, sc.EQ, cmd))
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
     for name, arg in ON_CALLER_ONLY:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(arg, sc.NE, 0))
+    for name, which in WHICH_PROCESS:
+        if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
+            flt.add_rule(eperm, name, sc.Arg(0, sc.NE, which))
     flt.load()
-    return count + 6 + len(ON_CALLER_ONLY)
+    return count + 7 + len(SET_OWNER) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)

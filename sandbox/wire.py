@@ -18,7 +18,8 @@ HEADER = struct.Struct(">I")
 MEMORY_EXIT = 75            # EX_TEMPFAIL: the child hit MemoryError (RLIMIT_AS mode)
 MAX_DEPTH = 32              # nesting of arrays and objects in a reply (the games need 5)
 MAX_INT = 2 ** 63           # integers in a reply stay below this in absolute value
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')     # a whole string, or one bracket
+# A whole string (or an unclosed one: to the end, so each byte is scanned once), or one bracket.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
 _SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONG_INT = re.compile(r"\d{19}")
 
@@ -65,7 +66,8 @@ def decode_reply(body: bytes):
 
 def too_deep(text: str, limit: int) -> bool:
     """True when the JSON text nests arrays/objects more than `limit` deep (brackets inside
-    strings do not count); stops at the first bracket beyond the limit."""
+    strings do not count); stops at the first bracket beyond the limit. Linear in the text: a
+    string token that never closes runs to the end instead of being retried at every quote."""
     if text.count("[") + text.count("{") <= limit:
         return False
     depth = 0
