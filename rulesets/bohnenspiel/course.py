@@ -20,7 +20,7 @@ import random as _random
 
 from rulesets.base import IllegalMove
 
-from .moves import CAPTURED, DEFAULT_MAX_TURNS, PITS, SKIP, SKIPS, START_BEANS, parse_wire
+from .moves import DEFAULT_MAX_TURNS, PITS, SKIP, SKIPS, START_BEANS, parse_wire, settle_end, sow
 
 _DEFAULT_ID = -1          # the Java "player_id not set"
 _rng = _random.Random()
@@ -263,32 +263,10 @@ class BohnenspielBoardState:
         return True
 
     def _sow(self, p: int, start: int) -> None:
-        """Sow the pit's beans one by one counter-clockwise (the origin is not skipped), then capture
-        backwards while a pit holds 2, 4 or 6."""
-        beans, self.pits[p][start] = self.pits[p][start], 0
-        side, i = p, start
-        for _ in range(beans):
-            i += 1
-            if i == PITS:
-                i, side = 0, 1 - side
-            self.pits[side][i] += 1
-        while self.pits[side][i] in CAPTURED:
-            self.scores[p] += self.pits[side][i]
-            self.pits[side][i] = 0
-            i -= 1
-            if i < 0:
-                i, side = PITS - 1, 1 - side
+        sow(self, p, start)
 
     def _update_winner(self) -> None:
-        """A player with no move ends the game: the beans left go to the other; the turn cap ends it too."""
-        nxt = self.turn_player
-        if not self._moves_of(nxt):
-            left = sum(map(sum, self.pits))
-            self.scores[1 - nxt] += left
-            self.pits = [[0] * PITS, [0] * PITS]
-            self.end = {"reason": "no_moves", "left": left, "to": 1 - nxt}
-        elif self.turn_number > self.max_turns:
-            self.end = {"reason": "turn_cap", "left": sum(map(sum, self.pits)), "to": None}
+        settle_end(self, bool(self._moves_of(self.turn_player)))
 
     def clone(self) -> "BohnenspielBoardState":
         return BohnenspielBoardState(self.pits, self.scores, self.credit, self.barred, self.turn_player,

@@ -11,7 +11,7 @@ from typing import Iterable
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
 
 from .moves import (CAPTURED, DEFAULT_MAX_TURNS, PITS, SKIP, SKIPS, START_BEANS,  # noqa: F401 - this module's API
-                    _is_int, _short, move_label, parse_wire, pit_move)
+                    _is_int, _short, move_label, parse_wire, pit_move, settle_end, sow)
 
 
 class BohnenspielState(State):
@@ -82,31 +82,10 @@ class BohnenspielState(State):
         self._check_end()
 
     def _sow_and_capture(self, p: int, start: int) -> None:
-        """One lap of sowing from `start` (the origin is not skipped), then the backward capture chain."""
-        beans, self.pits[p][start] = self.pits[p][start], 0
-        side, i = p, start
-        for _ in range(beans):
-            i += 1
-            if i == PITS:
-                i, side = 0, 1 - side
-            self.pits[side][i] += 1
-        while self.pits[side][i] in CAPTURED:
-            self.scores[p] += self.pits[side][i]
-            self.pits[side][i] = 0
-            i -= 1
-            if i < 0:
-                i, side = PITS - 1, 1 - side
+        sow(self, p, start)
 
     def _check_end(self) -> None:
-        """The Java updateWinner, with "no legal move" (recommendation 2) as the end test."""
-        nxt = self.turn_player
-        if not self.moves_of(nxt):
-            left = sum(map(sum, self.pits))
-            self.scores[1 - nxt] += left
-            self.pits = [[0] * PITS, [0] * PITS]
-            self.end = {"reason": "no_moves", "left": left, "to": 1 - nxt}
-        elif self.turn_number > self.max_turns:
-            self.end = {"reason": "turn_cap", "left": sum(map(sum, self.pits)), "to": None}
+        settle_end(self, bool(self.moves_of(self.turn_player)))
 
     @property
     def outcome(self) -> Outcome | None:

@@ -89,3 +89,36 @@ def _is_int(x: Any) -> bool:
 def _short(x: Any) -> str:
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def sow(board, p: int, start: int) -> None:
+    """Player `p` sows pit `start` of `board` (pits, scores): one lap counter-clockwise (the origin is
+    not skipped), then the backward capture chain while a pit holds 2, 4 or 6. The engine and the
+    course's board state both play a move with this, so they cannot disagree."""
+    beans, board.pits[p][start] = board.pits[p][start], 0
+    side, i = p, start
+    for _ in range(beans):
+        i += 1
+        if i == PITS:
+            i, side = 0, 1 - side
+        board.pits[side][i] += 1
+    while board.pits[side][i] in CAPTURED:
+        board.scores[p] += board.pits[side][i]
+        board.pits[side][i] = 0
+        i -= 1
+        if i < 0:
+            i, side = PITS - 1, 1 - side
+
+
+def settle_end(board, has_moves: bool) -> None:
+    """The Java updateWinner, with "no legal move" as the end test: a player to move without a move
+    ends the game and the beans left go to the other; the turn cap ends it too."""
+    nxt = board.turn_player
+    if not has_moves:
+        left = sum(map(sum, board.pits))
+        board.scores[1 - nxt] += left
+        board.pits = [[0] * PITS, [0] * PITS]
+        board.end = {"reason": "no_moves", "left": left, "to": 1 - nxt}
+    elif board.turn_number > board.max_turns:
+        board.end = {"reason": "turn_cap", "left": sum(map(sum, board.pits)), "to": None}
+
