@@ -10,10 +10,8 @@ games against each other. Medians; a missing JDK or g++ prints a row saying so.
 """
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path

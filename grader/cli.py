@@ -10,11 +10,15 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
 from .safetext import SafeConsole, markup, one_line
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 console = SafeConsole(highlight=False, soft_wrap=True)       # texts from submissions cannot act on
 err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)   # the terminal (grader/safetext.py)
@@ -599,9 +603,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="when students see the tests (Gradescope's visibility)")
     p.add_argument("--leaderboard", action="store_true", help="add a leaderboard entry (stage points, smoke wins)")
     p.set_defaults(func=cmd_gradescope)
+
     p = sub.add_parser("similarity", help="similar code and thrown games: an instructor-only page and CSV")
     p.add_argument("assignment", nargs="?")
     p.set_defaults(func=cmd_similarity)
+
     p = sub.add_parser("serve", help="the upload service: students upload and see the verdict; the table stays live")
     p.add_argument("--host", help="address to listen on (default: serve.host, 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (default: serve.port, 8000)")

@@ -6,7 +6,6 @@ sites) and ends with what to do next with one's own class.
 """
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 

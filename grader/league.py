@@ -226,7 +226,6 @@ class ValidationProgress:
 
 
 def _short(name: str, width: int = 24) -> str:
-    from .safetext import one_line
 
     name = one_line(name)
     return name if len(name) <= width else name[:width - 1] + "…"

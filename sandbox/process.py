@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import host, seeding, wire
 from .capture import OutputCapture
@@ -24,6 +25,9 @@ from .cgroup import PlayerCgroup
 from .cputime import CpuMeter
 from .limits import Budget, Limits, kill_sentence, late_sentence
 from .verdict import CallResult, ProcessReport, Verdict
+
+if TYPE_CHECKING:
+    from . import box                      # Linux only; imported where a player starts
 
 log = logging.getLogger(__name__)
 
