@@ -1,6 +1,7 @@
 """The upload service in a real headless Chromium: a student logs in, uploads a broken player, sees the
 failing stage with its picture, uploads a fixed one, sees it pass and appear in the table after a league
-run; an instructor rejudges and exports. Screenshots go to docs/screenshots/serve-*.png.
+run; an instructor rejudges and exports. Screenshots go to reports/screenshots/serve-*.png (generated,
+git-ignored; the README's copies in docs/screenshots are taken from there by hand).
 
 Skipped, with the reason, when the playwright package or /usr/bin/chromium is missing."""
 from __future__ import annotations
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = ROOT / "submissions" / "quoridor" / "alice" / "player.py"
 BROKEN = ROOT / "submissions" / "quoridor" / "no_crossing" / "player.py"
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = ROOT / "reports" / "screenshots"
 
 
 @pytest.fixture
