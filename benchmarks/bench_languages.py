@@ -70,8 +70,8 @@ def _plain_java(api: Path, classes: Path, submission: Path) -> float:
 def run():
     if java.unavailable_reason():
         return "Java players", [{"measure": java.unavailable_reason()}]
-    from grader.players import build_java
     from grader.assignment import load_assignments
+    from grader.players import build_java
     from grader.submissions import load
 
     assignment = load_assignments(ROOT / "config.yaml")["bohnenspiel"]

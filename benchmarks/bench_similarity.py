@@ -37,8 +37,8 @@ def _class_files() -> list[Path]:
 def _similarity_row() -> dict:
     import tempfile
 
-    from grader.similarity import compare, document
     from benchmarks.disguise import disguise
+    from grader.similarity import compare, document
 
     files = _class_files()
     with tempfile.TemporaryDirectory() as tmp:

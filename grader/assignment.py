@@ -132,5 +132,13 @@ def default_config_path() -> Path:
     return next((p for p in (project, *installed) if p.exists()), project)
 
 
-__all__ = ["Assignment", "resolve", "load_assignments", "pick", "ConfigError", "Config", "load_config",
-           "default_config_path"]
+__all__ = [
+    "Assignment",
+    "Config",
+    "ConfigError",
+    "default_config_path",
+    "load_assignments",
+    "load_config",
+    "pick",
+    "resolve",
+]

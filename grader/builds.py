@@ -21,9 +21,9 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from sandbox import Limits
 from sandbox.program import Program, loader_paths

@@ -409,7 +409,13 @@ def _results(assignment: Assignment) -> dict:
 
 
 def cmd_export(args) -> int:
-    from .lms import CsvProblem, Unmatched, fill_canvas_gradebook, fill_moodle_worksheet, write_gradescope_results
+    from .lms import (
+        CsvProblem,
+        Unmatched,
+        fill_canvas_gradebook,
+        fill_moodle_worksheet,
+        write_gradescope_results,
+    )
     from .outputs import grade_rows, write_grades_csv
 
     assignments, cfg_path = _assignments(args)

@@ -7,7 +7,7 @@ was expected; callers print it and exit with status 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -67,7 +67,7 @@ class LeagueConfig(Strict):
     opponents: int = Field(5, ge=1)                         # random_subset: opponents per submission
     top_fraction: float = Field(0.1, gt=0, le=1)            # random_subset: who plays the playoff
     gauntlet: list[str] = Field(default_factory=lambda: ["random"])   # built-ins every submission meets
-    concurrency: Union[Annotated[int, Field(ge=1)], Literal["auto"]] = "auto"
+    concurrency: Annotated[int, Field(ge=1)] | Literal["auto"] = "auto"
     executor: Literal["local", "dask"] = "local"
     prefork: bool = True            # start players from a pre-imported template (sandbox/prefork.py)
     dask: dict[str, Any] = Field(default_factory=dict)
@@ -176,7 +176,7 @@ class ServeConfig(Strict):
     database_url: str | None = None                   # default: SQLite in data_dir; or postgresql://…
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
-    workers: Union[Annotated[int, Field(ge=1)], Literal["auto"]] = "auto"   # evaluation processes (one per core)
+    workers: Annotated[int, Field(ge=1)] | Literal["auto"] = "auto"   # evaluation processes (one per core)
     max_upload_mb: float = Field(10, gt=0)            # refused before it reaches the disk
     rate_limit: int = Field(10, ge=1)                 # uploads per account per rate_window_s
     rate_window_s: float = Field(600, gt=0)

@@ -141,7 +141,7 @@ class DaskExecutor(Executor):
             chunk = futures.pop(fut)
             try:
                 results = fut.result()
-            except BaseException as exc:  # noqa: BLE001 - lost worker, lost data, killed task: ours
+            except BaseException as exc:
                 if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     raise
                 reap_orphaned_players()                 # a worker on this machine may have died

@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .cli import console, main as cli
+from .cli import console
+from .cli import main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

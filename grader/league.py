@@ -327,7 +327,7 @@ class _progress:
     def __enter__(self):
         if not self.enabled:
             return lambda: None
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn)
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         class Rate(TextColumn):
             def render(self, task):

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from rulesets.base import IllegalMove
 from sandbox import CallResult, Verdict
 
 from .assignment import Assignment
-from .replies import ask, read
 from .players import BuildFailed, player_kwargs
+from .replies import ask, read
 from .submissions import Submission
 
 SEAT_NAMES = ("first player", "second player")
@@ -143,7 +144,7 @@ class _Seat:
             return
         try:
             report = self.proc.close()
-        except Exception as exc:  # noqa: BLE001 - the report is best effort
+        except Exception as exc:
             self.incident("grader", f"closing the player failed: {exc}")
             return
         self.record.peak_memory_mb = report.peak_memory_mb
@@ -171,11 +172,11 @@ def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed
             except BuildFailed as exc:             # the student's sources: that player loses
                 return _Game.lose(i, "start_failed", f"The {SEAT_NAMES[i]} ({sub.display_name}) could not "
                                                      f"start: {exc}")
-            except Exception as exc:  # noqa: BLE001 - spawning failed: the grader's fault
+            except Exception as exc:
                 return GameResult((0, 0), (0, 0), "infra", f"could not start a player process: {exc}",
                                   infra_error=str(exc))
         result = game.start() or game.run()
-    except Exception as exc:  # noqa: BLE001 - a bug or a machine problem on our side
+    except Exception as exc:
         import traceback
         result = GameResult((0, 0), (0, 0), "infra", f"the grader failed: {exc}",
                             infra_error=traceback.format_exc(limit=8))

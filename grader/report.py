@@ -179,7 +179,7 @@ class _Names:
 
     def scrub(self, text: str | None) -> str | None:
         """Public site: a message without absolute paths, student ids or real names."""
-        if text is None or not self.hidden and not self.anonymised:
+        if text is None or (not self.hidden and not self.anonymised):
             return text
         text = _PATH.sub(lambda m: m.group("name"), text)
         for secret in sorted(self.hidden, key=len, reverse=True):
@@ -431,7 +431,7 @@ def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, s
         return None, "Board pictures are not available for this report."
     try:
         pictures = list(frames(game["raw"]))
-    except Exception as e:                                    # noqa: BLE001 — one sentence, no traceback
+    except Exception as e:
         return None, f"Board pictures are not available: {type(e).__name__}: {e}"
     want = len(game["plies"]) + 1
     if len(pictures) != want or not all(isinstance(p, str) for p in pictures):

@@ -61,7 +61,7 @@ class SafeConsole(Console):
     """A rich Console that makes every string it is asked to print harmless (newlines kept), so a
     submission's text the caller forgot to clean cannot reach the terminal raw."""
 
-    def print(self, *objects, **kwargs) -> None:  # noqa: A003 - rich's name
+    def print(self, *objects, **kwargs) -> None:
         super().print(*(terminal(o) if isinstance(o, str) else o for o in objects), **kwargs)
 
     def rule(self, title="", **kwargs) -> None:

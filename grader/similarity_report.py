@@ -14,8 +14,16 @@ from pathlib import Path
 
 from .assignment import Assignment
 from .config import SimilarityConfig
-from .similarity import (Document, SimilarityReport, archive_documents, compare, csv_text, document,
-                         highlighted, reference_documents)
+from .similarity import (
+    Document,
+    SimilarityReport,
+    archive_documents,
+    compare,
+    csv_text,
+    document,
+    highlighted,
+    reference_documents,
+)
 
 
 @dataclass

@@ -170,7 +170,7 @@ def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
     rated = sorted({i for pair in pair_games for i in pair})
     if len(rated) < 2:
         return {}
-    import choix                    # here, not above: it imports SciPy (1 s), which checking a config never needs
+    import choix  # here, not above: it imports SciPy (1 s), which checking a config never needs
 
     # Fit only the rated players, so unrated ones do not pull on the mean.
     sub = {old: new for new, old in enumerate(rated)}

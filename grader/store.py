@@ -173,7 +173,7 @@ class Store:
                 self._db.close()
                 self._db = None
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> bool:

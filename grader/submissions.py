@@ -172,10 +172,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         elif path.suffix == ".py":
             tree.mkdir()
             shutil.copyfile(path, tree / entry)
-        elif path.suffix == ".java" and java is not None:
-            tree.mkdir()
-            shutil.copyfile(path, tree / path.name)
-        elif path.suffix in (".cpp", ".cc", ".c") and programs:    # (a .py file is staged as the entry)
+        elif (path.suffix == ".java" and java is not None) or (path.suffix in (".cpp", ".cc", ".c") and programs):
             tree.mkdir()
             shutil.copyfile(path, tree / path.name)
         else:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Hashable, Iterable
+from typing import Any, ClassVar
 
 Move = Hashable
 JSON = Any
@@ -52,7 +53,7 @@ class Outcome:
 class State(ABC):
     """One position. Mutable: `play` changes it in place; use `copy` to branch."""
 
-    game: "Game"
+    game: Game
     ply: int = 0
 
     @property
@@ -90,7 +91,7 @@ class State(ABC):
         return str(self.move_to_json(move))
 
     @abstractmethod
-    def copy(self) -> "State":
+    def copy(self) -> State:
         ...
 
     @abstractmethod
@@ -191,7 +192,7 @@ class Ruleset:
     description: str = ""
     blunder: Callable[..., bool | None] | None = None   # (state, move) → an obviously losing move? (collusion check)
     replies: dict = field(default_factory=dict)  # RPC -> rulesets.replies.Shape of its reply
-    java: "JavaApi | None" = None      # Java players too: the course's Java API (sandbox/java.py)
+    java: JavaApi | None = None      # Java players too: the course's Java API (sandbox/java.py)
     lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
 
 
@@ -260,7 +261,7 @@ class Probe:
     name: str
     title: str
     points: float
-    cases: Callable[["Game"], list[ProbeCase]]
+    cases: Callable[[Game], list[ProbeCase]]
     required: bool = True
     scoring: str = "all"
     informational: bool = False   # reported, never counted

@@ -9,7 +9,8 @@ verdict. Shapes describe exactly what the shims send: a move, or `{"invalid": se
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 WORD = 2 ** 63 - 1          # what the wire lets through; the rules refuse what is off the board
 

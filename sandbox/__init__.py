@@ -6,8 +6,15 @@ student's API inside the process. See docs/ARCHITECTURE.md.
 from .limits import Limits
 from .verdict import CallResult, ProcessReport, Verdict
 
-__all__ = ["Limits", "CallResult", "ProcessReport", "Verdict", "PlayerProcess", "InProcessPlayer",
-           "protections"]
+__all__ = [
+    "CallResult",
+    "InProcessPlayer",
+    "Limits",
+    "PlayerProcess",
+    "ProcessReport",
+    "Verdict",
+    "protections",
+]
 
 
 def __getattr__(name):  # lazy, so `import sandbox` stays cheap in the child

@@ -199,7 +199,7 @@ def _alive(pid: int) -> bool:
         return True
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _swept_in(pid: int) -> int:
     return sweep()
 

@@ -89,7 +89,7 @@ def unshare_network() -> str:
     return "empty network namespace (loopback down)"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cap_last() -> int:
     """The highest capability number (read at import: a private root has no /proc)."""
     with open("/proc/sys/kernel/cap_last_cap") as f:

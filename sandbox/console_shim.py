@@ -176,7 +176,7 @@ class ConsoleHandler:
                 code = _exit_code(exc.code)
                 if exc.code is not None and not isinstance(exc.code, int):
                     out.write(f"{exc.code}\n")
-            except BaseException as exc:  # noqa: BLE001 - the student's exception is data here
+            except BaseException as exc:
                 out.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
                 code = 1
                 error = traceback.format_exception_only(type(exc), exc)[-1].strip()[:500]

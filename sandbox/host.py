@@ -12,7 +12,7 @@ import platform
 from .limits import Limits
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cgroup_reason() -> str | None:
     """Why per-player cgroups are unavailable (None: available). Cached: it does not change."""
     if platform.system() != "Linux":
@@ -21,7 +21,7 @@ def cgroup_reason() -> str | None:
     return cgroup.unavailable_reason()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def uid_reason() -> str | None:
     """Why players cannot run as uids of their own (sandbox/box.py) here (None: they can)."""
     from . import box
@@ -45,7 +45,7 @@ USERNS_SYSCTLS = (("/proc/sys/user/max_user_namespaces", "0", "user.max_user_nam
                    "AppArmor restricts unprivileged user namespaces"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def userns_reason() -> str | None:
     """Why an ordinary user cannot make a user namespace here (None: the sysctls allow it)."""
     if platform.system() != "Linux":

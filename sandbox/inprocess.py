@@ -35,7 +35,7 @@ class InProcessPlayer:
     def alive(self) -> bool:
         return self.started and self.death is None and self.report is None
 
-    def __enter__(self) -> "InProcessPlayer":
+    def __enter__(self) -> InProcessPlayer:
         return self
 
     def __exit__(self, *exc) -> None:

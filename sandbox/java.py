@@ -27,7 +27,7 @@ NO_JDK = "no JDK found (javac not on PATH): install openjdk-17-jdk-headless to g
 JVM_ADDRESS_SPACE_MB = 4096          # what a JVM reserves (heap, class space, code cache), not uses
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def jdk_home() -> Path | None:
     """The JDK that `javac` on PATH belongs to (symlinks resolved), or None."""
     javac = shutil.which("javac")

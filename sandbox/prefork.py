@@ -118,7 +118,7 @@ class PreforkPool:
         if os.getpid() != self.owner:
             self.zygotes, self.lock, self.owner = {}, threading.Lock(), os.getpid()
 
-    def __enter__(self) -> "PreforkPool":
+    def __enter__(self) -> PreforkPool:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -134,7 +134,7 @@ class PreforkPool:
             z = self.zygotes[(shim, cpu)] = Zygote(shim)
         return z
 
-    def fork(self, cfg: dict, fds: list[int]) -> "ForkedChild | None":
+    def fork(self, cfg: dict, fds: list[int]) -> ForkedChild | None:
         """A child forked for `cfg` holding `fds`, or None (the caller spawns instead)."""
         self._forget_if_inherited()
         with self.lock:

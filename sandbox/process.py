@@ -27,7 +27,7 @@ from .limits import Budget, Limits, kill_sentence, late_sentence
 from .verdict import CallResult, ProcessReport, Verdict
 
 if TYPE_CHECKING:
-    from . import box                      # Linux only; imported where a player starts
+    from . import box  # Linux only; imported where a player starts
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ class PlayerProcess:
     def alive(self) -> bool:
         return self.proc is not None and self.status is None and self.death is None
 
-    def __enter__(self) -> "PlayerProcess":
+    def __enter__(self) -> PlayerProcess:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -206,7 +206,7 @@ class PlayerProcess:
 
     def _launch(self) -> CallResult | None:
         """Spawn (or fork) the child with its pipes and capture; the fatal result if it failed."""
-        from . import box                       # Linux only: the portable sandbox has its own start
+        from . import box  # Linux only: the portable sandbox has its own start
 
         lim = self.limits
         uid_missing = host.uid_reason() or box.unreadable_reason(self.submission)
@@ -415,7 +415,7 @@ class PlayerProcess:
             return CallResult(Verdict.LATE, value, late, wall, cpu)
         return CallResult(Verdict.OK, value, "", wall, cpu)
 
-    def _receive(self, frames: wire.FrameBuffer, timer: "_CallTimer"):
+    def _receive(self, frames: wire.FrameBuffer, timer: _CallTimer):
         """The next whole frame's value, or the fatal CallResult (timeout, EOF, bad frame).
         On the CPU clock the child's CPU time is read again whenever it could have reached the
         hard limit (it runs on at most `parallel` cores), so the kill comes within ~2 ms of it."""
@@ -477,7 +477,7 @@ class PlayerProcess:
         return 0 if chunk is None else (len(chunk) or None)
 
     # ----------------------------------------------------------------- failures
-    def _timeout(self, timer: "_CallTimer") -> CallResult:
+    def _timeout(self, timer: _CallTimer) -> CallResult:
         cpu = max(0.0, self._cpu_s() - timer.cpu0)
         self._kill()
         wall = time.perf_counter() - timer.start

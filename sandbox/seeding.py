@@ -60,7 +60,7 @@ def seed_process(seed: int | None) -> None:
     os.urandom = random._urandom = urandom
     if hasattr(os, "getrandom"):
         os.getrandom = lambda size, flags=0: urandom(size)
-    import secrets                                    # binds SystemRandom's methods at import
+    import secrets  # binds SystemRandom's methods at import
     secrets.randbits = secrets._sysrand.getrandbits
     secrets.choice = secrets._sysrand.choice
     seed_generators(seed)

@@ -1,11 +1,32 @@
 """LMS round trip: class downloads in (`import_submissions`), grades and feedback back out (`export`)."""
 from .csvtext import CsvProblem
-from .export import (FillResult, Unmatched, fill_canvas_gradebook, fill_moodle_worksheet,
-                     gradescope_results, write_gradescope_results, write_grades_csv)
+from .export import (
+                     FillResult,
+                     Unmatched,
+                     fill_canvas_gradebook,
+                     fill_moodle_worksheet,
+                     gradescope_results,
+                     write_grades_csv,
+                     write_gradescope_results,
+)
 from .importer import CLASS_CAPS, ImportRefused, ImportReport, import_submissions
 from .penalties import PenaltyConfigError, apply_penalties
 from .roster import read_roster
 
-__all__ = ["CLASS_CAPS", "CsvProblem", "FillResult", "ImportRefused", "ImportReport", "PenaltyConfigError",
-           "Unmatched", "apply_penalties", "fill_canvas_gradebook", "fill_moodle_worksheet",
-           "gradescope_results", "import_submissions", "read_roster", "write_gradescope_results", "write_grades_csv"]
+__all__ = [
+                     "CLASS_CAPS",
+                     "CsvProblem",
+                     "FillResult",
+                     "ImportRefused",
+                     "ImportReport",
+                     "PenaltyConfigError",
+                     "Unmatched",
+                     "apply_penalties",
+                     "fill_canvas_gradebook",
+                     "fill_moodle_worksheet",
+                     "gradescope_results",
+                     "import_submissions",
+                     "read_roster",
+                     "write_grades_csv",
+                     "write_gradescope_results",
+]

@@ -43,7 +43,7 @@ class CsvText:
     changed: set[int] = field(default_factory=set)
 
     @classmethod
-    def read(cls, path: Path, delimiter: str | None = ",") -> "CsvText":
+    def read(cls, path: Path, delimiter: str | None = ",") -> CsvText:
         """Read a CSV file; `delimiter=None` takes the one its header line uses (`,`, `;` or tab)."""
         path = Path(path)
         try:
@@ -53,7 +53,7 @@ class CsvText:
         return cls.parse(data, delimiter, path.name)
 
     @classmethod
-    def parse(cls, data: bytes, delimiter: str | None = ",", name: str = "the CSV file") -> "CsvText":
+    def parse(cls, data: bytes, delimiter: str | None = ",", name: str = "the CSV file") -> CsvText:
         bom = data.startswith(BOM)
         body = data[len(BOM):] if bom else data
         for encoding in ("utf-8", "cp1252"):

@@ -11,12 +11,13 @@ from __future__ import annotations
 import csv
 import html
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from . import moodle
 from ..safetext import csv_cell
+from . import moodle
 from .csvtext import CsvProblem, CsvText
 
 PLAIN_COLUMNS = ("student_id", "name", "grade", "max_grade", "feedback")
@@ -83,7 +84,7 @@ def _moodle_id(value: Any) -> str:
     return moodle.participant_id(text) or text
 
 
-def _finish(sheet: CsvText, result: "FillResult", allow_partial: bool) -> "FillResult":
+def _finish(sheet: CsvText, result: FillResult, allow_partial: bool) -> FillResult:
     """Write the filled file, unless it matched nobody or not everyone and that was not allowed."""
     if not allow_partial and (result.unmatched or not (result.filled or result.locked)):
         raise Unmatched(result.path, result.unmatched, len(result.filled))

@@ -31,9 +31,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-
 from datetime import datetime
+from pathlib import Path
 
 from ..archive import is_junk
 

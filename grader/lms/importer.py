@@ -14,14 +14,22 @@ import shutil
 import stat
 import tempfile
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..archive import ArchiveCaps, ArchiveRefused, copy_tree_safely, safe_extract
 from ..submissions import METADATA, content_hash
 from .csvtext import CsvProblem
-from .formats import (FORMATS, FormatUnknown, Upload, detect, entries, read_uploads, record_candidates,
-                      restore_canvas_names)
+from .formats import (
+    FORMATS,
+    FormatUnknown,
+    Upload,
+    detect,
+    entries,
+    read_uploads,
+    record_candidates,
+    restore_canvas_names,
+)
 from .roster import Roster, read_roster
 
 PREVIOUS = ".previous"
@@ -183,7 +191,7 @@ def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str 
         raise ImportRefused(f"unknown format {fmt!r}; use one of auto, {', '.join(FORMATS)}.")
     if not assignment or assignment.startswith(".") or "/" in assignment or "\\" in assignment:
         raise ImportRefused(f"{assignment!r} cannot be used as an assignment folder name.")
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     report = ImportReport(source=source.name, assignment=assignment)
     try:
         recorded = read_roster(Path(roster)) if roster else None

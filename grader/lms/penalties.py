@@ -19,9 +19,10 @@ Formulas:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 KEYS = ("upload_limit", "upload_penalty", "deadline", "late_period_hours", "late_penalty", "floor")
 

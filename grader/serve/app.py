@@ -20,7 +20,14 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -260,7 +267,7 @@ def create_app(config_path: Path) -> Starlette:
         root = svc.league_folder(name).resolve()
         rel = request.path_params.get("path") or "index.html"
         target = (root / rel).resolve()
-        if root not in target.parents and target != root or not target.is_file():
+        if (root not in target.parents and target != root) or not target.is_file():
             raise HTTPException(404, "No league has been played yet." if not root.exists() else "Not found.")
         if target.suffix not in (".html", ".css", ".js", ".svg", ".png"):
             raise HTTPException(404, "Not found.")     # results.json, grades.csv and the store stay private

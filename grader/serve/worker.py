@@ -35,7 +35,7 @@ class Lease:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, daemon=True)
 
-    def __enter__(self) -> "Lease":
+    def __enter__(self) -> Lease:
         self._thread.start()
         return self
 

@@ -7,8 +7,8 @@ from rulesets.base import Defaults, JavaApi, Policy, Ruleset
 from rulesets.lines import JsonStateLines
 from rulesets.replies import INVALID, OneOf, Str
 
-from .engine import BohnenspielGame, BohnenspielState
 from .blunders import blunder
+from .engine import BohnenspielGame, BohnenspielState
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"

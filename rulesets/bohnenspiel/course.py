@@ -76,7 +76,7 @@ class BohnenspielMove:
             self.move_type, self.pit = MoveType.PIT, move[1]
 
     @classmethod
-    def from_transport(cls, text: str) -> "BohnenspielMove":
+    def from_transport(cls, text: str) -> BohnenspielMove:
         return cls(str(text))
 
     # ---- accessors ---------------------------------------------------------------------------
@@ -157,7 +157,7 @@ class BohnenspielBoardState:
         self.end = dict(end) if end else None
 
     @classmethod
-    def from_json(cls, data: dict) -> "BohnenspielBoardState":
+    def from_json(cls, data: dict) -> BohnenspielBoardState:
         """The board a player is shown, from the grader's plain position data (State.to_json)."""
         pair = lambda key: [int(x) for x in data[key]]  # noqa: E731
         return cls([[int(x) for x in row] for row in data["pits"]], pair("scores"), pair("credit"),
@@ -268,7 +268,7 @@ class BohnenspielBoardState:
     def _update_winner(self) -> None:
         settle_end(self, bool(self._moves_of(self.turn_player)))
 
-    def clone(self) -> "BohnenspielBoardState":
+    def clone(self) -> BohnenspielBoardState:
         return BohnenspielBoardState(self.pits, self.scores, self.credit, self.barred, self.turn_player,
                                      self.turn_number, self.max_turns, self.end)
 
@@ -312,7 +312,7 @@ class BohnenspielPlayer:
     def choose_move(self, board_state: BohnenspielBoardState) -> BohnenspielMove:
         raise NotImplementedError("StudentPlayer must define choose_move(self, board_state).")
 
-    def chooseMove(self, board_state: BohnenspielBoardState) -> BohnenspielMove:  # noqa: N802
+    def chooseMove(self, board_state: BohnenspielBoardState) -> BohnenspielMove:
         return self.choose_move(board_state)
 
     setColor = set_color
@@ -352,5 +352,13 @@ class GreedyBohnenspielPlayer(BohnenspielPlayer):
 DEFAULT_TIMEOUT = 700
 FIRST_MOVE_TIMEOUT = 30_000
 
-__all__ = ["BohnenspielBoardState", "BohnenspielMove", "BohnenspielPlayer", "MoveType", "RandomBohnenspielPlayer",
-           "GreedyBohnenspielPlayer", "DEFAULT_TIMEOUT", "FIRST_MOVE_TIMEOUT"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "FIRST_MOVE_TIMEOUT",
+    "BohnenspielBoardState",
+    "BohnenspielMove",
+    "BohnenspielPlayer",
+    "GreedyBohnenspielPlayer",
+    "MoveType",
+    "RandomBohnenspielPlayer",
+]

@@ -6,18 +6,31 @@ Canonical moves are ("pit", i) and ("skip",). The rules, and where they follow t
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
 
-from .moves import (CAPTURED, DEFAULT_MAX_TURNS, PITS, SKIP, SKIPS, START_BEANS,  # noqa: F401 - this module's API
-                    _is_int, _short, move_label, parse_wire, pit_move, settle_end, sow)
+from .moves import (  # noqa: F401 - this module's API
+    CAPTURED,
+    DEFAULT_MAX_TURNS,
+    PITS,
+    SKIP,
+    SKIPS,
+    START_BEANS,
+    _is_int,
+    _short,
+    move_label,
+    parse_wire,
+    pit_move,
+    settle_end,
+    sow,
+)
 
 
 class BohnenspielState(State):
     """One position. Mutable; `play` applies a move, `copy` branches."""
 
-    def __init__(self, game: "BohnenspielGame", pits=None, scores=(0, 0), credit=(SKIPS, SKIPS),
+    def __init__(self, game: BohnenspielGame, pits=None, scores=(0, 0), credit=(SKIPS, SKIPS),
                  barred=(0, 0), turn_player: int = 0, turn_number: int = 0, ply: int = 0,
                  end: dict | None = None):
         self.game = game
@@ -118,7 +131,7 @@ class BohnenspielState(State):
     def move_text(self, move: Move) -> str:
         return move_label(move)
 
-    def copy(self) -> "BohnenspielState":
+    def copy(self) -> BohnenspielState:
         return BohnenspielState(self.game, self.pits, self.scores, self.credit, self.barred,
                                 self.turn_player, self.turn_number, self.ply, self.end)
 

@@ -6,8 +6,9 @@ Marked moves (pits of the player to move, or skip) carry one symbol/colour per m
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from rulesets.base import Move
 
@@ -31,13 +32,13 @@ def _mark_of(groups, move: Move) -> int | None:
     return None
 
 
-def _status(state: "BohnenspielState") -> str:
+def _status(state: BohnenspielState) -> str:
     if state.end:
         return state.outcome.detail
     return f"Player {state.turn_player} to move (turn {state.turn_number}, ply {state.ply})."
 
 
-def render_text(state: "BohnenspielState", marks: dict[str, Iterable[Move]] | None = None) -> str:
+def render_text(state: BohnenspielState, marks: dict[str, Iterable[Move]] | None = None) -> str:
     groups = _groups(marks)
     mover = state.to_move
 
@@ -63,7 +64,7 @@ def render_text(state: "BohnenspielState", marks: dict[str, Iterable[Move]] | No
     return "\n".join(lines)
 
 
-def render_svg(state: "BohnenspielState", marks: dict[str, Iterable[Move]] | None = None) -> str:
+def render_svg(state: BohnenspielState, marks: dict[str, Iterable[Move]] | None = None) -> str:
     groups = _groups(marks)
     mover = state.to_move
     step, r, x0 = 70, 28, 120

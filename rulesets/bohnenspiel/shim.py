@@ -19,7 +19,7 @@ ENTRY = "student_player.py"
 MODULE = "student_player"
 
 
-def open_submission(path: str, options: dict) -> "BohnenspielHandler":
+def open_submission(path: str, options: dict) -> BohnenspielHandler:
     folder = open_folder(path, forget=(MODULE,))
     sys.modules["bohnenspiel"] = course
     return BohnenspielHandler(import_entry(folder, ENTRY, MODULE))

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rulesets.base import BadParams, Game, IllegalMove, Outcome, State
 
@@ -134,7 +135,7 @@ def _is_int(value: Any) -> bool:
 class ColosseumState(State):
     """One position: wall masks, both positions, whose turn it is."""
 
-    def __init__(self, game: "ColosseumGame", size: int, walls: list[int],
+    def __init__(self, game: ColosseumGame, size: int, walls: list[int],
                  positions: tuple[Cell, Cell], turn: int = 0, ply: int = 0) -> None:
         self.game = game
         self.size = size
@@ -298,7 +299,7 @@ class ColosseumState(State):
                     out.append((r, c, 2))
         return out
 
-    def copy(self) -> "ColosseumState":
+    def copy(self) -> ColosseumState:
         clone = object.__new__(ColosseumState)
         clone.__dict__.update(self.__dict__)
         clone.walls = list(self.walls)
@@ -328,7 +329,7 @@ class ColosseumState(State):
         return render_svg(self, marks)
 
 
-def state_from_parts(game: "ColosseumGame", size: int, barriers: Iterable[Iterable[int]],
+def state_from_parts(game: ColosseumGame, size: int, barriers: Iterable[Iterable[int]],
                      positions: Iterable[Iterable[int]], turn: int = 0, ply: int = 0) -> ColosseumState:
     """A position set up by hand: barriers as (r, c, d) on any side (both halves may be listed,
     as the course's test fixtures do). ValueError with a sentence for anything inconsistent."""

@@ -5,8 +5,8 @@ tinted and the chosen side drawn in the group's colour; moves off the board are 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 from .engine import PLAYER_NAMES, has_wall, move_text
 

@@ -46,7 +46,7 @@ def _prepare_matplotlib() -> list[str]:
         return []                        # import it fail to load, and say so
     dirs = [matplotlib.get_configdir(), matplotlib.get_cachedir()]     # cached by Matplotlib from now on
     if not any(name.startswith("fontlist-") for name in os.listdir(dirs[1])):
-        import matplotlib.font_manager  # noqa: F401 - builds and stores the font list, once per machine
+        import matplotlib.font_manager
     return dirs
 
 
@@ -107,7 +107,7 @@ def _is_int(value: Any) -> bool:
 def _short(value: Any) -> str:
     try:
         text = repr(value)
-    except Exception:  # noqa: BLE001 - a student's __repr__ may raise
+    except Exception:
         text = f"a {type(value).__name__}"
     text = " ".join(text.split())
     return text if len(text) <= 80 else text[:77] + "..."
@@ -123,7 +123,7 @@ def to_wire(result: Any) -> Any:
     try:
         pos, direction = result
         row, col = pos
-    except Exception:  # noqa: BLE001 - anything that does not unpack is not a move
+    except Exception:
         why = "it is not a (position, dir) pair"
     else:
         if not (_is_int(row) and _is_int(col)):

@@ -6,8 +6,8 @@ from pathlib import Path
 from rulesets.base import Defaults, Policy, Ruleset
 from rulesets.replies import INVALID, ListOf, Obj, OneOf, Str
 
-from .lines import DoubleCardLines
 from .engine import DoubleCardGame, DoubleCardState
+from .lines import DoubleCardLines
 from .probes import probes
 
 MOVE = OneOf(Str(max_len=200), INVALID, text='a move like "0 5 A 2" or {"invalid": ...}')

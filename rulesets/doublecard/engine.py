@@ -6,7 +6,8 @@ rests on it), so a column's height says everything about which of its cells are 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rulesets.base import BadParams, Game, IllegalMove, Outcome, State
 
@@ -47,10 +48,10 @@ class DoubleCardGame(Game):
         first = self.params["seat0_role"]
         return first if seat == 0 else ROLES[1 - ROLES.index(first)]
 
-    def new_state(self, seed: int = 0) -> "DoubleCardState":
+    def new_state(self, seed: int = 0) -> DoubleCardState:
         return DoubleCardState(self)
 
-    def state_from_json(self, data: dict) -> "DoubleCardState":
+    def state_from_json(self, data: dict) -> DoubleCardState:
         game = self if data.get("params", self.params) == self.params else DoubleCardGame(**data["params"])
         state = DoubleCardState(game)
         for code, where in data.get("cards", []):
@@ -116,7 +117,7 @@ class DoubleCardState(State):
     def move_text(self, move) -> str:
         return move
 
-    def copy(self) -> "DoubleCardState":
+    def copy(self) -> DoubleCardState:
         other = DoubleCardState.__new__(DoubleCardState)
         other.game = self.game
         other.owner, other.colour, other.dot = self.owner[:], self.colour[:], self.dot[:]

@@ -6,8 +6,8 @@ cells off the board and text that is not a move at all are listed under the pict
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 from rulesets.base import IllegalMove
 

@@ -23,7 +23,7 @@ MODULE = "player"
 ROLES = ("colours", "dots")     # seat 0 plays params["seat0_role"] (colours by default), seat 1 the other
 
 
-def open_submission(path: str, options: dict) -> "DoubleCardHandler":
+def open_submission(path: str, options: dict) -> DoubleCardHandler:
     """Import the submission's player.py (its folder on sys.path, so helper modules import)."""
     folder = open_folder(path, forget=(MODULE,))
     return DoubleCardHandler(import_entry(folder, ENTRY, MODULE))

@@ -6,8 +6,8 @@ from pathlib import Path
 from rulesets.base import Defaults, Policy, Ruleset
 from rulesets.replies import INVALID, Const, Int, ListOf, Null, Obj, OneOf, Seq
 
-from .engine import QuoridorGame, QuoridorState
 from .blunders import blunder
+from .engine import QuoridorGame, QuoridorState
 from .probes import probes
 
 EDGE = Seq(Int(), Int(), Int(), Int())

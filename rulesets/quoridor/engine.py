@@ -9,7 +9,8 @@ Paths for the "keep a way to the goal" rule ignore pawns (the rules file's recom
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
 
@@ -75,7 +76,7 @@ class QuoridorGame(Game):
                                     "would be over before it began.")
         return out
 
-    def new_state(self, seed: int) -> "QuoridorState":
+    def new_state(self, seed: int) -> QuoridorState:
         p = self.params
         rng = random.Random(seed)
         state = QuoridorState(self, (0, 0), (0, p["sizey"] - 1))
@@ -101,7 +102,7 @@ class QuoridorGame(Game):
         state._settle()
         return state
 
-    def state_from_json(self, data: dict) -> "QuoridorState":
+    def state_from_json(self, data: dict) -> QuoridorState:
         state = QuoridorState(self, tuple(data["pos"][0]), tuple(data["pos"][1]))
         state.starts = [tuple(c) for c in data["starts"]]
         for item in data["walls"]:
@@ -150,7 +151,7 @@ def _walls_from_param(items: Any, sizex: int, sizey: int) -> list[Wall]:
     return walls
 
 
-def _start_columns(state: "QuoridorState", start: Any, seat: int) -> list[int]:
+def _start_columns(state: QuoridorState, start: Any, seat: int) -> list[int]:
     """Columns a seat may start in under the `start` option whose cell still reaches its goal row."""
     sx, sy = state.sizex, state.sizey
     row, goal = (0, sy - 1) if seat == 0 else (sy - 1, 0)
@@ -158,7 +159,7 @@ def _start_columns(state: "QuoridorState", start: Any, seat: int) -> list[int]:
     return [c for c in wanted if G.shortest_path((c, row), goal, state.blocked, sx, sy) is not None]
 
 
-def _pawn_boxed_in(state: "QuoridorState", pos: list) -> bool:
+def _pawn_boxed_in(state: QuoridorState, pos: list) -> bool:
     """Would either pawn, placed at `pos`, have no step?"""
     probe = state.copy()
     probe.pos = list(pos)
@@ -204,7 +205,7 @@ class QuoridorState(State):
         self._outcome: Outcome | None = None
 
     @classmethod
-    def empty(cls, sizex: int, sizey: int) -> "QuoridorState":
+    def empty(cls, sizex: int, sizey: int) -> QuoridorState:
         """A bare board for checking walls before a game exists (config validation)."""
         state = cls(None, (0, 0), (0, sizey - 1))
         state.sizex, state.sizey = sizex, sizey
@@ -427,7 +428,7 @@ class QuoridorState(State):
             return f"wall {G.wall_text(move[1:])}"
         return "no move"
 
-    def copy(self) -> "QuoridorState":
+    def copy(self) -> QuoridorState:
         new = QuoridorState.__new__(QuoridorState)
         new.__dict__.update(self.__dict__)
         new.pos = list(self.pos)

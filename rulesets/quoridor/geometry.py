@@ -7,7 +7,7 @@ between columns x and x+1 over rows y and y+1. An edge is the course's forbidden
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable
+from collections.abc import Iterable
 
 from .view import wall_edges
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
 

@@ -6,8 +6,8 @@ symbol in its cell, a marked wall is drawn with the group's symbol (text) or col
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 from . import geometry as G
 

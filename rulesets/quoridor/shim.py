@@ -43,7 +43,7 @@ METHODS = (  # (names accepted, first one preferred; arguments besides self)
 COURSE_CODE = compile_course(Path(__file__).resolve().parent / "course", {"manager": "manager.py"})
 
 
-def open_submission(path: str, options: dict) -> "QuoridorHandler":
+def open_submission(path: str, options: dict) -> QuoridorHandler:
     """Import the submission's player.py with the course's ``obstacle`` module in place."""
     folder = open_folder(path, forget=(MODULE, "manager"))
     sys.modules["obstacle"] = course_obstacle

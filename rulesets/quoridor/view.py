@@ -22,7 +22,7 @@ class Board:
     left: tuple[int, int]
 
     @classmethod
-    def from_json(cls, data: dict) -> "Board":
+    def from_json(cls, data: dict) -> Board:
         params = data.get("params") or {}
         return cls(sizex=int(params.get("sizex", 9)), sizey=int(params.get("sizey", 9)),
                    pos=tuple((int(x), int(y)) for x, y in data["pos"]),

@@ -33,4 +33,4 @@ RULESET = Ruleset(
                 "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
 )
 
-__all__ = ["RULESET", "PROGRAM", "RBNimGame", "RBNimState"]
+__all__ = ["PROGRAM", "RULESET", "RBNimGame", "RBNimState"]

@@ -6,12 +6,12 @@ the player to move faces an empty pile; the amount 2·red + 3·blue decides the 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
 
-from .moves import _is_int, _short, parse_wire  # noqa: F401 - parse_wire is part of this module's API
+from .moves import _is_int, _short, parse_wire
 from .rules import MISERE, after, amount, describe, is_terminal, legal_moves, normalize_version
 
 DEFAULTS = {"red": 8, "blue": 10, "version": "standard"}
@@ -20,7 +20,7 @@ DEFAULTS = {"red": 8, "blue": 10, "version": "standard"}
 class RBNimState(State):
     """A position: the two piles and the seat to move (who faces the end test)."""
 
-    def __init__(self, game: "RBNimGame", red: int, blue: int, turn: int = 0, ply: int = 0):
+    def __init__(self, game: RBNimGame, red: int, blue: int, turn: int = 0, ply: int = 0):
         self.game = game
         self.version: str = game.params["version"]
         self.red, self.blue, self.turn, self.ply = red, blue, turn, ply
@@ -72,7 +72,7 @@ class RBNimState(State):
     def move_text(self, move: Move) -> str:
         return describe(move)
 
-    def copy(self) -> "RBNimState":
+    def copy(self) -> RBNimState:
         return RBNimState(self.game, self.red, self.blue, self.turn, self.ply)
 
     def to_json(self) -> dict:

@@ -12,7 +12,7 @@ depth-limited alpha-beta can choose when the evaluation function is the student'
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .rules import after, legal_moves, terminal_value
 
@@ -70,7 +70,7 @@ def principal_variation(red: int, blue: int, version: str) -> tuple[list[Move], 
     return line, (red, blue)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _horizon_bounds(red: int, blue: int, version: str, depth: int) -> tuple[float, float]:
     """The least and the greatest value a depth-`depth` MinMax can give this position over every
     evaluation function (terminal utilities exact, any number at the horizon)."""

@@ -17,7 +17,7 @@ PRELOAD: list[str] = []
 ENTRY = "red_blue_nim.py"
 
 
-def open_submission(path: str, options: dict) -> "RBNimHandler":
+def open_submission(path: str, options: dict) -> RBNimHandler:
     return RBNimHandler(module_shim.open_submission(path, {"entry": ENTRY}).module, options)
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-
 SLOW_FIRST_MOVE = Path(__file__).resolve().parent / "course_timing" / "slow_first_move"
 # the course's 30 s / 2 s scaled down; kill_factor 10 as the course's (hard limit 10x the soft one)
 LIMITS = {"first_move_s": 6, "move_s": 1}

@@ -18,8 +18,8 @@ import pytest
 import rulesets
 from grader.match import _Game
 from grader.replies import ask
-from rulesets.base import IllegalMove, Mismatch
 from rulesets import replies as R
+from rulesets.base import IllegalMove, Mismatch
 from rulesets.replies import COMMON, problem
 from sandbox import CallResult, Verdict, wire
 

@@ -16,7 +16,6 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
 import yaml
 
 from grader.assignment import load_assignments

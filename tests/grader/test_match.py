@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from grader.assignment import resolve
 from grader.config import AssignmentConfig
 from grader.match import play_game

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import rulesets
-from rulesets.rbnim import PROGRAM
 from grader.program_driver import check_patterns, check_program
+from rulesets.rbnim import PROGRAM
 from sandbox import Limits, PlayerProcess
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "submissions" / "rbnim"

@@ -16,7 +16,7 @@ from grader.lms.csvtext import CsvText
 from grader.lms.export import write_grades_csv
 from grader.safetext import SafeConsole, csv_cell, markup, one_line, terminal
 
-ACTIVE = ([chr(c) for c in range(0x00, 0x20) if chr(c) not in "\n\t"] + [chr(0x7F)]
+ACTIVE = ([chr(c) for c in range(0x20) if chr(c) not in "\n\t"] + [chr(0x7F)]
           + [chr(c) for c in range(0x80, 0xA0)]
           + ["\u061c", "\u200b", "\u200e", "\u200f", "\u2028", "\u2029", "\u202a", "\u202b", "\u202c", "\u202d",
              "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\ufeff", "\U000e0041"])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -11,8 +11,8 @@ from lms_builders import listing, make_zip, zip_bytes
 from grader.lms import ImportRefused, import_submissions
 from grader.submissions import content_hash
 
-T1 = datetime(2026, 11, 22, 8, 0, 0, tzinfo=timezone.utc)
-T2 = datetime(2026, 11, 23, 9, 30, 0, tzinfo=timezone.utc)
+T1 = datetime(2026, 11, 22, 8, 0, 0, tzinfo=UTC)
+T2 = datetime(2026, 11, 23, 9, 30, 0, tzinfo=UTC)
 
 
 def meta(folder: Path) -> dict:

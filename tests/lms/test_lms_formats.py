@@ -17,8 +17,15 @@ from pathlib import Path
 import pytest
 from lms_builders import make_zip
 
-from grader.lms import (CsvProblem, Unmatched, apply_penalties, fill_canvas_gradebook, fill_moodle_worksheet,
-                        import_submissions, read_roster)
+from grader.lms import (
+    CsvProblem,
+    Unmatched,
+    apply_penalties,
+    fill_canvas_gradebook,
+    fill_moodle_worksheet,
+    import_submissions,
+    read_roster,
+)
 from grader.lms.formats import canvas_match
 from grader.lms.moodle import parse_date
 

@@ -118,7 +118,7 @@ class TagBalance(HTMLParser):
         if self._in_script:
             self.script_text.append(data)
 
-    def check(self, text: str) -> "TagBalance":
+    def check(self, text: str) -> TagBalance:
         self.feed(text)
         self.close()
         if self.stack:

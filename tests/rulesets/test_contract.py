@@ -39,7 +39,7 @@ def ruleset(request) -> Ruleset:
 
 
 def test_all_five_games_are_shipped():
-    assert NAMES == list(rulesets.NAMES)
+    assert list(rulesets.NAMES) == NAMES
 
 
 def test_descriptor(ruleset):

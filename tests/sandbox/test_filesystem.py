@@ -5,6 +5,7 @@ import os
 import uuid
 
 import pytest
+
 from sandbox import Verdict
 
 # Landlock answers EPERM/EACCES; a path outside the private root (sandbox/box.py) does not exist.

@@ -271,6 +271,7 @@ def test_a_submission_named_with_bytes_that_are_not_utf8_is_refused_and_the_run_
     them as surrogates, which the store could not encode, so `grader run` stopped with a traceback
     and nobody was graded. Now that submission is refused with a sentence, under a visible name."""
     import yaml
+
     from grader.assignment import load_assignments
     from grader.league import run_league
     subs = tmp_path / "subs"
@@ -297,7 +298,8 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     (or `@opts.cpp`, `-fplugin=x.cpp`) was read as an option, so a submission set the compiler's
     options (a plugin runs the student's code inside the compiler). Sources are passed as `./name`."""
     import shutil as sh
-    from grader.builds import run_build, build_program
+
+    from grader.builds import build_program, run_build
     from grader.submissions import load
     if sh.which("g++") is None:
         pytest.skip("no g++ here")
@@ -322,6 +324,7 @@ def test_a_zip_cannot_declare_its_own_upload_time_or_count(tmp_path):
     zip holding a `.submission.json` declared them itself (uploaded in time, first try) when the
     zips were graded as they came; only its name is the student's to give."""
     import zipfile
+
     from grader.submissions import load
     archive = tmp_path / "late_student.zip"
     with zipfile.ZipFile(archive, "w") as z:

@@ -48,7 +48,7 @@ class Server:
         self.cfg, self.port = cfg, port
         self.proc = None
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         self.proc = subprocess.Popen([sys.executable, "-m", "grader.cli", "--config", str(self.cfg), "serve",
                                       "--port", str(self.port), "--workers", "1"],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.cfg.parent)

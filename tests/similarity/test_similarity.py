@@ -7,9 +7,8 @@ import io
 import textwrap
 from pathlib import Path
 
-
-from grader import cli
 from benchmarks.disguise import disguise
+from grader import cli
 from grader.similarity import Document, compare, document, reference_documents
 
 ROOT = Path(__file__).resolve().parents[2]

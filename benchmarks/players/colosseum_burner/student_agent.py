@@ -6,7 +6,6 @@ never be timed out when the machine is busy, because it stays inside its own bud
 import time
 
 import numpy as np
-
 from agents.agent import Agent
 from store import register_agent
 

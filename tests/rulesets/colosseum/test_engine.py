@@ -10,8 +10,14 @@ import pytest
 
 from rulesets.base import BadParams, IllegalMove
 from rulesets.colosseum.engine import ColosseumGame, max_steps, state_from_parts
-from rulesets.colosseum.examples import (EMPTY_BOARDS, WORLD_1_INVALID, WORLD_1_VALID, empty_board,
-                                         world_1, world_2)
+from rulesets.colosseum.examples import (
+    EMPTY_BOARDS,
+    WORLD_1_INVALID,
+    WORLD_1_VALID,
+    empty_board,
+    world_1,
+    world_2,
+)
 
 
 @pytest.mark.parametrize("size, k", [(4, 2), (5, 3), (6, 3), (7, 4), (8, 4), (9, 5), (10, 5), (11, 6)])

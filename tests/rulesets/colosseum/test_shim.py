@@ -25,9 +25,9 @@ AGENT = """
 # ---- course modules --------------------------------------------------------------------------
 def test_course_modules_behave_like_the_course(write_submission, open_player):
     open_player(write_submission({"student_agent.py": AGENT}))
-    from agents.agent import Agent
     import constants
     import store
+    from agents.agent import Agent
 
     agent = Agent()
     assert agent.name == "DummyAgent" and agent.autoplay is False and str(agent) == "DummyAgent"

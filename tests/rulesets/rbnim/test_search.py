@@ -53,8 +53,8 @@ def test_root_move_values():
 
 def test_alpha_beta_agrees_with_plain_minimax_and_keeps_the_first_best_move():
     for version in ("standard", "misere"):
-        for r in range(0, 16):
-            for b in range(0, 16):
+        for r in range(16):
+            for b in range(16):
                 value, move = search(r, b, version)
                 assert value == game_value(r, b, version)
                 if move is not None:

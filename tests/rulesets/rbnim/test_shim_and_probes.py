@@ -5,7 +5,6 @@ import textwrap
 
 import pytest
 
-from rulesets.rbnim import RULESET
 from rulesets.rbnim.engine import RBNimGame
 from rulesets.rbnim.probes import depth_limited_cases, probes, search_cases
 
