@@ -32,7 +32,7 @@ def run() -> tuple[str, list[dict]]:
             sub = load(ROOT / "submissions" / name / folder, a.ruleset.entry, a.max_submission_mb)
             marks: list[tuple[str, float]] = []
             t0 = time.perf_counter()
-            report = validate(a, sub, on_stage=lambda title: marks.append((title, time.perf_counter())))
+            report = validate(a, sub, on_stage=lambda title, marks=marks: marks.append((title, time.perf_counter())))
             total = time.perf_counter() - t0
             ends = [t for _, t in marks[1:]] + [t0 + total]
             spans = {title: end - start for (title, start), end in zip(marks, ends)}

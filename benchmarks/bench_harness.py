@@ -84,7 +84,7 @@ def run():
     rows = []
     assignment = colosseum(game={"board_size": 8})                  # players forked from a template
     game_s, move_ms = _games(assignment, None)
-    spawned_s, spawned_ms = _games(colosseum(game={"board_size": 8}, league={"prefork": False}), None)
+    spawned_s, _spawned_ms = _games(colosseum(game={"board_size": 8}, league={"prefork": False}), None)
     plain_game_s, plain_move_ms = _games(assignment, _in_process)
     rows.append({"measure": "one game, random v random 8x8", "figure": f"{game_s:.3f} s through the sandbox (pre-forked)",
                  "compared with": f"{plain_game_s:.4f} s in-process", "ratio": f"{game_s / plain_game_s:.0f}x"})

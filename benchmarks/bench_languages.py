@@ -92,8 +92,8 @@ def run():
                                       ("Java, CDS archive, C1 only", c1, jsub, None),
                                       ("Python", None, psub, None),
                                       ("Python, pre-forked", None, psub, pool)):
-            figures[label] = _sandboxed(lambda: PlayerProcess(shim, sub.staged, limits, name="bench", prefork=pre,
-                                                              program=prog))
+            figures[label] = _sandboxed(lambda sub=sub, pre=pre, prog=prog: PlayerProcess(
+                shim, sub.staged, limits, name="bench", prefork=pre, program=prog))
     plain = _plain_java(api, build.classes, jsub.staged)
     python = figures["Python"]
     rows = [{"player": "plain java (no sandbox, no flags)", "start to first reply ms": plain,

@@ -53,7 +53,8 @@ def run():
     rows = []
     for label, method, text in cases:
         body = text.encode()
-        plain, safe = _median_us(lambda: _plain(body)), _median_us(lambda: _safe(body, replies, method))
+        plain, safe = _median_us(lambda body=body: _plain(body)), _median_us(
+            lambda body=body, method=method: _safe(body, replies, method))
         rows.append({"reply": label, "bytes": len(body), "json.loads µs": plain,
                      "decode_reply + shape µs": safe, "ratio": round(safe / plain, 1)})
     return f"Reading a reply (medians of {REPEAT})", rows

@@ -28,11 +28,11 @@ def next_steps(reports: Path, grader: str = ".venv/bin/grader") -> list[str]:
         steps.append(f"Look at the leagues: {rel}/<assignment>/index.html is the instructor's site "
                      f"({', '.join(sites)}), {rel}/<assignment>/public/index.html the one students may see.")
     steps += [
-        f"Bring your class in: {grader} import ~/Downloads/<LMS download>.zip --assignment {first} "
-        f"--roster <grading worksheet>",
+        (f"Bring your class in: {grader} import ~/Downloads/<LMS download>.zip --assignment {first} "
+        f"--roster <grading worksheet>"),
         f"Grade it: {grader} run {first}",
-        f"Send grades and feedback back: {grader} export {first} --moodle <grading worksheet> "
-        f"(or --canvas, --gradescope; a plain CSV without options)",
+        (f"Send grades and feedback back: {grader} export {first} --moodle <grading worksheet> "
+        f"(or --canvas, --gradescope; a plain CSV without options)"),
         f"Publish only {rel}/{first}/public/; keep the rest of {rel}/ private (names, paths, output).",
         f"Tell students to check before uploading: grader check player.py --assignment {first}",
     ]

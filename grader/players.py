@@ -84,8 +84,8 @@ def build_java(assignment: Assignment, sub: Submission) -> Build:
 
 def player_kwargs(assignment: Assignment, sub: Submission, cpu: int | None = None) -> dict:
     """The factory's arguments for this submission's player; BuildFailed if Java that does not compile."""
-    kwargs = dict(shim=assignment.ruleset.shim, submission=str(sub.staged), limits=assignment.limits(cpu),
-                  options=assignment.config.options, name=sub.display_name)
+    kwargs = {"shim": assignment.ruleset.shim, "submission": str(sub.staged), "limits": assignment.limits(cpu),
+                  "options": assignment.config.options, "name": sub.display_name}
     kind = language(assignment.ruleset, sub.staged)
     if kind == "program":
         from .builds import build

@@ -174,7 +174,7 @@ def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
 
     # Fit only the rated players, so unrated ones do not pull on the mean.
     sub = {old: new for new, old in enumerate(rated)}
-    data = [(sub[w], sub[l]) for w, l in comparisons]
+    data = [(sub[winner], sub[loser]) for winner, loser in comparisons]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theta = np.asarray(choix.opt_pairwise(len(rated), data, alpha=RATING_ALPHA), dtype=float)

@@ -115,7 +115,7 @@ def publish(folder: Path, target: Path) -> Path:
     """Make `folder` read-only (files 0444, folders 0555) and rename it to `target`, unless another
     process got there first. The top folder is made read-only after the rename: moving a folder to
     another parent needs write permission on it, which only root has without it."""
-    for dirpath, dirnames, filenames in os.walk(folder):
+    for dirpath, _dirnames, filenames in os.walk(folder):
         if dirpath != str(folder):
             os.chmod(dirpath, 0o555)
         for f in filenames:

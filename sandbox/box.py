@@ -308,6 +308,7 @@ def _expose(root: str, path: str, bound: list[str]) -> None:
 
 
 def _mount(source, target: str, fstype, flags: int, data: str | None = None) -> None:
-    enc = (lambda s: None if s is None else os.fsencode(s))
+    def enc(s):
+        return (None if s is None else os.fsencode(s))
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
            f"mount {target}")

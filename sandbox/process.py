@@ -71,7 +71,7 @@ class SpawnedChild(subprocess.Popen):
     def wait_stop(self):
         """Block until the child is stopped (None) or has ended ((status, rusage)).
         ChildProcessError when it cannot be waited for."""
-        pid, status, rusage = os.wait4(self.pid, os.WUNTRACED)
+        _pid, status, rusage = os.wait4(self.pid, os.WUNTRACED)
         return None if os.WIFSTOPPED(status) else (status, rusage)
 
     def wait_end(self, timeout: float | None):
@@ -91,8 +91,8 @@ class SpawnedChild(subprocess.Popen):
 def spawn_child(cfg: dict, req_r: int, rep_w: int, out_w: int) -> SpawnedChild:
     """`python -s -P -m sandbox.child <request fd> <reply fd>`, as root pid 1 of a new pid namespace."""
     argv = [*PYTHON, "-m", "sandbox.child", str(req_r), str(rep_w)]
-    kwargs = dict(stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(req_r, rep_w),
-                  close_fds=True, start_new_session=True, cwd="/", env=CHILD_ENV)
+    kwargs = {"stdin": subprocess.DEVNULL, "stdout": out_w, "stderr": out_w, "pass_fds": (req_r, rep_w),
+                  "close_fds": True, "start_new_session": True, "cwd": "/", "env": CHILD_ENV}
     if host.pid_namespace_reason() is not None or os.geteuid() != 0:
         cfg["pid_namespace_missing"] = host.pid_namespace_reason() or \
             "not root: only a pre-forked player gets a pid namespace (in a user namespace)"

@@ -133,7 +133,7 @@ def main() -> None:
         shim = boot.load()
     except BaseException as exc:                   # a shim that cannot import: say why, then stop
         control.sendall(json.dumps({"error": f"the template cannot import {args['shim']}: {exc!r}"}).encode())
-        raise SystemExit(1)
+        raise SystemExit(1) from None
     threads = len(os.listdir("/proc/self/task"))
     if threads != 1:                               # fork copies one thread: locks held by others stay held
         control.sendall(json.dumps({"error": f"the template runs {threads} threads after importing "

@@ -45,8 +45,8 @@ class FillResult:
     notes: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        lines = [f"Wrote {self.path.name}: {len(self.filled)} grades filled, {len(self.unmatched)} students "
-                 f"not in the file, {len(self.locked)} locked."]
+        lines = [(f"Wrote {self.path.name}: {len(self.filled)} grades filled, {len(self.unmatched)} students "
+                 f"not in the file, {len(self.locked)} locked.")]
         if self.unmatched:
             lines.append(f"  not in the file: {', '.join(self.unmatched)}")
         if self.locked:

@@ -218,9 +218,9 @@ def restore_canvas_names(up: Upload, entry: str | None, originals: dict[str, str
             taken.add(original)
             name = original
         elif m and not said:
-            notes.append((up.student_id, f"kept {name} as named: Canvas may have numbered a re-upload of "
+            notes.append((up.student_id, (f"kept {name} as named: Canvas may have numbered a re-upload of "
                                          f"{m['stem'] + (m['ext'] or '')}, but nothing says so (its submissions "
-                                         "export would)."))
+                                         "export would).")))
         restored.append((src, name))
     up.files = restored
 

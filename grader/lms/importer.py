@@ -56,9 +56,9 @@ class ImportReport:
     remarks: list[str] = field(default_factory=list)                 # about the whole import
 
     def __str__(self) -> str:
-        lines = [f"Imported {self.source} ({self.format}) into assignment {self.assignment}: "
+        lines = [(f"Imported {self.source} ({self.format}) into assignment {self.assignment}: "
                  f"{len(self.imported)} new, {len(self.replaced)} replaced, {len(self.unchanged)} unchanged, "
-                 f"{len(self.refused)} refused."]
+                 f"{len(self.refused)} refused.")]
         for title, ids in (("new", self.imported), ("replaced", self.replaced), ("unchanged", self.unchanged)):
             if ids:
                 lines.append(f"  {title}: {', '.join(ids)}")
@@ -175,8 +175,11 @@ def _unwrap(root: Path) -> Path:
     return root
 
 
+DEFAULT_CAPS = ArchiveCaps()
+
+
 def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str = "auto",
-                       entry: str | None = None, *, caps: ArchiveCaps = ArchiveCaps(),
+                       entry: str | None = None, *, caps: ArchiveCaps = DEFAULT_CAPS,
                        now: datetime | None = None, roster: Path | None = None) -> ImportReport:
     """Import a class download into `dest_root/<assignment>/<student-id>/`.
 
@@ -261,8 +264,8 @@ def _apply_record(uploads: list[Upload], roster: Roster | None, report: ImportRe
             restore_canvas_names(up, entry, rec.original_names if rec else {}, report.notes)
         timed += up.uploaded_at is not None
         if up.late and up.uploaded_at is None:
-            report.notes.append((up.student_id, "marked late by the LMS, but with no upload time no late penalty "
-                                                "can be computed; its submissions export has the time."))
+            report.notes.append((up.student_id, ("marked late by the LMS, but with no upload time no late penalty "
+                                                "can be computed; its submissions export has the time.")))
     source = ("Gradescope's submission_metadata.yml" if report.format == "gradescope"
               else f"the {roster.kind} {roster.source}" if roster and roster.has_times else None)
     if source:
@@ -316,8 +319,8 @@ def _import_one(up: Upload, report: ImportReport, assignment_dir: Path, incoming
         return
     if old and old.get("uploaded_at") and meta["uploaded_at"] and meta["uploaded_at"] < old["uploaded_at"]:
         report.unchanged.append(sid)
-        report.notes.append((sid, f"kept the upload of {old['uploaded_at']}; the one in {source_name} "
-                                  f"({meta['uploaded_at']}) is older."))
+        report.notes.append((sid, (f"kept the upload of {old['uploaded_at']}; the one in {source_name} "
+                                  f"({meta['uploaded_at']}) is older.")))
         return
     (staged / METADATA).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if old is not None:

@@ -91,7 +91,7 @@ def _moodle_worksheet(sheet: CsvText, cols: moodle.Columns) -> Roster:
     for record in sheet.records[1:]:
         values = record.values()
 
-        def cell(i: int | None) -> str:
+        def cell(i: int | None, values: list[str] = values) -> str:
             return values[i].strip() if i is not None and i < len(values) else ""
         sid = moodle.participant_id(cell(cols.identifier))
         if sid is None:

@@ -247,7 +247,7 @@ def create_app(config_path: Path) -> Starlette:
         return RedirectResponse(f"/uploads/{row['id']}", 303)
 
     async def upload_page(request: Request):
-        user, u = svc.own_upload(request, request.path_params["id"])
+        _user, u = svc.own_upload(request, request.path_params["id"])
         a = svc.assignment(u["assignment"])
         verdict = json.loads(u["verdict_json"]) if u["verdict_json"] else None
         owner = svc.db.one("SELECT login, name FROM users WHERE id = ?", (u["user_id"],))

@@ -71,8 +71,8 @@ def render_svg(state: BohnenspielState, marks: dict[str, Iterable[Move]] | None 
     rows = {1: 60, 0: 140}
     width = x0 + PITS * step + 150
     height = 220 + 20 * len(groups)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="14">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="14">'),
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fbf6ec"/>',
            f'<rect x="{x0 - 40}" y="20" width="{PITS * step + 10}" height="160" rx="20" fill="#c8a070"/>']
     for side, y in rows.items():

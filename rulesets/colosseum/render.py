@@ -95,8 +95,8 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
     m = state.size
     size = MARGIN + m * CELL + 8
     height = size + 20 + 16 * sum(len(g[3]) for g in _styles(marks))
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
-           f'viewBox="0 0 {size} {height}" font-family="sans-serif" font-size="12">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height}" '
+           f'viewBox="0 0 {size} {height}" font-family="sans-serif" font-size="12">'),
            f"<title>{escape(_status(state))}</title>",
            f'<rect x="0" y="0" width="{size}" height="{height}" fill="white"/>']
 
@@ -118,7 +118,7 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
         out.append(f'<line x1="{x(i)}" y1="{y(0)}" x2="{x(i)}" y2="{y(m)}" stroke="#ddd"/>')
     styles = _styles(marks)
     for _, _, colour, moves in styles:
-        for r, c, d in (mv for mv in moves if _on_board(state, mv)):
+        for r, c, _ in (mv for mv in moves if _on_board(state, mv)):
             out.append(f'<rect x="{x(c)}" y="{y(r)}" width="{CELL}" height="{CELL}" '
                        f'fill="{colour}" fill-opacity="0.25"/>')
     for r in range(m):

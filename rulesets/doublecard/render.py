@@ -91,8 +91,8 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
     size, left, top = 34, 26, 8
     width = left + B.WIDTH * size + 8
     height = top + B.HEIGHT * size + 24 + 16 * len(legend) + 16
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'),
            f'<title>{escape(status(state))}</title>']
 
     def xy(cell: int) -> tuple[int, int]:
@@ -114,7 +114,7 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
         y = y if B.horizontal(code) else y - size
         out.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="#333333" '
                    f'stroke-width="2"/>')
-    for cell, (symbol, colour) in marked.items():
+    for cell, (_symbol, colour) in marked.items():
         x, y = xy(cell)
         out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{size - 6}" height="{size - 6}" fill="none" '
                    f'stroke="{colour}" stroke-width="3" stroke-dasharray="5,3"/>')

@@ -6,6 +6,7 @@ between columns x and x+1 over rows y and y+1. An edge is the course's forbidden
 """
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Iterable
 
@@ -87,4 +88,4 @@ def shortest_path(start: Cell, goal_row: int, blocked: set, sizex: int, sizey: i
 
 
 def path_edges(path: list[Cell]) -> set[Edge]:
-    return {edge(a, b) for a, b in zip(path, path[1:])}
+    return {edge(a, b) for a, b in itertools.pairwise(path)}

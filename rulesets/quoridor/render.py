@@ -101,8 +101,8 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
     width = 2 * m + sx * c
     groups = list(_groups(marks))
     height = 2 * m + sy * c + 18 * (len(groups) + 1)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'),
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
     for x in range(sx):
         out.append(f'<text x="{m + x * c + c / 2}" y="{m - 6}" text-anchor="middle">{x}</text>')

@@ -96,8 +96,8 @@ class RBNimState(State):
         lines_needed = [max(1, -(-n // per_row)) for _, n, _ in rows]
         height = 40 + sum(lines_needed) * step + 30 * 2 + 20 * (1 + len(self._marks(marks)))
         width = 90 + per_row * step
-        out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-               f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="14">',
+        out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+               f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="14">'),
                f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fafafa"/>']
         y = 30
         for (name, n, colour), lines in zip(rows, lines_needed):

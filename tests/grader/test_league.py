@@ -154,7 +154,7 @@ def test_resume_after_kill_9_loses_and_replays_nothing(tmp_path):
 
 def test_rerun_replays_only_the_changed_submission(tmp_path):
     config = make_config(tmp_path, ["baseline_student", "raises"])
-    assignment, first = league(config)
+    _assignment, first = league(config)
     assert first.played == 6 and first.reused == 0
 
     _, again = league(config)

@@ -45,8 +45,8 @@ def test_a_program_hanging_on_input_is_reported_and_stops_the_check():
     assert time.monotonic() - t0 < 5
     assert not report.passed and report.points == 0
     assert report.lines == [
-        "defaults (3 5: standard, computer first): After the human typed 'blue 2' the program printed nothing and "
-        "waited for more input: it hangs waiting for input (does it read to the end of input instead of one line?).",
+        ("defaults (3 5: standard, computer first): After the human typed 'blue 2' the program printed nothing and "
+        "waited for more input: it hangs waiting for input (does it read to the end of input instead of one line?)."),
         "7 more scenario(s) were not tried because the program hung."]
 
 
@@ -75,8 +75,8 @@ def test_gibberish_is_quoted_with_the_pattern_that_did_not_match(tmp_path):
 
 def test_an_off_by_one_score_is_caught(tmp_path):
     # scores the piles before the last move instead of the piles the loser faces
-    folder = variant(tmp_path, ("        red, blue = play(red, blue, move)", "        last = (red, blue)\n"
-                                "        red, blue = play(red, blue, move)"),
+    folder = variant(tmp_path, ("        red, blue = play(red, blue, move)", ("        last = (red, blue)\n"
+                                "        red, blue = play(red, blue, move)")),
                      ("    score = 2 * red + 3 * blue\n    other", "    score = 2 * last[0] + 3 * last[1]\n    other"))
     report = check_program(RBNIM, folder, LIMITS)
     assert report.points == 0

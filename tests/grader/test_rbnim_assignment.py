@@ -31,14 +31,14 @@ def test_correct_program_is_driven_through_its_console():
 
 
 def test_hanging_program_gets_a_sentence_and_no_points():
-    code, doc = check(EXAMPLES / "hangs_on_input")
+    _code, doc = check(EXAMPLES / "hangs_on_input")
     program = doc["checks"][0]
     assert program["name"] == "program" and not program["passed"] and program["points"] == 0
     assert "hang" in program["message"].lower()
 
 
 def test_module_with_the_wrong_move_order_gets_a_share_of_the_points():
-    code, doc = check(EXAMPLES / "wrong_order")
+    _code, doc = check(EXAMPLES / "wrong_order")
     search = next(c for c in doc["checks"] if c["name"] == "search")
     assert 0 < search["points"] < search["max_points"]
     assert "misere" in search["message"].lower() or "misère" in search["message"].lower()

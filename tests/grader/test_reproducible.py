@@ -74,6 +74,6 @@ def test_a_check_run_twice_says_the_same(tmp_path):
     a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", validation={"smoke_games": 0}), tmp_path)
     sub = load(tmp_path, a.ruleset.entry, 10)
     first, again = (validate(a, sub).checks for _ in range(2))
-    stage = [c for c in first if c.name == "expand_player"][0]
+    stage = next(c for c in first if c.name == "expand_player")
     assert not stage.passed and stage.failed_cases < 74          # some positions wrong, not all
     assert [(c.name, c.message) for c in first] == [(c.name, c.message) for c in again]

@@ -8,11 +8,11 @@ from grader.store import GameRecord, Store, SubmissionRecord
 
 def make_game(key: str, assignment: str = "a1", seat0: str = "alice", seat1: str = "bob", points=(1.0, 0.0),
               status: str = "done", **extra) -> GameRecord:
-    fields = dict(key=key, assignment=assignment, run_id=1, pairing=f"{seat0} vs {seat1}", seat0=seat0,
-                  seat1=seat1, seat0_hash="h0", seat1_hash="h1", seed=7, game_index=0, round="league",
-                  points0=points[0], points1=points[1], reason="checkmate", detail="",
-                  moves_json='{"moves": [1, 2, 3]}', times_json="[0.1, 0.2]",
-                  players_json='[{"incidents": [], "peak_memory_mb": 12.5}, {"incidents": []}]', status=status)
+    fields = {"key": key, "assignment": assignment, "run_id": 1, "pairing": f"{seat0} vs {seat1}", "seat0": seat0,
+                  "seat1": seat1, "seat0_hash": "h0", "seat1_hash": "h1", "seed": 7, "game_index": 0, "round": "league",
+                  "points0": points[0], "points1": points[1], "reason": "checkmate", "detail": "",
+                  "moves_json": '{"moves": [1, 2, 3]}', "times_json": "[0.1, 0.2]",
+                  "players_json": '[{"incidents": [], "peak_memory_mb": 12.5}, {"incidents": []}]', "status": status}
     fields.update(extra)
     return GameRecord(**fields)
 

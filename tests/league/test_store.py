@@ -158,15 +158,15 @@ def test_survives_kill_9_of_the_writer(tmp_path, make_game):
         assert len(games) >= 20
         for g in games:
             n = int(g.key[1:])
-            assert (g.seed, g.moves_json, g.status) == (n, '{"moves": [%d]}' % n, "done")
+            assert (g.seed, g.moves_json, g.status) == (n, f'{{"moves": [{n}]}}', "done")
         keys = sorted(g.key for g in games)
         assert keys == [f"k{i:06d}" for i in range(len(keys))]     # committed in order, no holes
         s.save_game(make_game("after"))                            # still writable
         assert "after" in s.finished_keys("a1")
 
 
-BASE = dict(ruleset="quoridor", ruleset_version="1", play_settings={"move_s": 1.0, "game": {"size": 9}},
-            seat0_hash="aaa", seat1_hash="bbb", seed=5, game_index=0)
+BASE = {"ruleset": "quoridor", "ruleset_version": "1", "play_settings": {"move_s": 1.0, "game": {"size": 9}},
+            "seat0_hash": "aaa", "seat1_hash": "bbb", "seed": 5, "game_index": 0}
 
 
 def test_game_key_is_stable():

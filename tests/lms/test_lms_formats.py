@@ -141,16 +141,16 @@ def test_czech_worksheet_is_filled_with_a_decimal_comma(tmp_path: Path):
 
 
 @pytest.mark.parametrize("header, prefix, date", [
-    ("Identifier,Full name,Status,Grade,Maximum grade,Grade can be changed,Last modified (submission),"
-     "Last modified (grade),Feedback comments", "Participant ", "Friday, 20 November 2026, 2:03 PM"),
-    ("ID,Vollständiger Name,Status,Bewertung,Bestwertung,Bewertung kann geändert werden,"
-     "Zuletzt geändert (Abgabe),Zuletzt geändert (Bewertung),Feedback als Kommentar", "Teilnehmer/in",
+    (("Identifier,Full name,Status,Grade,Maximum grade,Grade can be changed,Last modified (submission),"
+     "Last modified (grade),Feedback comments"), "Participant ", "Friday, 20 November 2026, 2:03 PM"),
+    (("ID,Vollständiger Name,Status,Bewertung,Bestwertung,Bewertung kann geändert werden,"
+     "Zuletzt geändert (Abgabe),Zuletzt geändert (Bewertung),Feedback als Kommentar"), "Teilnehmer/in",
      "Freitag, 20. November 2026, 14:03"),
-    ("Identifiant,Nom complet,Statut,Note,Note maximale,La note peut être modifiée,"
-     "Dernière modification (travail remis),Dernière modification (note),Feedback par commentaires",
+    (("Identifiant,Nom complet,Statut,Note,Note maximale,La note peut être modifiée,"
+     "Dernière modification (travail remis),Dernière modification (note),Feedback par commentaires"),
      "Participant ", "vendredi 20 novembre 2026, 14:03"),
-    ("Identificador,Nombre completo,Estado,Calificación,Calificación máxima,La calificación puede cambiarse,"
-     "Última modificación (entrega),Última modificación (calificación),Comentarios de retroalimentación",
+    (("Identificador,Nombre completo,Estado,Calificación,Calificación máxima,La calificación puede cambiarse,"
+     "Última modificación (entrega),Última modificación (calificación),Comentarios de retroalimentación"),
      "Participante ", "viernes, 20 de noviembre de 2026, 14:03"),
     # titles in no table (another language, another Moodle version): recognised by Moodle's column order
     ("Ident,Jméno,Stav,Body,Maximum,Lze měnit,Odevzdáno,Hodnoceno,Komentář", "Student ", "20.11.2026 14:03"),
@@ -180,7 +180,7 @@ def test_export_that_matches_nobody_writes_nothing(tmp_path: Path):
     sheet = tmp_path / "Známky.csv"
     sheet.write_bytes(CZECH_WORKSHEET.encode("utf-8"))
     rows = [{"student_id": sid, "grade": 1, "max_grade": 3} for sid in ("novak", "dvorak")]
-    with pytest.raises(Unmatched, match="matched no graded student .*novak, dvorak.*--allow-partial"):
+    with pytest.raises(Unmatched, match=r"matched no graded student .*novak, dvorak.*--allow-partial"):
         fill_moodle_worksheet(sheet, rows, tmp_path / "out.csv", allow_partial=False)
     assert not (tmp_path / "out.csv").exists()
     with pytest.raises(Unmatched, match="matched 1 graded students but not 1"):
@@ -193,7 +193,7 @@ def test_export_that_matches_nobody_writes_nothing(tmp_path: Path):
 
 def test_not_a_worksheet_is_one_sentence(tmp_path: Path):
     (tmp_path / "x.csv").write_text("a,b\n1,2\n")
-    with pytest.raises(CsvProblem, match="x.csv is not a Moodle grading worksheet"):
+    with pytest.raises(CsvProblem, match=r"x\.csv is not a Moodle grading worksheet"):
         fill_moodle_worksheet(tmp_path / "x.csv", [])
 
 

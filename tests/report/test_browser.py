@@ -99,7 +99,7 @@ def test_replay_steps_through_every_move(page, built):
         assert _shown_ply(page) == k
     page.keyboard.press("ArrowLeft")
     assert _shown_ply(page) == 0
-    for k in range(1, 4):
+    for _ in range(1, 4):
         page.keyboard.press("ArrowRight")
     assert _shown_ply(page) == 3 and page.locator("#slider").input_value() == "3"
     page.keyboard.press("End")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import psutil
 import pytest
@@ -101,7 +102,7 @@ def test_ptrace_on_the_parent_fails(player, require):
     p = player(SIGNALS)
     r = p.call("ptrace_parent")
     assert r.ok and r.value[0] == -1 and r.value[1] != 0, r
-    status = open("/proc/self/status").read()
+    status = Path("/proc/self/status").read_text()
     assert "TracerPid:\t0" in status
 
 

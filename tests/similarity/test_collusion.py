@@ -13,7 +13,7 @@ def test_a_player_who_walks_away_from_its_goal_against_one_partner_is_flagged_an
     games, game, blunder = league(n_players=8, games_per_pair=4, seed=11, thrower=("p6", "p1"))
     flags = find_collusion(games, game, blunder)
     assert {(f.player, f.beneficiary) for f in flags} == {("p6", "p1")}, [f.sentence for f in flags]
-    moves = [f for f in flags if f.test == "moves"][0]
+    moves = next(f for f in flags if f.test == "moves")
     assert "p6 made an obviously losing move" in moves.sentence and len(moves.games) == 4
 
 

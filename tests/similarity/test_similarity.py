@@ -152,7 +152,7 @@ def test_grader_similarity_writes_an_escaped_page_and_a_safe_csv_beside_the_site
     hostile = "=HYPERLINK(\"http://x\")"
     cfg = _config(tmp_path, {"alice": HONEST_A, "bob": HONEST_B,
                              "mallory": disguise(HONEST_A) + "\n# </pre><script>alert(1)</script>\n"})
-    (tmp_path / "subs" / "mallory" / ".submission.json").write_text('{"name": "%s"}' % hostile.replace('"', '\\"'))
+    (tmp_path / "subs" / "mallory" / ".submission.json").write_text('{{"name": "{}"}}'.format(hostile.replace('"', '\\"')))
     assert cli.main(["--config", str(cfg), "similarity", "q"]) == 0
     folder = tmp_path / "out" / "q-instructor"
     page = (folder / "similarity.html").read_text()

@@ -164,7 +164,7 @@ def test_parse_move_refuses_non_moves(game, wire):
 
 
 def test_parse_move_passes_the_shim_sentence_on(game):
-    with pytest.raises(IllegalMove, match="^step returned None"):
+    with pytest.raises(IllegalMove, match=r"^step returned None"):
         world_1(game).parse_move({"invalid": "step returned None (expected ((row, col), dir))"})
 
 
@@ -172,7 +172,7 @@ def test_out_of_range_moves_get_sentences(game):
     state = world_1(game)
     with pytest.raises(IllegalMove, match=r"^\(5,0\) is outside the 5x5 board$"):
         state.play(state.parse_move([[5, 0], 0]))
-    with pytest.raises(IllegalMove, match="^4 is not a direction"):
+    with pytest.raises(IllegalMove, match=r"^4 is not a direction"):
         state.play(state.parse_move([[2, 3], 4]))
 
 

@@ -212,8 +212,8 @@ def test_parse_is_lenient(wire, canonical):
     ("0 5 A 13", "'0 5 A 13' names row 13; rows are 1 to 12."),
     ("1 5 A 2", "'1 5 A 2' is not a regular move: a regular move starts with 0, as in '0 5 A 2'."),
     ("A 1 C 1 1 A 2", "'A 1 C 1 1 A 2' names A1 and C1, which are not the two cells of one card."),
-    ("pass", "'pass' is not a Double Card move; write '0 5 A 2' for a regular move or 'F 2 F 3 3 A 2' "
-             "for a recycling move."),
+    ("pass", ("'pass' is not a Double Card move; write '0 5 A 2' for a regular move or 'F 2 F 3 3 A 2' "
+             "for a recycling move.")),
     (None, "A move must be text like '0 5 A 2' or 'F 2 F 3 3 A 2'; the player sent nothing."),
     (7, "A move must be text like '0 5 A 2' or 'F 2 F 3 3 A 2'; the player sent a int."),
 ])

@@ -171,7 +171,7 @@ def test_probe_catches_recycling_the_locked_card(tmp_path, folders, open_player,
     failed = run_cases(legal_move_cases(game), open_player, tmp_path, game)
     assert failed and all("just placed by your opponent" in m or "just moved by your opponent" in m
                           for _, m in failed)
-    assert all(label.startswith("a game run to") or label.startswith("a game run into") for label, _ in failed)
+    assert all(label.startswith(("a game run to", "a game run into")) for label, _ in failed)
 
 
 def test_probe_pictures_show_the_reached_position(folders, open_player, game):

@@ -133,7 +133,7 @@ def test_steps_refused_with_reasons():
                                          "((0,1)->(0,2) + (1,1)->(1,2)).")
 
 
-BOXED = dict(sizex=4, sizey=4, me=(0, 1), opponent=(0, 2), walls=[("H", 0, 0), ("V", 0, 1)])
+BOXED = {"sizex": 4, "sizey": 4, "me": (0, 1), "opponent": (0, 2), "walls": [("H", 0, 0), ("V", 0, 1)]}
 
 
 def test_pass_only_when_nothing_else():

@@ -37,8 +37,8 @@ def test_camel_case_aliases_are_accepted_and_missing_methods_named(tmp_path):
             def opponentMove(self, moveType, result): pass
             def all_player_moves(self): return []
     """)
-    assert handler.rpc_interface() == ["Player: expand_obstacles() is missing (also accepted: expandObstacles, "
-                                       "all_obstacles)."]
+    assert handler.rpc_interface() == [("Player: expand_obstacles() is missing (also accepted: expandObstacles, "
+                                       "all_obstacles).")]
 
 
 # ---- conversions ---------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ Obstacle2.__name__ = "Obstacle"
 def test_bad_results_are_invalid_with_a_sentence(answer, words):
     wire = shim.to_wire(answer)
     assert set(wire) == {"invalid"} and words in wire["invalid"]
-    with pytest.raises(Exception, match="."):
+    with pytest.raises(Exception, match=r"."):
         QuoridorGame().new_state(0).parse_move(wire)
 
 
