@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-Move = Hashable
+# A move is a hashable plain value in the game's canonical form (a tuple, an int, a string):
+# each game has its own, so the shared API types it loosely.
+Move = Any
 JSON = Any
 
 

@@ -30,6 +30,8 @@ from .moves import (  # noqa: F401 - this module's API
 class BohnenspielState(State):
     """One position. Mutable; `play` applies a move, `copy` branches."""
 
+    game: BohnenspielGame
+
     def __init__(self, game: BohnenspielGame, pits=None, scores=(0, 0), credit=(SKIPS, SKIPS),
                  barred=(0, 0), turn_player: int = 0, turn_number: int = 0, ply: int = 0,
                  end: dict | None = None):

@@ -33,7 +33,7 @@ def _mark_of(groups, move: Move) -> int | None:
 
 
 def _status(state: BohnenspielState) -> str:
-    if state.end:
+    if state.end and state.outcome is not None:
         return state.outcome.detail
     return f"Player {state.turn_player} to move (turn {state.turn_number}, ply {state.ply})."
 

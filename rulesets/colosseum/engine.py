@@ -188,7 +188,7 @@ class ColosseumState(State):
         """Every reachable cell within K steps times every free side, sorted by (row, col, dir)."""
         if self._outcome is not None:
             return []
-        moves = []
+        moves: list[tuple[int, int, int]] = []
         for r, c in sorted(self.reachable()):
             mask = self.walls[r * self.size + c]
             moves.extend((r, c, d) for d in range(4) if not mask >> d & 1)

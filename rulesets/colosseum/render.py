@@ -67,15 +67,15 @@ def render_text(state, marks: dict[str, Iterable] | None = None) -> str:
     for r in range(m):
         row = [f"{r:>2} "]
         for c in range(m):
-            symbol = side_mark.get((r, c, 3))
-            row.append(symbol or ("|" if has_wall(state.walls, m, r, c, 3) else " "))
+            mark = side_mark.get((r, c, 3))
+            row.append(mark or ("|" if has_wall(state.walls, m, r, c, 3) else " "))
             who = " "
             for seat in (0, 1):
                 if state.positions[seat] == (r, c):
                     who = PLAYER_NAMES[seat]
             row.append(f" {who}{cell_mark.get((r, c), ' ')}")
-        symbol = side_mark.get((r, m - 1, 1))
-        row.append(symbol or ("|" if has_wall(state.walls, m, r, m - 1, 1) else " "))
+        mark = side_mark.get((r, m - 1, 1))
+        row.append(mark or ("|" if has_wall(state.walls, m, r, m - 1, 1) else " "))
         lines.append("".join(row))
         lines.append(horizontal(r, 2))
     lines.append(_status(state))

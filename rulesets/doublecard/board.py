@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NoReturn
 
 from rulesets.base import IllegalMove
 
@@ -108,7 +109,7 @@ def _code(token: str, quoted: str) -> int:
     return _refuse(f"{quoted} names rotation {token}; rotations are 1 to 8.")
 
 
-def _refuse(sentence: str):
+def _refuse(sentence: str) -> NoReturn:
     raise IllegalMove(sentence)
 
 
@@ -171,12 +172,13 @@ def _rays() -> list[list[tuple[list[int], list[int]]]]:
         for dc, dr in DIRECTIONS:
             ways = []
             for sign in (1, -1):
-                ray, c, r = [], col + sign * dc, row + sign * dr
+                ray: list[int] = []
+                c, r = col + sign * dc, row + sign * dr
                 while 0 <= c < WIDTH and 0 <= r < HEIGHT and len(ray) < 3:
                     ray.append(r * WIDTH + c)
                     c, r = c + sign * dc, r + sign * dr
                 ways.append(ray)
-            per_cell.append(tuple(ways))
+            per_cell.append((ways[0], ways[1]))
         out.append(per_cell)
     return out
 

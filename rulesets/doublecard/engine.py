@@ -69,6 +69,8 @@ class DoubleCardGame(Game):
 class DoubleCardState(State):
     """One position: the cards on the board, whose turn it is, and which card is locked."""
 
+    game: DoubleCardGame
+
     def __init__(self, game: DoubleCardGame):
         self.game = game
         self.owner: list[int] = [-1] * B.CELLS            # card id per cell, -1 when empty
@@ -157,7 +159,9 @@ class DoubleCardState(State):
 
     def card_cells(self, card: int) -> tuple[int, int]:
         code, cell = self.cards[card]
-        return cell, B.second_cell(code, cell)
+        second = B.second_cell(code, cell)
+        assert second is not None                  # a card on the board lies on two cells
+        return cell, second
 
     def internal_moves(self) -> list[tuple]:
         """Legal moves as (source, code, cell), in canonical order (cached per position)."""
@@ -208,7 +212,9 @@ class DoubleCardState(State):
         Searches call this for every reply, so it only paints the move's segments into the
         colour and dot lists, looks for lines, and paints them back (no copy)."""
         source, code, cell = move
-        placed = (cell, B.second_cell(code, cell))
+        second = B.second_cell(code, cell)
+        assert second is not None                  # a legal move lies on the board
+        placed = (cell, second)
         touched = list(source or ()) + list(placed)
         saved = [(c, self.colour[c], self.dot[c]) for c in touched]
         for c in source or ():
@@ -290,6 +296,7 @@ class DoubleCardState(State):
 
     def _place(self, card: int, code: int, cell: int) -> tuple[int, int]:
         second = B.second_cell(code, cell)
+        assert second is not None                  # legal_moves only lists placements on the board
         (c1, d1), (c2, d2) = B.SEGMENTS[code]
         for where, colour, dot in ((cell, c1, d1), (second, c2, d2)):
             self.owner[where], self.colour[where], self.dot[where] = card, colour, dot
@@ -329,7 +336,9 @@ class DoubleCardState(State):
         dot_line = B.longest_line(self.dot, placed)
         mine = colour_line if self.role(mover) == "colours" else dot_line
         winner = mover if mine else 1 - mover
-        return winner, mine or colour_line or dot_line, bool(colour_line and dot_line)
+        line = mine or colour_line or dot_line
+        assert line is not None                    # makes_line said one of them is a line
+        return winner, line, bool(colour_line and dot_line)
 
     def _judge(self, mover: int, placed: tuple[int, int]) -> Outcome | None:
         found = self._line_made(mover, placed)
@@ -344,7 +353,9 @@ class DoubleCardState(State):
     def _win(self, winner: int, mover: int, line: list[int], both: bool) -> Outcome:
         role = self.role(winner)
         values = self.colour if role == "colours" else self.dot
-        what = B.COLOUR_NAMES[values[line[0]]] if role == "colours" else B.DOT_NAMES[values[line[0]]] + " dots"
+        kind = values[line[0]]
+        assert kind is not None                    # a line is made of filled cells
+        what = B.COLOUR_NAMES[kind] if role == "colours" else B.DOT_NAMES[kind] + " dots"
         detail = (f"{ROLE_TITLES[role]} ({SEAT_NAMES[winner]}) win: {len(line)} {what} in a line at "
                   f"{B.span(line)} after move {self.ply}, {self.history[-1]}")
         if both:

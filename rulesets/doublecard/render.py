@@ -119,7 +119,7 @@ def render_svg(state, marks: dict[str, Iterable] | None = None) -> str:
         out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{size - 6}" height="{size - 6}" fill="none" '
                    f'stroke="{colour}" stroke-width="3" stroke-dasharray="5,3"/>')
     for row in range(B.HEIGHT):
-        y = top + (B.HEIGHT - 1 - row) * size + size / 2 + 4
+        y = top + (B.HEIGHT - 1 - row) * size + size // 2 + 4
         out.append(f'<text x="{left - 6}" y="{y}" text-anchor="end">{row + 1}</text>')
     base = top + B.HEIGHT * size + 16
     for col, name in enumerate(B.COLUMNS):

@@ -44,7 +44,7 @@ class QuoridorGame(Game):
                             f"known: {', '.join(sorted(known))}.")
         sizex = _int(params, "sizex", 9, 2, 30)
         sizey = _int(params, "sizey", 9, 2, 30)
-        out = {"sizex": sizex, "sizey": sizey,
+        out: dict[str, Any] = {"sizex": sizex, "sizey": sizey,
                "max_obstacles": _int(params, "max_obstacles", 4, 0, 1000),
                "ply_cap": _int(params, "ply_cap", 4 * sizex * sizey, 1, 10**6)}
         start = params.get("start", "course")
@@ -82,7 +82,9 @@ class QuoridorGame(Game):
         state = QuoridorState(self, (0, 0), (0, p["sizey"] - 1))
         if isinstance(p["initial_obstacles"], list):
             for pair in p["initial_obstacles"]:
-                state._add(G.wall_from_edges(*[((e[0], e[1]), (e[2], e[3])) for e in pair]), None)
+                wall = G.wall_from_edges(*[((e[0], e[1]), (e[2], e[3])) for e in pair])
+                assert wall is not None                    # check_params built these edges from walls
+                state._add(wall, None)
         columns = [rng.choice(_start_columns(state, p["start"], seat)) for seat in (0, 1)]
         state.pos = [(columns[0], 0), (columns[1], p["sizey"] - 1)]
         if state.boxed_in(0) or state.boxed_in(1):         # listed walls and a random start
@@ -189,11 +191,11 @@ class QuoridorState(State):
     """Pawns, walls (with who placed them and when), walls left per seat, ply, consecutive passes."""
 
     def __init__(self, game: QuoridorGame | None, pos0: Cell, pos1: Cell):
-        self.game = game
+        self.game = game  # type: ignore[assignment]  # None: a bare board built by the tests and probes
         params = game.params if game is not None else {}
         self.sizex = params.get("sizex", 9)
         self.sizey = params.get("sizey", 9)
-        self.pos: list[Cell] = [tuple(pos0), tuple(pos1)]
+        self.pos: list[Cell] = [(pos0[0], pos0[1]), (pos1[0], pos1[1])]
         self.starts: list[Cell] = list(self.pos)
         self.walls: list[tuple[Wall, int | None, int]] = []    # (wall, seat or None if initial, ply)
         self.blocked: dict = {}                                 # edge -> index in self.walls
@@ -333,6 +335,7 @@ class QuoridorState(State):
         if self._outcome is not None:
             return "the game is already over."
         seat = self.to_move if seat is None else seat
+        assert seat is not None                    # the game is not over: someone is to move
         kind = move[0] if isinstance(move, tuple) and move else None
         if kind in ("step", "wall") and not all(_is_int(v) for v in move[-2:]):
             return f"{move!r:.60} is not a move: coordinates must be whole numbers."
@@ -358,6 +361,7 @@ class QuoridorState(State):
         if reason is not None:
             raise IllegalMove(reason)
         seat = self.to_move
+        assert seat is not None                    # refusal() said the game is not over
         if move[0] == "step":
             self.pos[seat] = (move[1], move[2])
             self.passes = 0
@@ -371,8 +375,9 @@ class QuoridorState(State):
         self._settle()
 
     def _add(self, wall: Wall, by: int | None, ply: int = -1) -> None:
-        self.walls.append((tuple(wall), by, ply))
-        for e in G.wall_edges(tuple(wall)):
+        wall = (wall[0], wall[1], wall[2])
+        self.walls.append((wall, by, ply))
+        for e in G.wall_edges(wall):
             self.blocked[e] = len(self.walls) - 1
 
     def _settle(self) -> None:
@@ -464,14 +469,17 @@ def position(sizex: int, sizey: int, me: Cell, opponent: Cell, walls: Iterable[W
     The walls count as initial ones and must each be legal (ValueError otherwise); `left` is the
     walls (me, opponent) have left (default m each)."""
     game = QuoridorGame(sizex=sizex, sizey=sizey, max_obstacles=max_obstacles)
-    pos = [tuple(me), tuple(opponent)] if seat == 0 else [tuple(opponent), tuple(me)]
+    pos = [(me[0], me[1]), (opponent[0], opponent[1])]
+    if seat == 1:
+        pos.reverse()
     state = QuoridorState(game, pos[0], pos[1])
     state.starts = [(pos[0][0], 0), (pos[1][0], sizey - 1)]
     for w in walls:
-        refusal = state._wall_refusal(tuple(w), None)
+        wall = (w[0], w[1], w[2])
+        refusal = state._wall_refusal(wall, None)
         if refusal:
             raise ValueError(refusal)
-        state._add(tuple(w), None)
+        state._add(wall, None)
     state.n_initial = len(state.walls)
     if left is not None:
         state.left = list(left) if seat == 0 else [left[1], left[0]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from .view import wall_edges
 
@@ -58,14 +58,14 @@ def wall_text(wall: Wall) -> str:
     return f"{edge_text(a)} + {edge_text(b)}"
 
 
-def shortest_path(start: Cell, goal_row: int, blocked: set, sizex: int, sizey: int,
+def shortest_path(start: Cell, goal_row: int, blocked: Collection[Edge], sizex: int, sizey: int,
                   extra: Iterable[Edge] = ()) -> list[Cell] | None:
     """A shortest path of cells from `start` to any cell of `goal_row` through the walls alone
     (pawns ignored, as in standard Quoridor), or None when there is none."""
     extra = set(extra)
     if start[1] == goal_row:
         return [start]
-    parent = {start: None}
+    parent: dict[Cell, Cell | None] = {start: None}
     queue = deque([start])
     while queue:
         cell = queue.popleft()
@@ -80,8 +80,8 @@ def shortest_path(start: Cell, goal_row: int, blocked: set, sizex: int, sizey: i
             parent[nxt] = cell
             if nxt[1] == goal_row:
                 path = [nxt]
-                while parent[path[-1]] is not None:
-                    path.append(parent[path[-1]])
+                while (back := parent[path[-1]]) is not None:
+                    path.append(back)
                 return path[::-1]
             queue.append(nxt)
     return None

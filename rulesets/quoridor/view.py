@@ -24,10 +24,12 @@ class Board:
     @classmethod
     def from_json(cls, data: dict) -> Board:
         params = data.get("params") or {}
+        (x0, y0), (x1, y1) = data["pos"]
+        n0, n1 = data["left"]
         return cls(sizex=int(params.get("sizex", 9)), sizey=int(params.get("sizey", 9)),
-                   pos=tuple((int(x), int(y)) for x, y in data["pos"]),
+                   pos=((int(x0), int(y0)), (int(x1), int(y1))),
                    walls=tuple((str(w["wall"][0]), int(w["wall"][1]), int(w["wall"][2])) for w in data["walls"]),
-                   left=tuple(int(n) for n in data["left"]))
+                   left=(int(n0), int(n1)))
 
 
 def wall_edges(wall: tuple[str, int, int]):

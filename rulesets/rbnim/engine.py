@@ -20,6 +20,8 @@ DEFAULTS = {"red": 8, "blue": 10, "version": "standard"}
 class RBNimState(State):
     """A position: the two piles and the seat to move (who faces the end test)."""
 
+    game: RBNimGame
+
     def __init__(self, game: RBNimGame, red: int, blue: int, turn: int = 0, ply: int = 0):
         self.game = game
         self.version: str = game.params["version"]

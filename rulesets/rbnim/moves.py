@@ -31,8 +31,7 @@ def parse_wire(data: JSON) -> Move:
         pile, count = data.get("pile"), data.get("count")
     elif isinstance(data, (list, tuple)) and len(data) == 2:
         pile, count = data
-    elif isinstance(data, str) and _TEXT.match(data):
-        m = _TEXT.match(data)
+    elif isinstance(data, str) and (m := _TEXT.match(data)):
         pile, count = (m.group(1), int(m.group(2))) if m.group(1) else (m.group(4), int(m.group(3)))
     else:
         raise IllegalMove(f"{_short(data)} is not a move; a move is [pile, count] such as [\"red\", 2].")
