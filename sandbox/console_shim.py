@@ -19,6 +19,8 @@ import sys
 import threading
 import traceback
 from collections import deque
+from collections.abc import Iterator
+from typing import Any
 
 PRELOAD: list[str] = ["runpy", "traceback"]
 OUTPUT_CHARS = 8000
@@ -75,7 +77,7 @@ class Console:
             self.waiting = False                     # until the reader blocks again
             self.cond.notify_all()
 
-    def settle(self) -> dict:
+    def settle(self) -> dict[str, Any]:
         """Wait until the program reads from an empty stdin or ends; what it printed meanwhile."""
         with self.cond:
             self.cond.wait_for(lambda: self.done or (self.waiting and not self.lines))
@@ -104,13 +106,13 @@ class _Stream(io.TextIOBase):
         return False
 
     @property
-    def encoding(self) -> str:
+    def encoding(self) -> str:  # type: ignore[override]  # read-only: the console is always UTF-8
         return "utf-8"
 
     def fileno(self) -> int:
         raise io.UnsupportedOperation("the console has no file descriptor")
 
-    def write(self, text) -> int:
+    def write(self, text: object) -> int:
         if not self._writable:
             raise io.UnsupportedOperation("not writable")
         text = str(text)
@@ -120,15 +122,15 @@ class _Stream(io.TextIOBase):
     def flush(self) -> None:
         pass
 
-    def readline(self, size=-1) -> str:
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]  # text, as TextIOBase
         if self._writable:
             raise io.UnsupportedOperation("not readable")
         return self.console.readline()
 
-    def read(self, size=-1) -> str:
+    def read(self, size: int | None = -1) -> str:
         if self._writable:
             raise io.UnsupportedOperation("not readable")
-        parts = []
+        parts: list[str] = []
         while size is None or size < 0 or sum(map(len, parts)) < size:
             line = self.console.readline()
             if not line:
@@ -136,14 +138,14 @@ class _Stream(io.TextIOBase):
             parts.append(line)
         return "".join(parts)
 
-    def readlines(self, hint=-1) -> list[str]:
+    def readlines(self, hint: int = -1) -> list[str]:  # type: ignore[override]  # text, as TextIOBase
         return list(iter(self.readline, ""))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]  # text, as TextIOBase
         return iter(self.readline, "")
 
 
-def _exit_code(code) -> int:
+def _exit_code(code: object) -> int:
     if code is None:
         return 0
     return code if isinstance(code, int) else 1
@@ -160,7 +162,7 @@ class ConsoleHandler:
     def rpc_interface(self) -> list[str]:
         return []
 
-    def rpc_launch(self, argv: list | None = None) -> dict:
+    def rpc_launch(self, argv: list[str] | None = None) -> dict[str, Any]:
         """Start the program with these arguments; its output until it waits for input or ends."""
         if self.thread is not None:
             raise RuntimeError("the program was already launched in this process")
@@ -190,7 +192,7 @@ class ConsoleHandler:
         self.thread.start()
         return self.console.settle()
 
-    def rpc_send(self, line: str) -> dict:
+    def rpc_send(self, line: str) -> dict[str, Any]:
         """Type one line into the program's stdin; its output until it waits again or ends."""
         if self.thread is None:
             raise RuntimeError("the program was not launched")
@@ -201,7 +203,7 @@ class ConsoleHandler:
         self.console.feed(str(line))
         return self.console.settle()
 
-    def rpc_end_input(self) -> dict:
+    def rpc_end_input(self) -> dict[str, Any]:
         """Close the program's stdin (end of file); its output until it waits or ends."""
         if self.thread is None:
             raise RuntimeError("the program was not launched")
@@ -209,7 +211,7 @@ class ConsoleHandler:
         return self.console.settle()
 
 
-def open_submission(path: str, options: dict) -> ConsoleHandler:
+def open_submission(path: str, options: dict[str, Any]) -> ConsoleHandler:
     entry = options.get("entry", "main.py")
     script = os.path.join(path, entry)
     if not os.path.isfile(script):

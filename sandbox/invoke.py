@@ -6,11 +6,12 @@ MemoryError and SystemExit propagate: the child exits with wire.MEMORY_EXIT, the
 from __future__ import annotations
 
 import traceback
+from typing import Any
 
 TRACEBACK_CHARS = 4000
 
 
-def error_reply(exc: BaseException) -> dict:
+def error_reply(exc: BaseException) -> dict[str, Any]:
     """An exception as data, its traceback trimmed to the student's frames and the last lines."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
@@ -22,7 +23,7 @@ def error_reply(exc: BaseException) -> dict:
     return {"error": {"type": type(exc).__name__, "message": message[:1000], "traceback": text}}
 
 
-def call(handler, method: str, args: dict | None) -> dict:
+def call(handler: object, method: str, args: dict[str, Any] | None) -> dict[str, Any]:
     fn = getattr(handler, f"rpc_{method}", None) if isinstance(method, str) else None
     if fn is None:
         return {"error": {"type": "AttributeError", "traceback": "",

@@ -10,35 +10,38 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 PRELOAD: list[str] = []
 
 
 class ModuleHandler:
-    def __init__(self, module) -> None:
+    def __init__(self, module: ModuleType) -> None:
         self.module = module
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Callable[..., Any]:
         fn = getattr(self.module, name[4:], None) if name.startswith("rpc_") else None
         if not callable(fn):
             raise AttributeError(name)
-        return fn
+        return fn  # type: ignore[no-any-return]  # the student's function, whatever it is
 
-    def rpc_interface(self) -> list:
+    def rpc_interface(self) -> list[str]:
         return []
 
-    def rpc_call(self, function: str, args: dict | None = None):
+    def rpc_call(self, function: str, args: dict[str, Any] | None = None) -> Any:
         fn = getattr(self.module, function, None)
         if not callable(fn):
             raise AttributeError(f"the submission has no function {function!r}")
         return fn(**(args or {}))
 
 
-def open_submission(path: str, options: dict) -> ModuleHandler:
+def open_submission(path: str, options: dict[str, Any]) -> ModuleHandler:
     entry = options.get("entry", "player.py")
     name = os.path.splitext(os.path.basename(entry))[0]
     spec = importlib.util.spec_from_file_location(name, os.path.join(path, entry))
-    if spec is None:
+    if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {entry!r} from the submission")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
