@@ -84,7 +84,7 @@ class CsvText:
     def set(self, row: int, col: int, value: str) -> None:
         """Replace one cell, quoting like the cell it replaces (or when the value needs it); text a
         spreadsheet would run as a formula is neutralised (grader/safetext.py)."""
-        value = csv_cell(value)
+        value = str(csv_cell(value))
         record = self.records[row]
         while len(record.raw) <= col:
             record.raw.append("")

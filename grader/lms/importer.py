@@ -202,7 +202,7 @@ def import_submissions(source: Path, dest_root: Path, assignment: str, fmt: str 
         raise ImportRefused(str(exc)) from None
     with tempfile.TemporaryDirectory(prefix="grader-import-") as tmp:
         root = _unwrap(_open_source(source, Path(tmp)))
-        skip = frozenset()
+        skip: frozenset[str] = frozenset()
         if recorded is None:
             recorded, skip = _record_beside(root, report)
         try:
@@ -250,12 +250,12 @@ def _apply_record(uploads: list[Upload], roster: Roster | None, report: ImportRe
         if rec is not None:
             up.name = rec.name or up.name
             up.late = rec.late if rec.late is not None else up.late
-            if roster.has_times:
+            if roster is not None and roster.has_times:
                 up.uploaded_at = rec.uploaded_at
         elif members:
             up.team = True
             times = [m.uploaded_at for m in members if m.uploaded_at]
-            up.uploaded_at = max(times) if times and roster.has_times else up.uploaded_at
+            up.uploaded_at = max(times) if times and roster is not None and roster.has_times else up.uploaded_at
         if up.team:
             shown = ", ".join(f"{m.name or m.student_id} ({m.student_id})" for m in members)
             report.notes.append((up.student_id, f"a team submission ({up.name})"

@@ -91,6 +91,12 @@ def participant_id(cell: str) -> str | None:
     return m["id"] if m else None
 
 
+def _prefix(cell: str) -> str | None:
+    """The words before a worksheet identifier's number ("Participant"), None if it is not one."""
+    m = IDENT.match(cell.strip())
+    return m["prefix"] if m else None
+
+
 def columns(sheet: CsvText) -> Columns | None:
     """The worksheet's columns by their localised titles, else by Moodle's column order; None if not a worksheet."""
     header = sheet.header
@@ -103,7 +109,7 @@ def columns(sheet: CsvText) -> Columns | None:
     ident = found["identifier"]
     if ident is None or (rows and not all(participant_id(c) for c in cells(ident))):
         ident = next((i for i in range(len(header)) if rows and all(participant_id(c) for c in cells(i))
-                      and len({IDENT.match(c)["prefix"] for c in cells(i)}) == 1), None)
+                      and len({_prefix(c) for c in cells(i)}) == 1), None)
     if ident is None:
         return None
     canchange = found["canchange"]
@@ -171,7 +177,7 @@ def parse_date(text: str) -> datetime | None:
     day = next((n for n in numbers if 1 <= n <= 31), None)
     if month is None and len(numbers) >= 3:         # a numeric date: day, month, year
         day, month = numbers[0], numbers[1]
-    if None in (month, year, day):
+    if month is None or year is None or day is None:
         return None
     try:
         return datetime(year, month, day, hour, minute, second)
