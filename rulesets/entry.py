@@ -56,6 +56,8 @@ def import_entry(folder: str, entry: str, module_name: str, aliases: tuple[str, 
     if not os.path.isfile(path):
         raise FileNotFoundError(f"the submission has no {entry}")
     spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{entry} cannot be loaded as a Python module")
     module = importlib.util.module_from_spec(spec)
     for name in (module_name, *aliases):
         sys.modules[name] = module

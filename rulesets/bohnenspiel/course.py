@@ -80,7 +80,7 @@ class BohnenspielMove:
         return cls(str(text))
 
     # ---- accessors ---------------------------------------------------------------------------
-    def get_move_type(self) -> MoveType:
+    def get_move_type(self) -> MoveType:  # type: ignore[valid-type]  # the class alias, as the course nests it
         return self.move_type
 
     def get_pit(self) -> int:

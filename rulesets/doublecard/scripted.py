@@ -44,6 +44,7 @@ def can_win_next(state: DoubleCardState, seat: int) -> bool:
 def safe_after(state: DoubleCardState, move: tuple) -> bool:
     """After the mover plays `move`, the opponent cannot win (by this move or its next one)."""
     mover = state.to_move
+    assert mover is not None                       # only asked while the game goes on
     branch = state.copy()
     branch._apply(move)
     out = branch.outcome
@@ -98,6 +99,7 @@ def opponent_move(state: DoubleCardState, policy: str, seed: int) -> tuple:
 def _choose(state: DoubleCardState, policy: str, seed: int) -> tuple:
     rng = _rng(seed, state)
     me = state.to_move
+    assert me is not None                          # only asked while the game goes on
     candidates = _quiet(state)
     rng.shuffle(candidates)
     if policy == "gift" and not state.recycling:

@@ -45,9 +45,9 @@ class RBNimHandler:
     def rpc_interface(self) -> list[str]:
         if not callable(getattr(self.module, "choose_move", None)):
             return [f"{ENTRY} must define a function choose_move(red, blue, version, depth=None)."]
-        if check_arity(self.module, "choose_move", 4) and check_arity(self.module, "choose_move", 3):
-            return ["choose_move must take (red, blue, version, depth=None); "
-                    + check_arity(self.module, "choose_move", 4)]
+        problem = check_arity(self.module, "choose_move", 4)
+        if problem and check_arity(self.module, "choose_move", 3):
+            return ["choose_move must take (red, blue, version, depth=None); " + problem]
         return []
 
     def rpc_choose(self, red: int, blue: int, version: str, depth: int | None = None) -> Any:
