@@ -29,14 +29,16 @@ class CacheUnsafe(OSError):
 
 def root() -> Path:
     """`builds/` in the per-user cache folder, created here and verified to be ours and no link."""
-    folder = java.cache_root() / "builds"
+    parent = java.cache_root()
+    folder = parent / "builds"
     try:
         folder.mkdir(mode=0o755)
     except FileExistsError:
         pass
-    st = folder.lstat()
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-        raise CacheUnsafe(f"{folder} is not a folder only this account can write; remove it")
+    for path in (parent, folder):                  # a folder another account owns could be swapped under us
+        st = path.lstat()
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+            raise CacheUnsafe(f"{path} is not a folder only this account can write; remove it")
     return folder
 
 

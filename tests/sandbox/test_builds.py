@@ -236,3 +236,14 @@ def test_doctor_calls_a_build_active_only_after_a_trivial_sandboxed_build(monkey
     monkeypatch.setitem(builds.TRIVIAL, "g++", {"main.cpp": "this is not C++\n"})
     assert builds.available()["g++"].startswith("missing: "), "a toolchain that cannot build is not active"
     builds.available.cache_clear()
+
+
+def test_a_cache_folder_others_can_write_is_refused(tmp_path, monkeypatch):
+    """Another local account that made the cache folder first could swap a build in it."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    monkeypatch.setattr(os, "chmod", lambda *a, **k: None)      # as if cache_root could not re-mode it
+    monkeypatch.setenv("GRADER_JAVA_CACHE", str(shared))
+    with pytest.raises(build_cache.CacheUnsafe, match="not a folder only this account can write"):
+        build_cache.root()
