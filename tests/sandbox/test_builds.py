@@ -19,7 +19,7 @@ from grader import build_cache, builds
 from grader.builds import build_kind
 from grader.config import ProgramsConfig
 from grader.confined_files import open_beneath
-from grader.program_kinds import NotBuildable, crate_binary
+from grader.program_kinds import KINDS, NotBuildable, RunJob, crate_binary
 from grader.submissions import load
 from sandbox import Limits, PlayerProcess
 
@@ -197,7 +197,6 @@ def test_a_built_program_plays_in_both_start_modes(tmp_path, start_mode, request
                                         '  while (std::getline(std::cin, l)) std::cout << "got " << l << std::endl; }\n'})
     built = build_kind("g++", sub.staged, SHIM, ProgramsConfig(), key="gpp-echo")
     assert built.ok and built.folder is not None
-    from grader.program_kinds import KINDS, RunJob
     program = KINDS["g++"].run(RunJob(sub.staged, built.folder, 256))
     proc = PlayerProcess(SHIM, sub.staged, Limits(start_s=30, call_s=10), name="echo", prefork=pool, program=program,
                          lines=object())     # spoken to with exchange_line only
