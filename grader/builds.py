@@ -69,6 +69,18 @@ def _subject(kind: str, entry: str) -> str:
     return f"{entry} does not compile" if kind == "java" else f"The {kind} build failed"
 
 
+def _failure_detail(kind: str, res: CallResult, messages: str, cfg: ProgramsConfig) -> str:
+    """The end of the failed build's sentence: why, or where its messages are."""
+    why = {"killed": f"it did not finish within {cfg.build_time_s:g} s",
+           "memory": f"it went over {cfg.build_memory_mb} MB"}.get(res.verdict.value)
+    if why:
+        return f" ({why})."
+    if kind != "java":
+        return ": its messages are below."
+    errors = re.search(r"^(\d+) errors?$", messages, re.MULTILINE)
+    return f": {errors.group(1)} error(s), javac's messages are below." if errors else "."
+
+
 def build(assignment: Assignment, sub: Submission) -> Built:
     """Build the submission's kind (cached by content), or say in one sentence why it cannot be."""
     ruleset, cfg = assignment.ruleset, assignment.config.programs
@@ -79,27 +91,25 @@ def build(assignment: Assignment, sub: Submission) -> Built:
     if name != "java" and name not in cfg.builds:
         return Built(False, f"The submission needs the {name} build, which this assignment does not allow "
                             f"(allowed: {', '.join(cfg.builds) or 'none'}).", name)
-    run = RunJob(sub.staged, sub.staged, assignment.memory_mb)
     if KINDS[name].build is None:
-        return Built(True, "a script: nothing to build", name, KINDS[name].run(run))
+        return Built(True, "a script: nothing to build", name,
+                     KINDS[name].run(RunJob(sub.staged, sub.staged, assignment.memory_mb)))
     api: Path | None = None
     sources: tuple[str, ...] = ()
-    key = f"{name}-{sub.content_hash[:32]}"
+    bridge, read_once, key = "", False, f"{name}-{sub.content_hash[:32]}"
     if name == "java":
         jv = ruleset.java
         assert jv is not None
         if java.unavailable_reason():
             return Built(False, f"This Java player cannot be graded here: {java.unavailable_reason()}.", name)
-        api = java.api_classes(jv.sources, jv.bridge)
+        api, bridge = java.api_classes(jv.sources, jv.bridge), jv.bridge
         sources = tuple(sorted(p.relative_to(sub.staged).as_posix() for p in (sub.staged / jv.package).rglob("*.java")))
         key += f"-{api.name}"
         read_once = any((sub.staged / p).exists() for p in assignment.limits().readable_until_first_reply)
-        run = RunJob(sub.staged, sub.staged, assignment.memory_mb, api, jv.bridge, read_once)
     built = build_kind(name, sub.staged, ruleset.shim, cfg, key=key, api=api, sources=sources,
                        label=sub.display_name, entry=ruleset.java.entry if ruleset.java else "")
     if built.ok and built.folder is not None:
-        built.program = KINDS[name].run(RunJob(run.staged, built.folder, run.memory_mb, run.api, run.bridge,
-                                               run.read_once))
+        built.program = KINDS[name].run(RunJob(sub.staged, built.folder, assignment.memory_mb, api, bridge, read_once))
     return built
 
 
@@ -127,16 +137,11 @@ def build_kind(name: str, staged: Path, shim: str, cfg: ProgramsConfig, key: str
         res, messages, over = _run_in_box(shim, label or staged.name, kind.build(job), job, cfg)
         if over is not None:
             return Built(False, f"{_subject(name, entry)}: its output went over the limit of {cfg.output_mb} MB "
-                                f"and {limit_files} files (it had left {over.files} files, {over.bytes / 1e6:.1f} MB, "
-                                f"when it was stopped).", name, compiler=messages, seconds=res.wall_s)
+                                f"and {limit_files} files (it left at least {over.files} files, "
+                                f"{over.bytes / 1e6:.1f} MB).", name, compiler=messages, seconds=res.wall_s)
         if not res.ok:
-            why = {"killed": f"it did not finish within {cfg.build_time_s:g} s",
-                   "memory": f"it went over {cfg.build_memory_mb} MB"}.get(res.verdict.value)
-            errors = re.search(r"^(\d+) errors?$", messages, re.MULTILINE)
-            detail = (f" ({why})." if why else f": {errors.group(1)} error(s), javac's messages are below."
-                      if name == "java" and errors else "." if name == "java" else ": its messages are below.")
-            return Built(False, _subject(name, entry) + detail, name, compiler=messages or res.message,
-                         seconds=res.wall_s)
+            return Built(False, _subject(name, entry) + _failure_detail(name, res, messages, cfg), name,
+                         compiler=messages or res.message, seconds=res.wall_s)
 
         def fill(dest: Path) -> None:
             _keep(scratch, dest, executable, limit_bytes, limit_files)
