@@ -190,14 +190,24 @@ def test_the_least_recently_used_builds_are_evicted_over_the_cap(tmp_path):
     assert cached_builds() == ["a", "d"], "b and c were the least recently used"
 
 
-@needs_gpp
-def test_a_built_program_plays_in_both_start_modes(tmp_path, start_mode, request):
+ECHO = {
+    "g++": {"main.cpp": '#include <iostream>\n#include <string>\nint main() { std::string l;\n'
+                        '  while (std::getline(std::cin, l)) std::cout << "got " << l << std::endl; }\n'},
+    "cargo": {"Cargo.toml": '[package]\nname = "echo"\nversion = "0.1.0"\nedition = "2021"\n',
+              "src/main.rs": 'use std::io::BufRead;\nfn main() {\n    for l in std::io::stdin().lock().lines() {\n'
+                             '        println!("got {}", l.unwrap());\n    }\n}\n'},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ECHO))
+def test_a_built_program_plays_in_both_start_modes(tmp_path, start_mode, request, kind):
+    if shutil.which(kind) is None:
+        pytest.skip(f"{kind} is not installed")
     pool = request.getfixturevalue("prefork_pool") if start_mode == "prefork" else None
-    sub = staged(tmp_path, {"main.cpp": '#include <iostream>\n#include <string>\nint main() { std::string l;\n'
-                                        '  while (std::getline(std::cin, l)) std::cout << "got " << l << std::endl; }\n'})
-    built = build_kind("g++", sub.staged, SHIM, ProgramsConfig(), key="gpp-echo")
-    assert built.ok and built.folder is not None
-    program = KINDS["g++"].run(RunJob(sub.staged, built.folder, 256))
+    sub = staged(tmp_path, ECHO[kind])
+    built = build_kind(kind, sub.staged, SHIM, ProgramsConfig(), key=f"{kind}-echo")
+    assert built.ok and built.folder is not None, (built.message, built.compiler)
+    program = KINDS[kind].run(RunJob(sub.staged, built.folder, 256))
     proc = PlayerProcess(SHIM, sub.staged, Limits(start_s=30, call_s=10), name="echo", prefork=pool, program=program,
                          lines=object())     # spoken to with exchange_line only
     try:
