@@ -5,7 +5,8 @@ Only a build that succeeded and stayed within its output caps is published here,
 grader wrote itself (the artefacts the build declared, copied out of the box's folder). Each use
 refreshes the folder's time; publishing a build evicts the least recently used folders until the
 cache fits `cap_mb` again, sparing those used in the last `GRACE_S` seconds (a league may still be
-starting players from them).
+starting players from them). Eviction also removes the scratch folders of builds whose grader died
+(older than `STALE_S`) and the builds earlier versions cached beside the Java API.
 """
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from sandbox import java
 
 GRACE_S = 60.0
 PENDING = ".new-"
+SCRATCH = ("building-", "built-", PENDING)      # a build's box folder, a doctor's build, a build being published
+STALE_S = 6 * 3600.0                             # such a folder this old was left by a grader that died
+LEGACY = ("program-", "classes-")               # builds cached beside the Java API by earlier versions
 
 
 class CacheUnsafe(OSError):
@@ -83,7 +87,11 @@ def evict(cap_mb: float, keep: str = "") -> list[str]:
     now = time.time()
     builds = []
     for entry in os.scandir(cache):
-        if entry.name.startswith(PENDING) or not entry.is_dir(follow_symlinks=False):
+        if not entry.is_dir(follow_symlinks=False):
+            continue
+        if entry.name.startswith(SCRATCH):
+            if now - entry.stat(follow_symlinks=False).st_mtime > STALE_S:
+                shutil.rmtree(entry.path, ignore_errors=True)
             continue
         builds.append((entry.stat(follow_symlinks=False).st_mtime, entry.name, _size(Path(entry.path))))
     total = sum(size for _, _, size in builds)
@@ -96,4 +104,7 @@ def evict(cap_mb: float, keep: str = "") -> list[str]:
         shutil.rmtree(cache / name, ignore_errors=True)
         total -= size
         removed.append(name)
+    for entry in os.scandir(cache.parent):
+        if entry.name.startswith(LEGACY) and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
     return removed

@@ -256,3 +256,16 @@ def test_a_cache_folder_others_can_write_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_JAVA_CACHE", str(shared))
     with pytest.raises(build_cache.CacheUnsafe, match="not a folder only this account can write"):
         build_cache.root()
+
+
+def test_eviction_removes_what_a_dead_grader_left_and_earlier_versions_cached(tmp_path):
+    cache = build_cache.root()
+    (cache / "building-dead").mkdir()
+    (cache / "building-dead" / "junk").write_bytes(b"\0" * 1000)
+    (cache / "building-live").mkdir()
+    old = time.time() - build_cache.STALE_S - 60
+    os.utime(cache / "building-dead", (old, old))
+    (cache.parent / "program-0123-g++").mkdir()
+    build_cache.publish("fresh", lambda folder: (folder / "player").write_bytes(b"x"), cap_mb=100)
+    assert sorted(os.listdir(cache)) == ["building-live", "fresh"]
+    assert not (cache.parent / "program-0123-g++").exists()
