@@ -71,16 +71,16 @@ def run():
     if java.unavailable_reason():
         return "Java players", [{"measure": java.unavailable_reason()}]
     from grader.assignment import load_assignments
-    from grader.players import build_java
+    from grader.builds import build
     from grader.submissions import load
 
     assignment = load_assignments(ROOT / "config.yaml")["bohnenspiel"]
     jsub = load(JAVA_PLAYER, RULESET.entry, 10, java=RULESET.java)
     psub = load(PYTHON_PLAYER, RULESET.entry, 10)
-    build = build_java(assignment, jsub)
+    built = build(assignment, jsub)
     api = java.api_classes(RULESET.java.sources, RULESET.java.bridge)
     limits = Limits(memory_mb=500, start_s=30, call_s=5)
-    program = java.player_program(api, RULESET.java.bridge, build.classes, 500)
+    program = java.player_program(api, RULESET.java.bridge, built.folder, 500)
     no_cds = replace(program, argv=tuple(a for a in program.argv if not a.startswith("-XX:SharedArchiveFile")))
     c1 = replace(program, argv=(program.argv[0], "-XX:TieredStopAtLevel=1", *program.argv[1:]))
     shim = RULESET.shim
@@ -94,7 +94,7 @@ def run():
                                       ("Python, pre-forked", None, psub, pool)):
             figures[label] = _sandboxed(lambda sub=sub, pre=pre, prog=prog: PlayerProcess(
                 shim, sub.staged, limits, name="bench", prefork=pre, program=prog))
-    plain = _plain_java(api, build.classes, jsub.staged)
+    plain = _plain_java(api, built.folder, jsub.staged)
     python = figures["Python"]
     rows = [{"player": "plain java (no sandbox, no flags)", "start to first reply ms": plain,
              "move round trip ms": "", "start / plain java": 1.0, "start / Python": round(plain / python[0], 1)}]

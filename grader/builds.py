@@ -1,187 +1,59 @@
-"""Line-protocol players in any language: which build a submission needs, and building it in the sandbox.
+"""Building a submission in the sandbox, once per content, keeping only what the build declared.
 
-A submission that is not the ruleset's Python (or Java API) player is a program: its sources say
-which build from the assignment's allow-list (`programs.builds` in the config) makes it, and the
-build runs inside the sandbox with its own limits (time, memory, output; it may write only into
-its output folder, and execute only the toolchain). The program then runs in the sandbox like any
-player and speaks the ruleset's line protocol on stdin/stdout (see the ruleset's README).
-
-| build | recognised by | build command | runs |
-| --- | --- | --- | --- |
-| `g++` | `*.cpp`, `*.cc`, `*.cxx` | `g++ -O2 -std=c++17 -pipe -o player <sources>` | `./player` |
-| `gcc` | `*.c` | `gcc -O2 -std=c11 -pipe -o player <sources> -lm` | `./player` |
-| `javac` | `Main.java` | `javac -d . <sources>` | `java -cp . Main` |
-| `cargo` | `Cargo.toml` | `cargo build --offline --release` | `target/release/<package>` |
-| `none` | an executable file `player` (a script with `#!`) | — | `./player` |
-| `python` | `*.py` that is not the ruleset's Python API (see `is_api_module`) | — | `python3 -E -s -u <file>` (the grader's interpreter) |
+Which kinds exist and how each is built and started is the table in grader/program_kinds.py. Here
+a row's build runs as a sandbox Program (its own time and memory limits; it may write only into a
+fresh folder, execute only its toolchain) while a watcher counts that folder: once it holds more
+than `programs.output_mb` or `programs.output_files`, the build is stopped and that is the
+student's build verdict. After a build that succeeded, the grader copies out the artefacts the
+row declares (one executable, or the `.class` files), resolving every path under the folder's
+descriptor without following a link (grader/confined_files.py), into a folder of its own in the
+build cache (grader/build_cache.py: successes only, least recently used evicted over
+`programs.cache_mb`). The box's folder is then removed; nothing the build left is ever chmod-ed,
+chown-ed or run from there.
 """
 from __future__ import annotations
 
+import errno
+import functools
 import os
 import re
 import shutil
+import signal
+import stat
 import tempfile
-from collections.abc import Callable
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox import Limits
-from sandbox.program import Program, loader_paths
+from sandbox import CallResult, Limits, PlayerProcess, java
+from sandbox.program import Program
 
+from . import build_cache
 from .assignment import Assignment
+from .config import ProgramsConfig
+from .confined_files import DIRECTORY, Refused, Tally, copy_out, entries, open_beneath, tally
+from .program_kinds import KINDS, BuildJob, NotBuildable, RunJob, kind_of
 from .submissions import Submission
 
-TOOLCHAIN = ("/usr/bin", "/bin", "/usr/lib", "/usr/libexec", "/lib", "/lib64", "/usr/local/bin", "/usr/local/lib")
-PATTERNS = {"g++": ("*.cpp", "*.cc", "*.cxx"), "gcc": ("*.c",), "javac": ("Main.java",), "cargo": ("Cargo.toml",),
-            "none": ("player",), "python": ("*.py",)}
-HEADERS = ("/usr/include", "/usr/local/include")
-ORDER = ("cargo", "javac", "g++", "gcc", "none", "python")
-PYTHON_MAINS = ("player.py", "main.py")
-
-
-def is_api_module(path: Path, names: tuple[str, ...]) -> bool:
-    """Whether a Python file is for the ruleset's shim rather than a console program (read, never
-    run): it defines or imports one of the API's `names` at its top level, or it never reads its
-    console (no `input(...)`, no `stdin`), so a misnamed API class still gets the interface's sentence."""
-    import ast
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return True                        # the interface stage says what is wrong with it
-    bound = set()
-    for node in tree.body:
-        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            bound.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-    reads_console = any((isinstance(n, ast.Name) and n.id == "input") or
-                        (isinstance(n, ast.Attribute) and n.attr == "stdin") for n in ast.walk(tree))
-    return bool(bound & set(names)) or not reads_console
-
-
-def python_main(staged: Path) -> Path | None:
-    """The file a Python console program starts from: player.py, main.py, or the only .py file."""
-    for name in PYTHON_MAINS:
-        if (staged / name).is_file():
-            return staged / name
-    files = [p for p in staged.glob("*.py") if p.is_file()]
-    return files[0] if len(files) == 1 else None
-OUTPUT_KB = 64
+OUTPUT_KB = 64               # the compiler's captured messages
 MESSAGE_LINES = 40
 MESSAGE_CHARS = 4000
+WATCH_S = 0.2                # how often the watcher counts the build's folder
+DOCTOR_SHIM = "sandbox.module_shim"
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass
 class Built:
+    """A build's outcome: `program` starts the player (None when the build failed)."""
+
     ok: bool
-    message: str
-    run: Program | None = None
-    build: str = ""
-    compiler: str = ""
-
-
-def detect(staged: Path | None, api: tuple[str, ...] = ()) -> str | None:
-    """The build a staged submission asks for (by its files at the top level), or None. `api`:
-    the names whose presence makes a .py file the ruleset's Python API rather than a program."""
-    if staged is None or not staged.is_dir():
-        return None
-    for name in ORDER:
-        if name == "python":
-            main = python_main(staged)
-            return "python" if main is not None and not is_api_module(main, api) else None
-        hits = [p for pattern in PATTERNS[name] for p in staged.glob(pattern) if p.is_file()]
-        if name == "none":
-            hits = [p for p in hits if os.access(p, os.X_OK) or p.read_bytes()[:2] == b"#!"]
-        if hits:
-            return name
-    return None
-
-
-def _tool(name: str) -> str | None:
-    path = shutil.which(name)
-    return os.path.realpath(path) if path else None
-
-
-def _sources(staged: Path, build: str) -> list[str]:
-    """The source files as `./name`: a file named `-DX=1.cpp` or `@opts.java` is never read as an option."""
-    suffixes = {"g++": (".cpp", ".cc", ".cxx"), "gcc": (".c",), "javac": (".java",)}[build]
-    return sorted("./" + p.relative_to(staged).as_posix() for p in staged.rglob("*") if p.suffix in suffixes)
-
-
-def _crate(staged: Path) -> str:
-    m = re.search(r'^\s*name\s*=\s*"([^"]+)"', (staged / "Cargo.toml").read_text(errors="replace"), re.MULTILINE)
-    return m.group(1) if m else "player"
-
-
-def available() -> dict[str, str]:
-    """Each build's tool on this host, for `grader doctor`: its path, or "missing: <why>"."""
-    out = {}
-    for name, tool in (("g++", "g++"), ("gcc", "gcc"), ("javac", "javac"), ("cargo", "cargo")):
-        path = shutil.which(tool)
-        out[name] = path or f"missing: {tool} is not on PATH"
-    out["none"] = "scripts run by the interpreter their #! line names"
-    return out
-
-
-def build_program(staged: Path, build: str, out: Path, memory_mb: int) -> Program | None:
-    """The build command as a sandbox Program writing into `out` (None: nothing to build)."""
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": str(out)}
-    if build in ("g++", "gcc"):
-        tool = _tool(build)
-        std = ["-std=c++17"] if build == "g++" else ["-std=c11"]
-        argv = [tool, "-O2", *std, "-pipe", "-o", str(out / "player"), *_sources(staged, build)]
-        argv += ["-lm"] if build == "gcc" else []
-        return Program(tuple(argv), execute=TOOLCHAIN, read=(*TOOLCHAIN, *HEADERS), write=(str(out),), env=env, io="none",
-                       processes=True, address_space_mb=4096, fsize_mb=256, nofile=256)
-    if build == "javac":
-        from sandbox import java
-        tool = str(java.jdk_home() / "bin" / "javac")
-        argv = [tool, "-J-Xmx512m", "-J-XX:-UsePerfData", "-J-XX:+UseSerialGC", "-proc:none", "-encoding", "UTF-8",
-                "-d", str(out), *_sources(staged, build)]
-        return Program(tuple(argv), execute=(tool, *loader_paths(tool)), read=tuple(java.jdk_read_paths(java.jdk_home())),
-                       write=(str(out),), env=env, io="none", address_space_mb=4096, fsize_mb=64, nofile=256)
-    if build == "cargo":
-        tool = shutil.which("cargo")                       # not resolved: rustup's proxy dispatches on argv[0]
-        home = str(Path(tool).parent.parent)               # ~/.cargo; the toolchains are in ~/.rustup beside it
-        rustup = os.environ.get("RUSTUP_HOME") or str(Path(home).parent / ".rustup")
-        env.update(CARGO_HOME=str(out / "cargo-home"), RUSTUP_HOME=rustup, CARGO_TARGET_DIR=str(out / "target"),
-                   PATH=f"{Path(tool).parent}:{env['PATH']}")
-        argv = [tool, "build", "--offline", "--release", "--quiet", "--manifest-path", str(out / "src" / "Cargo.toml")]
-        return Program(tuple(argv), execute=(*TOOLCHAIN, home, rustup), read=(*TOOLCHAIN, home, rustup),
-                       write=(str(out),), env=env, io="none", processes=True, address_space_mb=8192,
-                       fsize_mb=512, nofile=512)
-    return None
-
-
-def run_program(staged: Path, build: str, out: Path, memory_mb: int) -> Program:
-    """How the built program is started as a line-protocol player."""
-    env = {"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}
-    if build in ("g++", "gcc", "cargo"):
-        exe = str(out / "player") if build != "cargo" else str(out / "target" / "release" / _crate(staged))
-        return Program((exe,), execute=(exe, *loader_paths(exe)), read=(str(out),), env=env, io="lines")
-    if build == "javac":
-        from sandbox import java
-        tool = str(java.jdk_home() / "bin" / "java")
-        argv = (tool, *java.memory_flags(memory_mb), *java.JVM_FLAGS, "-cp", str(out), "Main")
-        return Program(argv, execute=(tool, *loader_paths(tool)), read=(*java.jdk_read_paths(java.jdk_home()), str(out)),
-                       env=env, io="lines", address_space_mb=java.JVM_ADDRESS_SPACE_MB)
-    if build == "python":
-        import sys
-        exe = os.path.realpath(sys.executable)
-        prefixes = sorted({sys.base_prefix, sys.prefix, os.path.dirname(os.path.dirname(exe))})
-        argv = (exe, "-E", "-s", "-u", "-B", str(python_main(staged)))    # not -I: its own modules import
-        return Program(argv, execute=(exe, *loader_paths(exe)), read=tuple(prefixes), env=env, io="lines",
-                       address_space_mb=2048)
-    script = str(staged / "player")
-    first = (staged / "player").read_bytes().split(b"\n", 1)[0]
-    words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
-    interpreter = os.path.realpath(words[0]) if words else ""
-    if words and os.path.basename(words[0]) == "env" and len(words) > 1:
-        interpreter = _tool(words[1]) or words[1]
-    argv = (interpreter, *words[2 if os.path.basename(words[0]) == "env" else 1:], script) if words else (script,)
-    return Program(argv, execute=(script, *([interpreter, *loader_paths(interpreter)] if interpreter else [])),
-                   read=TOOLCHAIN, env=env, io="lines", address_space_mb=2048)
+    message: str                       # one sentence
+    kind: str = ""
+    program: Program | None = None
+    folder: Path | None = None         # the cached build (None: nothing to build, or failed)
+    compiler: str = ""                 # the build's messages, cleaned and capped
+    seconds: float = 0.0
 
 
 def clean_compiler_output(text: str) -> str:
@@ -193,85 +65,214 @@ def clean_compiler_output(text: str) -> str:
     return out if len(out) <= MESSAGE_CHARS else out[:MESSAGE_CHARS] + " …"
 
 
-@dataclass
-class BuildRun:
-    """One sandboxed build's end: its CallResult (None: `target` was there already) and messages."""
-
-    result: object = None
-    messages: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.result is None or self.result.ok
+def _subject(kind: str, entry: str) -> str:
+    return f"{entry} does not compile" if kind == "java" else f"The {kind} build failed"
 
 
-def run_build(shim: str, sub: Submission, target: Path, make_program: Callable[[Path], Program], limits: Limits,
-              prepare: Callable[[Path], None] | None = None, finish: Callable[[Path], None] | None = None) -> BuildRun:
-    """Run a build Program in the sandbox (cwd: the staged submission) into a fresh folder that
-    becomes `target` once the build succeeded; nothing when `target` exists (builds are cached by
-    the content hash in its name). `prepare`/`finish` run trusted on the fresh folder before/after."""
-    from sandbox import PlayerProcess, java
-
-    if target.is_dir():
-        return BuildRun()
-    work = Path(tempfile.mkdtemp(prefix="building-", dir=java.cache_root()))
-    os.chmod(work, 0o755)
-    try:
-        if prepare:
-            prepare(work)
-        proc = PlayerProcess(shim, sub.staged, limits, name=f"build {sub.display_name}", program=make_program(work))
-        res = proc.run(limits.start_s)
-        messages = clean_compiler_output(proc.close().output)
-        if res.ok:
-            if finish:
-                finish(work)
-            try:
-                os.rename(work, target)
-            except OSError:
-                if not target.is_dir():
-                    raise
-        return BuildRun(res, messages)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+def _failure_detail(kind: str, res: CallResult, messages: str, cfg: ProgramsConfig) -> str:
+    """The end of the failed build's sentence: why, or where its messages are."""
+    why = {"killed": f"it did not finish within {cfg.build_time_s:g} s",
+           "memory": f"it went over {cfg.build_memory_mb} MB"}.get(res.verdict.value)
+    if why:
+        return f" ({why})."
+    if kind != "java":
+        return ": its messages are below."
+    errors = re.search(r"^(\d+) errors?$", messages, re.MULTILINE)
+    return f": {errors.group(1)} error(s), javac's messages are below." if errors else "."
 
 
 def build(assignment: Assignment, sub: Submission) -> Built:
-    """Build a program submission once per content (cached), inside the sandbox with the build limits."""
-    from sandbox import java
-
-    cfg = assignment.config.programs
-    kind = detect(sub.staged, getattr(assignment.ruleset.lines, "API_NAMES", ()))
-    if kind is None:
+    """Build the submission's kind (cached by content), or say in one sentence why it cannot be."""
+    ruleset, cfg = assignment.ruleset, assignment.config.programs
+    name = kind_of(ruleset, sub.staged)
+    if name is None or sub.staged is None:
         return Built(False, "The submission is no program this grader can build: it needs C or C++ sources, "
                             "Main.java, Cargo.toml, a Python program, or an executable script named player.")
-    if kind not in cfg.builds:
-        return Built(False, f"The submission needs the {kind} build, which this assignment does not allow "
-                            f"(allowed: {', '.join(cfg.builds) or 'none'}).", build=kind)
-    tool = {"g++": "g++", "gcc": "gcc", "cargo": "cargo", "javac": "javac"}.get(kind)
-    if tool and _tool(tool) is None:
-        return Built(False, f"This program cannot be built here: {tool} is not installed.", build=kind)
-    out = java.cache_root() / f"program-{sub.content_hash[:24]}-{kind}"
-    if kind in ("none", "python"):
-        return Built(True, "a script: nothing to build", run_program(sub.staged, kind, out, assignment.memory_mb), kind)
+    if name != "java" and name not in cfg.builds:
+        return Built(False, f"The submission needs the {name} build, which this assignment does not allow "
+                            f"(allowed: {', '.join(cfg.builds) or 'none'}).", name)
+    if KINDS[name].build is None:
+        return Built(True, "a script: nothing to build", name,
+                     KINDS[name].run(RunJob(sub.staged, sub.staged, assignment.memory_mb)))
+    api: Path | None = None
+    sources: tuple[str, ...] = ()
+    bridge, read_once, key = "", False, f"{name}-{sub.content_hash[:32]}"
+    if name == "java":
+        jv = ruleset.java
+        assert jv is not None
+        if java.unavailable_reason():
+            return Built(False, f"This Java player cannot be graded here: {java.unavailable_reason()}.", name)
+        api, bridge = java.api_classes(jv.sources, jv.bridge), jv.bridge
+        sources = tuple(sorted(p.relative_to(sub.staged).as_posix() for p in (sub.staged / jv.package).rglob("*.java")))
+        key += f"-{api.name}"
+        read_once = any((sub.staged / p).exists() for p in assignment.limits().readable_until_first_reply)
+    built = build_kind(name, sub.staged, ruleset.shim, cfg, key=key, api=api, sources=sources,
+                       label=sub.display_name, entry=ruleset.java.entry if ruleset.java else "")
+    if built.ok and built.folder is not None:
+        built.program = KINDS[name].run(RunJob(sub.staged, built.folder, assignment.memory_mb, api, bridge, read_once))
+    return built
 
-    def prepare(work: Path) -> None:
-        if kind == "cargo":                # cargo writes Cargo.lock beside the manifest: build a copy
-            shutil.copytree(sub.staged, work / "src")
-            for folder, _, _ in os.walk(work / "src"):
-                os.chmod(folder, 0o755)    # the staged copy is read-only
 
-    def finish(work: Path) -> None:
-        exe = work / "player" if kind != "cargo" else work / "target" / "release" / _crate(sub.staged)
-        if exe.is_file():
-            os.chmod(exe, 0o755)           # the linker's own chmod is one of the calls seccomp denies
+def build_kind(name: str, staged: Path, shim: str, cfg: ProgramsConfig, key: str | None, api: Path | None = None,
+               sources: tuple[str, ...] = (), label: str = "", entry: str = "") -> Built:
+    """Run row `name`'s build of `staged` in the sandbox and keep its declared artefacts: in the build
+    cache under `key` (reused when there), or, with `key` None, in a fresh folder the caller removes."""
+    kind = KINDS[name]
+    assert kind.build is not None
+    if kind.tool and shutil.which(kind.tool) is None:
+        return Built(False, f"This program cannot be built here: {kind.tool} is not installed.", name)
+    try:
+        executable = kind.executable(staged) if kind.executable else None
+    except NotBuildable as exc:
+        return Built(False, f"{_subject(name, entry)}: {exc}", name)
+    if key is not None:
+        cached = build_cache.lookup(key)
+        if cached is not None:
+            return Built(True, "compiled (cached)" if name == "java" else f"built with {name} (cached)", name,
+                         folder=cached)
+    limit_bytes, limit_files = cfg.output_mb * 1_000_000, cfg.output_files
+    scratch = Path(tempfile.mkdtemp(prefix="building-", dir=build_cache.root()))
+    try:
+        job = BuildJob(staged, scratch, cfg.build_memory_mb, cfg.output_mb, api, sources)
+        res, messages, over = _run_in_box(shim, label or staged.name, kind.build(job), job, cfg)
+        if over is not None:
+            return Built(False, f"{_subject(name, entry)}: its output went over the limit of {cfg.output_mb} MB "
+                                f"and {limit_files} files (it left at least {over.files} files, "
+                                f"{over.bytes / 1e6:.1f} MB).", name, compiler=messages, seconds=res.wall_s)
+        if not res.ok:
+            return Built(False, _subject(name, entry) + _failure_detail(name, res, messages, cfg), name,
+                         compiler=messages or res.message, seconds=res.wall_s)
 
+        def fill(dest: Path) -> None:
+            _keep(scratch, dest, executable, limit_bytes, limit_files)
+        try:
+            if key is None:
+                folder = Path(tempfile.mkdtemp(prefix="built-", dir=build_cache.root()))
+                fill(folder)
+            else:
+                folder = build_cache.publish(key, fill, cfg.cache_mb)
+        except Refused as exc:
+            return Built(False, f"{_subject(name, entry)}: {exc}", name, compiler=messages, seconds=res.wall_s)
+        done = (f"compiled {len(sources)} file(s) in {res.wall_s:.1f} s" if name == "java" else f"built with {name}")
+        return Built(True, done, name, folder=folder, compiler=messages, seconds=res.wall_s)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)        # fd-based: never follows the build's links
+
+
+def _run_in_box(shim: str, label: str, program: Program, job: BuildJob,
+                cfg: ProgramsConfig) -> tuple[CallResult, str, Tally | None]:
+    """Run a build Program (cwd: the staged sources) to its end while a watcher counts its folder;
+    (result, cleaned messages, the count that went over the output caps or None)."""
     limits = Limits(memory_mb=cfg.build_memory_mb, start_s=cfg.build_time_s, output_kb=OUTPUT_KB, freeze=False)
-    run = run_build(assignment.ruleset.shim, sub, out, lambda work: build_program(sub.staged, kind, work,
-                                                                                  cfg.build_memory_mb),
-                    limits, prepare, finish)
-    if not run.ok:
-        why = {"killed": f"it did not finish within {cfg.build_time_s:g} s",
-               "memory": f"it went over {cfg.build_memory_mb} MB"}.get(run.result.verdict.value)
-        return Built(False, f"The {kind} build failed" + (f" ({why})." if why else ": its messages are below."),
-                     build=kind, compiler=run.messages or run.result.message)
-    return Built(True, f"built with {kind}", run_program(sub.staged, kind, out, assignment.memory_mb), kind)
+    proc = PlayerProcess(shim, job.staged, limits, name=f"build {label}", program=program)
+    limit_bytes, limit_files = cfg.output_mb * 1_000_000, cfg.output_files
+    over: list[Tally] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(WATCH_S):
+            count = tally(job.folder, limit_files, limit_bytes)
+            if count.files > limit_files or count.bytes > limit_bytes:
+                over.append(count)
+                child = proc.proc
+                if child is not None and proc.status is None:
+                    child.signal_group(signal.SIGKILL)
+                return
+
+    watcher = threading.Thread(target=watch, name=f"watch {label}", daemon=True)
+    watcher.start()
+    try:
+        res = proc.run(cfg.build_time_s)
+    finally:
+        done.set()
+        watcher.join()
+        messages = clean_compiler_output(proc.close().output)
+    if not over:
+        count = tally(job.folder, limit_files, limit_bytes)
+        if count.files > limit_files or count.bytes > limit_bytes:
+            over.append(count)
+    return res, messages, over[0] if over else None
+
+
+def _keep(folder: Path, dest: Path, executable: str | None, limit_bytes: int, limit_files: int) -> None:
+    """Copy what the build declared from its `folder` into our own `dest`: the `executable` (as
+    `player`, mode 0755) or every regular `.class` file (same relative paths). Refused: a sentence."""
+    fd = os.open(folder, DIRECTORY)
+    try:
+        if executable is not None:
+            try:
+                src = open_beneath(fd, executable)
+            except OSError as exc:
+                raise Refused(f"it left no file {executable}" if exc.errno == errno.ENOENT else
+                              f"it left {executable} as a link or outside its folder, which is not taken") from None
+            try:
+                copy_out(src, dest / "player", 0o755, limit_bytes)
+            except Refused as exc:
+                raise Refused(f"{executable} was not taken: {exc}") from None
+            finally:
+                os.close(src)
+            return
+        kept, size = 0, 0
+        for rel, st, _ in entries(fd):
+            if not rel.endswith(".class") or not stat.S_ISREG(st.st_mode):
+                continue
+            kept += 1
+            if kept > limit_files:
+                raise Refused(f"it left more than {limit_files} class files")
+            src = open_beneath(fd, rel)
+            try:
+                target = dest / rel
+                target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
+                size += copy_out(src, target, 0o644, limit_bytes - size)
+            except Refused as exc:
+                raise Refused(f"{rel} was not taken: {exc}") from None
+            finally:
+                os.close(src)
+        for dirpath, dirnames, _ in os.walk(dest):    # our own new folders
+            for d in dirnames:
+                os.chmod(os.path.join(dirpath, d), 0o755)
+    finally:
+        os.close(fd)
+
+
+# A trivial program of each kind, built through the sandbox by `grader doctor`.
+TRIVIAL: dict[str, dict[str, str]] = {
+    "g++": {"main.cpp": "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n"},
+    "gcc": {"main.c": "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n"},
+    "javac": {"Main.java": "public class Main { public static void main(String[] a) { System.out.println(\"ok\"); } }\n"},
+    "cargo": {"Cargo.toml": "[package]\nname = \"ok\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+              "src/main.rs": "fn main() { println!(\"ok\"); }\n"},
+}
+
+
+@functools.cache
+def available() -> dict[str, str]:
+    """Each build on this host, for `grader doctor`: "active" only when a trivial program of its kind
+    was built through the sandbox just now (once per process), else "missing: <why>"."""
+    out = {}
+    for name, files in TRIVIAL.items():
+        tool = KINDS[name].tool or name
+        path = shutil.which(tool)
+        if path is None:
+            out[name] = f"missing: {tool} is not on PATH"
+            continue
+        staged = Path(tempfile.mkdtemp(prefix="doctor-build-"))
+        folder = None
+        try:
+            for rel, text in files.items():
+                (staged / rel).parent.mkdir(parents=True, exist_ok=True)
+                (staged / rel).write_text(text)
+            for dirpath, _, _ in os.walk(staged):
+                os.chmod(dirpath, 0o755)               # the box's uid reads it
+            built = build_kind(name, staged, DOCTOR_SHIM, ProgramsConfig.model_validate({}), key=None, label=f"doctor {name}")
+            folder = built.folder
+            first = (built.compiler or built.message).strip().splitlines()
+            out[name] = (f"{path}: a trivial program built in the sandbox" if built.ok else
+                         f"missing: {path} is installed but a trivial build in the sandbox failed "
+                         f"({first[0] if first else built.message})")
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+    out["none"] = "scripts run by the interpreter their #! line names"
+    return out

@@ -74,12 +74,16 @@ class LeagueConfig(Strict):
 
 
 class ProgramsConfig(Strict):
-    """Line-protocol players in any language (grader/builds.py): which builds are allowed, and their limits."""
+    """Builds of players (grader/builds.py; Java players too): which line-protocol builds are allowed, and
+    the limits of every build and of the build cache."""
 
     builds: list[Literal["g++", "gcc", "javac", "cargo", "none", "python"]] = Field(
         default_factory=lambda: ["g++", "gcc", "javac", "cargo", "none", "python"])
     build_time_s: float = Field(120, gt=0)
     build_memory_mb: int = Field(1024, ge=64)
+    output_mb: int = Field(64, ge=1)            # what one build may leave in its folder, in all
+    output_files: int = Field(4096, ge=16)
+    cache_mb: int = Field(2048, ge=1)           # the build cache: least recently used evicted above it
 
 
 class ThresholdRule(Strict):

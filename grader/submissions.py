@@ -19,6 +19,7 @@ from rulesets.base import JavaApi, Ruleset
 from sandbox import wire
 
 from .archive import ArchiveRefused, copy_tree_safely, safe_extract
+from .program_kinds import detect
 
 METADATA = ".submission.json"
 IGNORED = {"__pycache__", METADATA, ".DS_Store", "__MACOSX"}
@@ -146,9 +147,7 @@ def _arrange_java(tree: Path, java: JavaApi, out: Path) -> Path | None:
 
 
 def _program_root(tree: Path) -> Path | None:
-    """A line-protocol program's folder (grader/builds.py): the top, or its only sub-folder."""
-    from .builds import detect
-
+    """A line-protocol program's folder (grader/program_kinds.py): the top, or its only sub-folder."""
     if detect(tree):
         return tree
     subs = [d for d in tree.iterdir() if d.is_dir() and d.name not in IGNORED]

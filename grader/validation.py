@@ -20,8 +20,10 @@ from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
 
 from .assignment import Assignment
+from .builds import build
 from .match import Allowance, PlayerFactory, play_game, player_factory
-from .players import build_java, language, player_kwargs
+from .players import player_kwargs
+from .program_kinds import language
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -165,15 +167,14 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
 
 def _compile(assignment: Assignment, sub: Submission) -> Check:
     """A Java player's sources compiled against the course API, or a program built (a gate, 0 points)."""
-    if language(assignment.ruleset, sub.staged) == "program":
-        from .builds import build
-        built = build(assignment, sub)
-        return Check("compile", f"Build ({built.build or 'program'})", built.ok, 0, 0,
-                     built.message if not built.ok else f"The program was {built.message}.",
-                     picture=built.compiler or None)
-    build = build_java(assignment, sub)
-    message = build.message if not build.ok else f"{assignment.ruleset.java.entry} compiles ({build.message})."
-    return Check("compile", "Compilation (javac)", build.ok, 0, 0, message, picture=build.compiler or None)
+    built = build(assignment, sub)
+    if built.kind == "java":
+        entry = assignment.ruleset.java.entry if assignment.ruleset.java else ""
+        message = built.message if not built.ok else f"{entry} compiles ({built.message})."
+        return Check("compile", "Compilation (javac)", built.ok, 0, 0, message, picture=built.compiler or None)
+    return Check("compile", f"Build ({built.kind or 'program'})", built.ok, 0, 0,
+                 built.message if not built.ok else f"The program was {built.message}.",
+                 picture=built.compiler or None)
 
 
 def _finish(report: ValidationReport) -> ValidationReport:

@@ -299,7 +299,8 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     options (a plugin runs the student's code inside the compiler). Sources are passed as `./name`."""
     import shutil as sh
 
-    from grader.builds import build_program, run_build
+    from grader.builds import build_kind
+    from grader.config import ProgramsConfig
     from grader.submissions import load
     if sh.which("g++") is None:
         pytest.skip("no g++ here")
@@ -310,12 +311,10 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     (folder / "-DINJECTED=1.cpp").write_text("static int unused_by_anyone = 0;\n")
     sub = load(folder, "player.py", 10.0, programs=True)
     assert sub.problem is None, sub.problem
-    target = tmp_path / "built"
-    limits = Limits(memory_mb=1024, start_s=120.0, output_kb=64, freeze=False)
-    run = run_build("sandbox.module_shim", sub, target, lambda work: build_program(sub.staged, "g++", work, 1024),
-                    limits, finish=lambda work: os.chmod(work / "player", 0o755))
-    assert run.ok, run.messages
-    out = subprocess.run([str(target / "player")], capture_output=True, text=True, timeout=30)
+    built = build_kind("g++", sub.staged, "sandbox.module_shim", ProgramsConfig(), key=None)
+    assert built.ok and built.folder is not None, (built.message, built.compiler)
+    out = subprocess.run([str(built.folder / "player")], capture_output=True, text=True, timeout=30)
+    sh.rmtree(built.folder)
     assert out.stdout.strip() == "clean"
 
 
