@@ -14,6 +14,10 @@ import resource
 import select
 import signal
 import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_CAPBSET_DROP = 24
@@ -162,7 +166,7 @@ def no_new_privs() -> str:
     return "set"
 
 
-def in_new_pid_namespace(start):
+def in_new_pid_namespace(start: Callable[[], T]) -> tuple[T, str | None]:
     """(start(), None) with the process start() creates as pid 1 of a new pid namespace, or
     (start(), why not) when none can be made (not root, no kernel support)."""
     if os.geteuid() != 0:

@@ -1,17 +1,26 @@
-"""The CPU time a player process has used: what CPU-time move limits are measured with.
+"""What the kernel says about a player process's time: the CPU it used, and how long it waited
+for a CPU it was ready to use. Move clocks are measured with these (sandbox/limits.py `Spent`).
 
-The most precise source the host offers, in this order: the player's cgroup `cpuacct.usage`
-(nanoseconds, every task in the cgroup), the kernel's CPU clock of the process
+CPU time, from the most precise source the host offers, in this order: the player's cgroup
+`cpuacct.usage` (nanoseconds, every task in the cgroup), the kernel's CPU clock of the process
 (`clock_gettime` on the pid's process clock: nanoseconds, all its threads, ended ones
 included, and no privilege needed), `/proc/<pid>/stat` (clock ticks: 10 ms, too coarse to tell
 2.0008 s from 2 s). Where none can be read the wall clock stands in, an upper bound for one core.
 A process frozen with SIGSTOP does not run, so it accrues nothing on any of these.
+
+Run-queue delay: `/proc/<pid>/task/<tid>/schedstat` holds, per thread, the nanoseconds it ran,
+the nanoseconds it spent runnable on a run queue while another task had the CPU, and its number
+of time slices (the kernel's schedstats, CONFIG_SCHED_INFO). The manager reads its child's host
+pid, so a player that is pid 1 of its own pid namespace is read the same way. A thread's last
+reading is kept after it ends, so the sum never goes back. A frozen process is not runnable and
+accrues no delay either.
 """
 from __future__ import annotations
 
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -29,8 +38,10 @@ class CpuMeter:
         self.pid = pid
         self.usage = cgroup_usage
         self.t0 = time.perf_counter()
-        for source, read in (("cgroup cpuacct.usage (ns)", self._cgroup), ("process CPU clock (ns)", self._clock),
-                             ("/proc/<pid>/stat (clock ticks)", self._stat)):
+        readers: tuple[tuple[str, Callable[[], float | None]], ...] = (
+            ("cgroup cpuacct.usage (ns)", self._cgroup), ("process CPU clock (ns)", self._clock),
+            ("/proc/<pid>/stat (clock ticks)", self._stat))
+        for source, read in readers:
             if read() is not None:
                 self.source, self._read = source, read
                 break
@@ -67,3 +78,36 @@ class CpuMeter:
 
     def _wall(self) -> float:
         return time.perf_counter() - self.t0
+
+
+class QueueMeter:
+    """Seconds one process's threads have spent runnable but waiting for a CPU, summed over its
+    threads (each thread's last reading kept once it has ended). `source` names what is read;
+    `seconds()` is None where the host has no schedstat (not Linux, or schedstats compiled out)."""
+
+    def __init__(self, pid: int, proc: Path = Path("/proc")) -> None:
+        self.tasks = proc / str(pid) / "task"
+        self.seen: dict[str, int] = {}          # tid -> its last run delay, in ns
+        self.readable = self._read()
+        self.source = ("run delay: /proc/<pid>/task/*/schedstat (ns)" if self.readable else
+                       "missing: no schedstat here, so time spent waiting for a CPU is counted")
+
+    def seconds(self) -> float | None:
+        """Run-queue delay so far; None when it cannot be read (never readable, or the process has ended)."""
+        return sum(self.seen.values()) / 1e9 if self.readable and self._read() else None
+
+    def _read(self) -> bool:
+        try:
+            entries = list(os.scandir(self.tasks))
+        except OSError:
+            return False
+        got = False
+        for entry in entries:
+            try:
+                with open(os.path.join(entry.path, "schedstat"), "rb") as f:
+                    delay = int(f.read().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue                         # that thread ended as we looked
+            self.seen[entry.name] = max(delay, self.seen.get(entry.name, 0))
+            got = True
+        return got

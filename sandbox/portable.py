@@ -19,15 +19,18 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import psutil
 
 from . import wire
 from .capture import OutputCapture
+from .interpreter import CHILD_ENV, PYTHON
 from .limits import Limits
-from .process import CHILD_ENV, PYTHON, PlayerProcess
-from .verdict import CallResult, Verdict
+from .process import PlayerProcess
+from .verdict import CallResult, ProcessReport, Verdict
+from .wire import ChildConfig
 
 ENV_VAR = "GRADER_SANDBOX"
 WATCH_S = 0.02                     # memory watch period while the player runs
@@ -194,8 +197,7 @@ class PortablePlayerProcess(PlayerProcess):
         req_r, self.req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         out_r, out_w = os.pipe()
-        cfg = {"shim": self.shim, "submission": self.submission,
-               "readable_until_first_reply": list(lim.readable_until_first_reply)}
+        cfg = ChildConfig(self.shim, self.submission, readable_until_first_reply=list(lim.readable_until_first_reply))
         env = dict(CHILD_ENV, **{k: os.environ[k] for k in ("SYSTEMROOT", "SystemRoot") if k in os.environ})
         if sys.platform == "win32":
             env["PATH"] = os.path.dirname(sys.executable)
@@ -205,7 +207,7 @@ class PortablePlayerProcess(PlayerProcess):
         self.t_spawn = time.perf_counter()
         self.started_by = "spawn"
         try:
-            self.proc = PortableChild([*PYTHON, "-m", "sandbox.portable_child", json.dumps(cfg)],
+            self.proc = PortableChild([*PYTHON, "-m", "sandbox.portable_child", json.dumps(cfg.to_message())],
                                       lim.memory_mb, stdin=req_r, stdout=rep_w, stderr=out_w,
                                       cwd=self.submission, env=env, **session)
         except OSError as exc:
@@ -221,7 +223,7 @@ class PortablePlayerProcess(PlayerProcess):
         self.reply_eof = False
         threading.Thread(target=self._drain_replies, args=(rep_r,), name=f"replies-{self.name}", daemon=True).start()
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
-        return self._exchange({"open": self.options, "seed": self.seed}, lim.start_s, t0=self.t_spawn, ready=True)
+        return self.conversation.start(self.options, self.seed)
 
     def _drain_replies(self, fd: int) -> None:
         """Pipes cannot be polled on Windows: a thread reads the reply pipe (and closes it at EOF)."""
@@ -244,21 +246,24 @@ class PortablePlayerProcess(PlayerProcess):
         self.reply_eof = not chunk
         return chunk
 
-    def _send(self, data: bytes, deadline: float) -> bool:
-        """Write in a thread, so a player that does not read cannot block the manager past `deadline`."""
+    def _send(self, data: bytes, left: Callable[[], float]) -> bool:
+        """Write in a thread, so a player that does not read cannot block the manager past the call's limit."""
         sent = threading.Event()
 
         def write() -> None:
             try:
-                wire.write_all(self.req_w, data)
+                wire.write_all(self.req_w, data)   # type: ignore[arg-type]  # open while the player lives
             except OSError:
                 pass                        # the child is gone: the read loop sees EOF
             finally:
                 sent.set()
         threading.Thread(target=write, name=f"request-{self.name}", daemon=True).start()
-        return sent.wait(max(0.0, deadline - time.perf_counter()))
+        while not sent.wait(max(0.0, left())):
+            if left() <= 0:
+                return False
+        return True
 
-    def close(self):
+    def close(self) -> ProcessReport:
         """PlayerProcess.close, then the processes the player started and left running are killed."""
         leftovers = self.proc._tree(fresh=True)[1:] if self.report is None and self.proc is not None else []
         report = super().close()

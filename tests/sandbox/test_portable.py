@@ -193,7 +193,7 @@ def test_the_players_own_processes_die_with_it(portable):
 
 def test_the_child_imports_nothing_linux_only(portable):
     loaded = set(call(portable(), "modules").value)
-    assert "sandbox.serve" in loaded                  # it is the portable child that answers
+    assert "sandbox.callloop" in loaded                  # it is the portable child that answers
     assert not loaded & {*LINUX_ONLY, "sandbox.cgroup"}
 
 
