@@ -95,7 +95,7 @@ class Allowance:
         return max(0.0, self.seconds - self.used)
 
     def spend(self, res: CallResult) -> None:
-        self.used += res.cpu_s if self.clock == "cpu" else res.wall_s
+        self.used += res.cpu_s if self.clock == "cpu" else res.own_s     # own_s: not the wait for a CPU
 
     def late(self) -> CallResult:
         """The verdict of a call that was not even made: the allowance was used up before it."""
