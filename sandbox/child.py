@@ -3,7 +3,7 @@
 Trusted code running in the player process. Its configuration is the first message on the
 request pipe (never on the command line, where the player could read it). In this order: import
 everything needed (shim, its PRELOAD, the seccomp library), join the cgroup, rlimits, CPU
-pinning, network namespace, private root (sandbox/box.py), drop capabilities and become the
+pinning, the player's own clocks (sandbox/own_clock.py), network namespace, private root (sandbox/box.py), drop capabilities and become the
 box's uid, die with the parent, NO_NEW_PRIVS, Landlock, seccomp. As root it is already pid 1 of
 a pid namespace of its own (its parent created it so). Then write the "ready" frame (what was
 applied; no student code has run yet, so it cannot be forged) and read messages: the first one
@@ -23,7 +23,7 @@ import site
 import sys
 import types
 
-from sandbox import box, cgroup, confine, landlock, program, seccomp_filter, wire
+from sandbox import box, cgroup, confine, landlock, own_clock, program, seccomp_filter, wire
 from sandbox.callloop import prepare_interpreter, serve
 from sandbox.wire import ChildConfig
 
@@ -158,6 +158,8 @@ class Bootstrap:
                   cgroup.PIDS_MAX if uid is not None else None, run.fsize_mb if run else 0)
         if cfg.cpu is not None:
             self.step("cpu", confine.pin_cpu, cfg.cpu)
+        if run is None:                            # before the private root hides /proc
+            self.step("own_clock", own_clock.install)
         if cfg.netns and root:
             self.step("netns", confine.unshare_network)
         if os.getpid() == 1:

@@ -31,6 +31,20 @@ def burn(s):
 def sleep(s):
     time.sleep(s)
     return s
+
+def search_until(s):
+    # the McGill agents' loop: search steps until time() says the seconds are up
+    start, nodes = time.time(), 0
+    while time.time() - start < s:
+        for _ in range(2000):
+            nodes += 1
+    return nodes
+
+def clocks(s):
+    # how much time the player's clocks show for s CPU seconds of work
+    t, c = time.perf_counter(), time.thread_time()
+    burn(s)
+    return [time.perf_counter() - t, time.thread_time() - c]
 """
 
 SCHEDSTAT = Path("/proc/self/schedstat")
@@ -135,3 +149,24 @@ def test_the_mcgill_courses_are_timed_on_the_wall_clock_as_their_harnesses_did()
     clocks = {name: a.limits().clock for name, a in assignments.items()}
     assert clocks["colosseum"] == clocks["bohnenspiel"] == "wall", clocks
     assert clocks["quoridor"] == "cpu", clocks
+
+
+@needs_schedstat
+def test_an_agent_that_searches_until_its_clock_says_stop_is_late_on_a_busy_core_too(player, limits,
+                                                                                     hog_on_my_core):
+    """On an idle core it is late by its last step's overshoot; on a shared one its own clock stops
+    while it waits, so it searches as long as on an idle one and is late the same way."""
+    p = player(CODE, limits=limits(clock="wall", call_s=0.3, kill_after_s=5.0, cpu=hog_on_my_core))
+    r = p.call("search_until", {"s": 0.3})
+    assert r.verdict is Verdict.LATE and r.message.startswith("Answered after 0.3"), r
+    assert r.queued_s > 0.1, r                                   # it did wait for the CPU
+    assert p.protections["own_clock"].startswith("time.time, monotonic and perf_counter"), p.protections
+
+
+@needs_schedstat
+def test_the_players_clocks_leave_out_its_wait_for_a_cpu(player, limits, hog_on_my_core):
+    p = player(CODE, limits=limits(clock="wall", call_s=5.0, cpu=hog_on_my_core))
+    r = p.call("clocks", {"s": 0.3})
+    shown, cpu = r.value
+    assert r.ok and r.queued_s > 0.1, r
+    assert shown < cpu + r.queued_s / 2, r                        # what it waited is not on its clock
