@@ -22,6 +22,8 @@ import os
 import site
 import sys
 import types
+from collections.abc import Callable
+from typing import Any
 
 from sandbox import box, cgroup, confine, landlock, own_clock, program, seccomp_filter, wire
 from sandbox.callloop import prepare_interpreter, serve
@@ -32,10 +34,10 @@ SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib
                      "/sys/devices/system/cpu")
 
 
-def package_dir(module) -> str | None:
+def package_dir(module: types.ModuleType) -> str | None:
     """The directory of a module's top-level package (or of the module file itself)."""
     top = sys.modules.get(module.__name__.split(".")[0], module)
-    path = getattr(top, "__file__", None)
+    path: str | None = getattr(top, "__file__", None)
     if path:
         return os.path.dirname(os.path.abspath(path))
     folders = list(getattr(top, "__path__", ()))      # a stand-in package (import_shim) has no file
@@ -47,7 +49,7 @@ def first_turn_paths(cfg: ChildConfig) -> list[str]:
     return [os.path.normpath(os.path.join(cfg.submission, p)) for p in cfg.readable_until_first_reply]
 
 
-def import_shim(name: str):
+def import_shim(name: str) -> types.ModuleType:
     """Import the shim without running its parent packages' __init__: a ruleset's __init__ imports
     its engine, probes and built-in players, which the player's process must not hold. Each parent
     not yet imported becomes an empty package over its folder (no file, no loader)."""
@@ -118,7 +120,7 @@ class Bootstrap:
         self.applied: dict[str, str] = {}
         self.abi = 0
 
-    def step(self, name: str, fn, *args) -> bool:
+    def step(self, name: str, fn: Callable[..., str], *args: Any) -> bool:
         try:
             self.applied[name] = fn(*args)
             return True
@@ -193,10 +195,10 @@ class Bootstrap:
             self.step("seccomp", lambda: f"{seccomp_filter.install(bool(run), processes)} rules, "
                                          f"EPERM; foreign ABIs killed{exec_note}")
 
-    def apply_landlock(self, paths) -> str:
+    def apply_landlock(self, paths: list[str]) -> str:
         run = self.cfg.exec
         if run:
-            skipped = landlock.restrict(paths, self.abi, execute=run.execute, write=run.write)
+            skipped = landlock.restrict(paths, self.abi, execute=list(run.execute), write=list(run.write))
         else:
             skipped = landlock.restrict(paths, self.abi)
         extra = ", TCP denied" if self.abi >= 4 else ""

@@ -14,7 +14,7 @@ import resource
 import select
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -143,7 +143,7 @@ _own_pid_ns: dict[int, int] = {}
 
 
 @contextlib.contextmanager
-def pid_namespace_for_children():
+def pid_namespace_for_children() -> Iterator[None]:
     """Processes this thread forks inside the block are each pid 1 of a new pid namespace
     (root only; OSError otherwise). The thread's own namespace is restored on leaving (in the
     forking process only: a forked child leaves the block as pid 1 of its own namespace)."""
@@ -201,7 +201,7 @@ def fork_into_new_pid_namespace() -> int:
         raise NamespaceError(0, f"clone: unknown system call number on {platform.machine()}")
     api = ctypes.pythonapi
     api.PyOS_BeforeFork()
-    pid = _pylibc.syscall(nr, ctypes.c_ulong(CLONE_NEWPID | signal.SIGCHLD), None, None, None, None)
+    pid: int = _pylibc.syscall(nr, ctypes.c_ulong(CLONE_NEWPID | signal.SIGCHLD), None, None, None, None)
     err = ctypes.get_errno()
     if pid == 0:
         api.PyOS_AfterFork_Child()

@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from . import invoke, seeding
 from .limits import Limits, late_sentence
@@ -17,7 +19,7 @@ from .verdict import CallResult, ProcessReport, Verdict
 
 
 class InProcessPlayer:
-    def __init__(self, shim: str, submission: str | Path, options: dict | None = None,
+    def __init__(self, shim: str, submission: str | Path, options: dict[str, Any] | None = None,
                  name: str = "player", limits: Limits | None = None, seed: int | None = None) -> None:
         self.shim_name = shim
         self.submission = str(Path(submission).resolve())
@@ -25,7 +27,7 @@ class InProcessPlayer:
         self.name = name
         self.limits = limits or Limits()
         self.seed = seed
-        self.handler = None
+        self.handler: Any = None
         self.started = False
         self.death: CallResult | None = None
         self.report: ProcessReport | None = None
@@ -38,7 +40,7 @@ class InProcessPlayer:
     def __enter__(self) -> InProcessPlayer:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def start(self) -> CallResult:
@@ -47,7 +49,7 @@ class InProcessPlayer:
             return CallResult(Verdict.PROTOCOL, message="start() was already called.")
         self.started = True
 
-        def open_():
+        def open_() -> None:
             shim = importlib.import_module(self.shim_name)
             seeding.seed_generators(self.seed)
             if self.submission not in sys.path:
@@ -56,7 +58,7 @@ class InProcessPlayer:
 
         return self._timed(open_, self.limits.start_s, opening=True)
 
-    def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
+    def call(self, method: str, args: dict[str, Any] | None = None, soft: float | None = None) -> CallResult:
         if self.death is not None:
             return CallResult(self.death.verdict, message=f"The player is gone: {self.death.message}")
         if not self.started or self.handler is None:
@@ -72,7 +74,7 @@ class InProcessPlayer:
                                         protections={"all": "missing: in-process player, no sandbox"})
         return self.report
 
-    def _timed(self, fn, soft: float, opening: bool = False) -> CallResult:
+    def _timed(self, fn: Callable[[], Any], soft: float, opening: bool = False) -> CallResult:
         t0, c0 = time.perf_counter(), time.process_time()
         try:
             reply = fn()

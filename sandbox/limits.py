@@ -119,8 +119,9 @@ def over(value: float, limit: float) -> str:
 
 
 def _not_counted(queued: float) -> str:
-    """The clause that says how much waiting for a CPU was left out ("" when it is too little to say)."""
-    return f" (not counting {queued:.2f} s spent waiting for a CPU on a busy machine)" if queued >= 0.005 else ""
+    """The clause that says how much waiting for a CPU was left out ("" when too little to say).
+    It ends the sentence, so what comes first reads the same on an idle machine."""
+    return f" ({queued:.2f} s spent waiting for a CPU on a busy machine not counted)" if queued >= 0.01 else ""
 
 
 def late_sentence(budget: Budget, wall: float, cpu: float, queued: float = 0.0) -> str:
@@ -129,8 +130,8 @@ def late_sentence(budget: Budget, wall: float, cpu: float, queued: float = 0.0) 
     if budget.clock == "cpu" and cpu > budget.soft:
         return f"Used {over(cpu, budget.soft)} s of CPU; the limit is {budget.soft:g} s."
     if budget.clock == "wall" and wall > budget.soft:
-        return (f"Answered after {over(wall, budget.soft)} s of wall-clock time{_not_counted(queued)}; "
-                f"the limit is {budget.soft:g} s.")
+        return (f"Answered after {over(wall, budget.soft)} s of wall-clock time; the limit is {budget.soft:g} s"
+                f"{_not_counted(queued)}.")
     return ""
 
 
@@ -139,5 +140,5 @@ def kill_sentence(budget: Budget, wall: float, cpu: float, queued: float = 0.0) 
     if budget.clock == "cpu" and cpu >= budget.hard:
         return (f"Used {over(cpu, budget.hard)} s of CPU without answering (the limit is {budget.soft:g} s, "
                 f"the kill at {budget.hard:g} s): the player was killed.")
-    return (f"No answer after {budget.wall:g} s of wall-clock time{_not_counted(queued)} while using "
-            f"{cpu:.2f} s of CPU: the player was killed.")
+    return (f"No answer after {budget.wall:g} s of wall-clock time while using {cpu:.2f} s of CPU: "
+            f"the player was killed{_not_counted(queued)}.")

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from types import SimpleNamespace
+from typing import Any
 
 import psutil
 
@@ -28,6 +29,7 @@ from . import wire
 from .capture import OutputCapture
 from .interpreter import CHILD_ENV, PYTHON
 from .limits import Limits
+from .player import Ended
 from .process import PlayerProcess
 from .verdict import CallResult, ProcessReport, Verdict
 from .wire import ChildConfig
@@ -69,28 +71,29 @@ def _status(returncode: int) -> int:
     return (returncode if returncode < 1 << 23 else 255) << 8   # a Windows NTSTATUS does not fit
 
 
-class PortableChild(subprocess.Popen):
+class PortableChild(subprocess.Popen[bytes]):
     """The player process, driven through psutil; the methods PlayerProcess calls on its child.
     A thread watches its memory (with its children's) while it runs and kills it above the limit.
     Finding children means reading every process on the machine, so the watch does it every
     CHILDREN_S and suspension uses that list; killing looks afresh."""
 
-    def __init__(self, args, memory_mb: int, **kw) -> None:
+    def __init__(self, args: list[str], memory_mb: int, **kw: Any) -> None:
         super().__init__(args, **kw)
         self.memory_mb = memory_mb
         self.peak_mb = 0.0
         self.cpu = (0.0, 0.0)
         self.over_memory = False
         self.suspended = False
-        self.children: list = []
+        self.children: list[psutil.Process] = []
         self.done = threading.Event()
+        self.ps: psutil.Process | None
         try:
             self.ps = psutil.Process(self.pid)
         except psutil.Error:
             self.ps = None
         threading.Thread(target=self._watch, name=f"memory-{self.pid}", daemon=True).start()
 
-    def _tree(self, fresh: bool = False) -> list:
+    def _tree(self, fresh: bool = False) -> list[psutil.Process]:
         """The player and the processes it started (looked for now when `fresh`)."""
         if self.ps is None:
             return []
@@ -104,9 +107,10 @@ class PortableChild(subprocess.Popen):
     def cpu_s(self) -> float:
         """User+system CPU seconds of the player so far (the last known figure once it has ended)."""
         try:
-            t = self.ps.cpu_times()
-            self.cpu = (t.user, t.system)
-        except (psutil.Error, AttributeError):
+            if self.ps is not None:
+                t = self.ps.cpu_times()
+                self.cpu = (t.user, t.system)
+        except psutil.Error:
             pass
         return sum(self.cpu)
 
@@ -136,7 +140,7 @@ class PortableChild(subprocess.Popen):
 
     KILL, STOP, CONT = "SIGKILL", "SIGSTOP", "SIGCONT"
 
-    def signal_group(self, sig) -> None:
+    def signal_group(self, sig: Any) -> None:
         """SIGSTOP, SIGCONT or SIGKILL (or their names, which is all Windows has) to the player and
         its children."""
         name = sig if isinstance(sig, str) else signal.Signals(sig).name
@@ -153,13 +157,13 @@ class PortableChild(subprocess.Popen):
                 pass
         self.suspended = name == "SIGSTOP"
 
-    def wait_stop(self):
+    def wait_stop(self) -> Ended | None:
         """None once suspended, (status, rusage) if it has ended. Windows suspends synchronously; a
         POSIX SIGSTOP takes effect a moment later, so its state is polled (for at most a second)."""
         deadline = time.perf_counter() + 1.0
         while self.poll() is None:
             try:
-                if sys.platform == "win32" or self.ps.status() == psutil.STATUS_STOPPED:
+                if sys.platform == "win32" or (self.ps is not None and self.ps.status() == psutil.STATUS_STOPPED):
                     return None
             except psutil.Error:
                 pass
@@ -168,17 +172,17 @@ class PortableChild(subprocess.Popen):
             time.sleep(0.0002)
         return self._ended()
 
-    def wait_end(self, timeout: float | None):
+    def wait_end(self, timeout: float | None) -> Ended | None:
         try:
             self.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
         return self._ended()
 
-    def _ended(self):
+    def _ended(self) -> Ended:
         self.done.set()
         usage = SimpleNamespace(ru_maxrss=self.peak_mb * 1024, ru_utime=self.cpu[0], ru_stime=self.cpu[1])
-        return _status(self.returncode), usage
+        return _status(self.returncode if self.returncode is not None else 0), usage
 
     def release(self) -> None:
         self.done.set()
@@ -265,7 +269,8 @@ class PortablePlayerProcess(PlayerProcess):
 
     def close(self) -> ProcessReport:
         """PlayerProcess.close, then the processes the player started and left running are killed."""
-        leftovers = self.proc._tree(fresh=True)[1:] if self.report is None and self.proc is not None else []
+        child = self.proc if isinstance(self.proc, PortableChild) else None
+        leftovers = child._tree(fresh=True)[1:] if self.report is None and child is not None else []
         report = super().close()
         for p in leftovers:
             try:
@@ -275,7 +280,7 @@ class PortablePlayerProcess(PlayerProcess):
         return report
 
     def _over_memory(self) -> bool:
-        return self.proc is not None and self.proc.over_memory
+        return isinstance(self.proc, PortableChild) and self.proc.over_memory
 
     def _cpu_s(self) -> float:
-        return self.proc.cpu_s()
+        return self.proc.cpu_s() if isinstance(self.proc, PortableChild) else 0.0

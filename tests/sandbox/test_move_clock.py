@@ -86,8 +86,8 @@ def test_the_players_own_time_is_wall_less_the_wait_but_never_less_than_its_cpu(
 def test_a_late_verdict_says_which_clock_and_what_was_left_out():
     wall = Limits(call_s=2, clock="wall").budget(2)
     assert late_sentence(wall, wall=2.0008, cpu=0.3, queued=1.25) == (
-        "Answered after 2.001 s of wall-clock time (not counting 1.25 s spent waiting for a CPU on a busy "
-        "machine); the limit is 2 s.")
+        "Answered after 2.001 s of wall-clock time; the limit is 2 s (1.25 s spent waiting for a CPU on a busy "
+        "machine not counted).")
     assert late_sentence(wall, wall=2.0008, cpu=0.3) == "Answered after 2.001 s of wall-clock time; the limit is 2 s."
 
 
@@ -122,7 +122,7 @@ def test_a_late_player_on_a_busy_core_is_told_what_was_not_counted(player, limit
     p = player(CODE, limits=limits(clock="wall", call_s=0.2, kill_after_s=5.0, cpu=hog_on_my_core))
     r = p.call("burn", {"s": 0.4})
     assert r.verdict is Verdict.LATE, r
-    assert r.message.startswith("Answered after 0.") and "s spent waiting for a CPU on a busy machine" in r.message, r
+    assert r.message.startswith("Answered after 0.") and "s spent waiting for a CPU on a busy machine not counted" in r.message, r
 
 
 @needs_schedstat
@@ -140,7 +140,7 @@ def test_a_sleeping_player_is_late_on_the_wall_clock(player, limits):
     p = player(CODE, limits=limits(clock="wall", call_s=0.2, kill_after_s=5.0))
     r = p.call("sleep", {"s": 0.5})
     assert r.verdict is Verdict.LATE and r.own_s >= 0.5, r
-    assert r.message.startswith("Answered after 0.5") and r.message.endswith("the limit is 0.2 s."), r
+    assert r.message.startswith("Answered after 0.5") and "the limit is 0.2 s" in r.message, r
 
 
 def test_the_mcgill_courses_are_timed_on_the_wall_clock_as_their_harnesses_did():
