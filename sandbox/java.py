@@ -1,7 +1,7 @@
 """Java players: the JDK, the shim's classes, the JVM's flags, and the compile step, as Programs.
 
 A Java player is a JVM started by the sandboxed child as its last step (sandbox/program.py).
-It runs `grader_shim.Main` (sandbox/java/grader_shim: the wire protocol in Java) with a
+It runs `grader_shim.Main` (sandbox/java_sources/grader_shim: the wire protocol in Java) with a
 ruleset's bridge class (a `grader_shim.Handler`), the ruleset's course API and the student's
 compiled classes on the class path. Trusted classes (shim + course API) are compiled once per
 source hash into a cache folder, with a class-data-sharing archive that cuts the JVM's start;
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .program import Program, loader_paths
 
-SHIM_SOURCES = Path(__file__).resolve().parent / "java" / "grader_shim"
-LANDLOCK_SOURCES = Path(__file__).resolve().parent / "java" / "landlock"
+SHIM_SOURCES = Path(__file__).resolve().parent / "java_sources" / "grader_shim"
+LANDLOCK_SOURCES = Path(__file__).resolve().parent / "java_sources" / "landlock"
 LANDLOCK_FLAGS = ["--add-modules", "grader.landlock", "--enable-native-access=grader.landlock"]
 SHIM_MAIN = "grader_shim.Main"
 NO_JDK = "no JDK found (javac not on PATH): install openjdk-17-jdk-headless to grade Java players"

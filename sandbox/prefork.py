@@ -146,7 +146,7 @@ class PreforkPool:
             key = (cfg.shim, cfg.cpu)
             status_mine, status_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
-                for attempt in (1, 2):
+                for _attempt in (1, 2):
                     try:
                         z = self.zygote(*key)
                         pid, pidfd = z.fork(cfg, [*fds, status_theirs.fileno()])

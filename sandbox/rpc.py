@@ -5,7 +5,7 @@ Over the transport (a PlayerProcess, sandbox/player.py `Transport`): the child's
 `{"open": options, "seed": s}`, and per call one request `{"method", "args", "id"}` answered by
 exactly one reply `{"ok": value}` or `{"error": {type, message, traceback}}` echoing the id. The
 framing and the bounded decoding of replies are sandbox/wire.py's; the child's side is
-sandbox/callloop.py (and sandbox/java/grader_shim for the JVM).
+sandbox/callloop.py (and sandbox/java_sources/grader_shim for the JVM).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-class Verdict(str, enum.Enum):
+class Verdict(str, enum.Enum):  # noqa: UP042  (StrEnum would change what str() and format() give)
     OK = "ok"                    # answered in time
     LATE = "late"                # answered after the soft limit, before the hard kill
     KILLED = "killed"            # no answer by the hard limit: the process was killed
