@@ -12,8 +12,7 @@ Run-queue delay: `/proc/<pid>/task/<tid>/schedstat` holds, per thread, the nanos
 the nanoseconds it spent runnable on a run queue while another task had the CPU, and its number
 of time slices (the kernel's schedstats, CONFIG_SCHED_INFO). The manager reads its child's host
 pid, so a player that is pid 1 of its own pid namespace is read the same way. A thread's last
-reading is kept after it ends, so the sum never goes back. A frozen process is not runnable and
-accrues no delay either.
+reading is kept after it ends. A frozen process is not runnable and accrues no delay either.
 """
 from __future__ import annotations
 
@@ -81,20 +80,20 @@ class CpuMeter:
 
 
 class QueueMeter:
-    """Seconds one process's threads have spent runnable but waiting for a CPU, summed over its
-    threads (each thread's last reading kept once it has ended). `source` names what is read;
-    `seconds()` is None where the host has no schedstat (not Linux, or schedstats compiled out)."""
+    """How long each of one process's threads has been runnable but waiting for a CPU (ns, by
+    thread id; a thread's last reading is kept once it has ended). `source` names what is read;
+    `waits()` is None where the host has no schedstat (not Linux, or schedstats compiled out)."""
 
     def __init__(self, pid: int, proc: Path = Path("/proc")) -> None:
         self.tasks = proc / str(pid) / "task"
-        self.seen: dict[str, int] = {}          # tid -> its last run delay, in ns
+        self.seen: dict[str, int] = {}          # tid -> its run delay so far, in ns
         self.readable = self._read()
         self.source = ("run delay: /proc/<pid>/task/*/schedstat (ns)" if self.readable else
                        "missing: no schedstat here, so time spent waiting for a CPU is counted")
 
-    def seconds(self) -> float | None:
-        """Run-queue delay so far; None when it cannot be read (never readable, or the process has ended)."""
-        return sum(self.seen.values()) / 1e9 if self.readable and self._read() else None
+    def waits(self) -> dict[str, int] | None:
+        """Each thread's run delay so far; None when it cannot be read (never, or the process has ended)."""
+        return dict(self.seen) if self.readable and self._read() else None
 
     def _read(self) -> bool:
         try:
@@ -111,3 +110,11 @@ class QueueMeter:
             self.seen[entry.name] = max(delay, self.seen.get(entry.name, 0))
             got = True
         return got
+
+
+def longest_wait(before: dict[str, int], after: dict[str, int]) -> float:
+    """Seconds the thread that waited longest between two readings waited for a CPU. The longest
+    of them, not their sum: the thread doing the work (a Python player's main thread, a JVM's
+    `main`) is held back at most that long, and threads that wait side by side are not counted
+    twice; what the player's own threads cost each other is `own_time`'s floor."""
+    return max((ns - before.get(tid, 0) for tid, ns in after.items()), default=0) / 1e9

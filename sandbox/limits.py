@@ -82,8 +82,8 @@ class Limits:
 @dataclass(frozen=True)
 class Spent:
     """What one call used, in seconds. `own` is the wall-clock time that was the player's: `wall`
-    less `queued`, the time its threads were runnable but waiting for a CPU, and never less than
-    its CPU time spread over the cores it may use (`own_time`)."""
+    less `queued`, the time it was held back waiting for a CPU, and never less than its CPU time
+    spread over the cores it may use (`own_time`)."""
 
     wall: float
     cpu: float
@@ -91,7 +91,7 @@ class Spent:
 
     @staticmethod
     def measured(wall: float, cpu: float, run_delay: float, cores: int) -> Spent:
-        """From the readings of a call: real seconds, CPU seconds, the threads' summed run delay."""
+        """From the readings of a call: real seconds, CPU seconds, the longest run delay of one thread."""
         own = own_time(wall, run_delay, cpu, cores)
         return Spent(wall, cpu, wall - own)
 
@@ -101,10 +101,11 @@ class Spent:
 
 
 def own_time(wall: float, run_delay: float, cpu: float, cores: int) -> float:
-    """The player's own wall-clock time: `wall` less the run delay its threads summed, and never
-    less than `cpu / cores`. The floor matters for a player with several threads: threads of its
-    own waiting for each other (a spinning helper thread on a one-core player) add run delay that
-    other load did not cause, and must not buy it time; CPU it used is time it had."""
+    """The player's own wall-clock time: `wall` less the run delay (the longest of its threads',
+    sandbox/cputime.py `longest_wait`), and never less than `cpu / cores`. The floor matters for a
+    player with several threads: threads of its own waiting for each other (a spinning helper
+    thread on a one-core player) add run delay that other load did not cause, and must not buy it
+    time; CPU it used is time it had."""
     return max(0.0, min(wall, max(wall - run_delay, cpu / max(1, cores))))
 
 

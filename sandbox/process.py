@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from . import host, wire
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
-from .cputime import CpuMeter, QueueMeter
+from .cputime import CpuMeter, QueueMeter, longest_wait
 from .limits import Budget, Limits, Spent, kill_sentence, late_sentence
 from .line_protocol import LineConversation
 from .player import Child, Incoming, Usage
@@ -42,10 +42,10 @@ STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT
 
 
 class CallTimer:
-    """One call's budget, and when and at what readings (CPU, run-queue delay) it began."""
+    """One call's budget, and when and at what readings (CPU, each thread's run delay) it began."""
 
-    def __init__(self, budget: Budget, start: float, cpu0: float, queued0: float) -> None:
-        self.budget, self.start, self.cpu0, self.queued0 = budget, start, cpu0, queued0
+    def __init__(self, budget: Budget, start: float, cpu0: float, waits0: dict[str, int]) -> None:
+        self.budget, self.start, self.cpu0, self.waits0 = budget, start, cpu0, waits0
 
 
 class PlayerProcess:
@@ -90,7 +90,7 @@ class PlayerProcess:
         self.meter: CpuMeter | None = None      # reads the child's CPU time (sandbox/cputime.py)
         self.queue: QueueMeter | None = None    # reads its run-queue delay
         self.cpu_seen = 0.0                     # the last CPU reading, in seconds
-        self.queued_seen = 0.0                  # the last run-delay reading, in seconds
+        self.waits_seen: dict[str, int] = {}    # the last run-delay readings, by thread (ns)
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -140,7 +140,7 @@ class PlayerProcess:
         if failed is not None:
             return failed
         frames = wire.FrameBuffer(self.limits.message_kb * 1024)
-        timer = CallTimer(Budget("wall", timeout, timeout, timeout), self.t_spawn, 0.0, 0.0)
+        timer = CallTimer(Budget("wall", timeout, timeout, timeout), self.t_spawn, 0.0, {})
         got = self.receive(frames, timer)
         if isinstance(got, CallResult) and got.verdict is not Verdict.EXITED:
             return got
@@ -295,14 +295,14 @@ class PlayerProcess:
         """Thaw the player and start timing a call whose soft limit is `soft`. `t0`: the call began
         then, with the process itself (its start: every reading counts from zero)."""
         budget = self.limits.budget(soft)
-        cpu0, queued0 = (0.0, 0.0) if t0 is not None else (self._cpu_s(), self._queued_s())
+        cpu0, waits0 = (0.0, {}) if t0 is not None else (self._cpu_s(), self._waits())
         self._thaw()
-        return CallTimer(budget, time.perf_counter() if t0 is None else t0, cpu0, queued0)
+        return CallTimer(budget, time.perf_counter() if t0 is None else t0, cpu0, waits0)
 
     def spent(self, timer: CallTimer) -> Spent:
         """What the call has used so far, on every clock."""
         return Spent.measured(time.perf_counter() - timer.start, max(0.0, self._cpu_s() - timer.cpu0),
-                              max(0.0, self._queued_s() - timer.queued0), self.limits.cores)
+                              longest_wait(timer.waits0, self._waits()), self.limits.cores)
 
     def answered(self, timer: CallTimer, value: Any) -> CallResult:
         """The call was answered with `value`: freeze the player, OK or LATE on the limits' clock."""
@@ -511,17 +511,17 @@ class PlayerProcess:
             self.cpu_seen = max(self.cpu_seen, used)
         return self.cpu_seen
 
-    def _queued_s(self) -> float:
-        """Seconds the process's threads have waited for a CPU so far (sandbox/cputime.py); the
-        last reading once it has ended, 0 where the host cannot tell (then the wall clock counts
-        that waiting, as before)."""
+    def _waits(self) -> dict[str, int]:
+        """How long each of the process's threads has waited for a CPU so far (sandbox/cputime.py);
+        the last readings once it has ended, none where the host cannot tell (then the wall clock
+        counts that waiting, as a plain one would)."""
         if self.queue is None and self.proc is not None and self.status is None:
             self.queue = QueueMeter(self.proc.pid)
             self.protections["wait_for_cpu"] = self.queue.source
-        waited = self.queue.seconds() if self.queue is not None and self.status is None else None
-        if waited is not None:
-            self.queued_seen = max(self.queued_seen, waited)
-        return self.queued_seen
+        waits = self.queue.waits() if self.queue is not None and self.status is None else None
+        if waits is not None:
+            self.waits_seen = waits
+        return self.waits_seen
 
     def _close_fd(self, attr: str) -> None:
         fd = getattr(self, attr, None)

@@ -16,7 +16,7 @@ import pytest
 
 from grader.match import Allowance
 from sandbox import CallResult, Limits, Verdict
-from sandbox.cputime import QueueMeter
+from sandbox.cputime import QueueMeter, longest_wait
 from sandbox.limits import Spent, late_sentence, own_time
 
 CODE = """
@@ -57,19 +57,24 @@ def write_task(proc: Path, pid: int, tid: int, ran_ns: int, waited_ns: int) -> N
     (folder / "schedstat").write_text(f"{ran_ns} {waited_ns} 7\n")
 
 
-def test_the_run_delay_is_summed_over_the_threads_and_kept_after_one_ends(tmp_path):
+def test_the_run_delay_is_read_per_thread_and_kept_after_one_ends(tmp_path):
     write_task(tmp_path, 42, 42, 900_000_000, 250_000_000)
     write_task(tmp_path, 42, 43, 100_000_000, 500_000_000)
     meter = QueueMeter(42, proc=tmp_path)
-    assert meter.seconds() == pytest.approx(0.75) and meter.source.startswith("run delay")
+    before = meter.waits()
+    assert before == {"42": 250_000_000, "43": 500_000_000} and meter.source.startswith("run delay")
     (tmp_path / "42" / "task" / "43" / "schedstat").unlink()          # thread 43 ended
     write_task(tmp_path, 42, 42, 950_000_000, 300_000_000)
-    assert meter.seconds() == pytest.approx(0.8)                        # its last 0.5 s stay counted
+    write_task(tmp_path, 42, 44, 10_000_000, 120_000_000)              # thread 44 began
+    after = meter.waits()
+    assert after == {"42": 300_000_000, "43": 500_000_000, "44": 120_000_000}
+    assert longest_wait(before, after) == pytest.approx(0.12)          # not 0.05 + 0.12: not summed
 
 
 def test_without_schedstat_the_wait_is_counted_and_the_report_says_so(tmp_path):
     meter = QueueMeter(42, proc=tmp_path)
-    assert meter.seconds() is None and meter.source.startswith("missing")
+    assert meter.waits() is None and meter.source.startswith("missing")
+    assert longest_wait({}, {}) == 0
 
 
 def test_the_players_own_time_is_wall_less_the_wait_but_never_less_than_its_cpu():
