@@ -52,10 +52,7 @@ class LineConversation:
         proc = self.proc
         frames = wire.FrameBuffer(proc.limits.message_kb * 1024)
         timer = proc.begin(proc.limits.start_s, t0=proc.t_spawn)
-        got = proc.receive(frames, timer)
-        if isinstance(got, CallResult):
-            return got
-        failed = proc.record_ready(got)
+        failed = proc.receive_ready(frames, timer)
         if failed is not None:
             return failed
         self.pending = bytearray(frames.data)       # what the program wrote already, if anything

@@ -347,8 +347,12 @@ class PlayerProcess:
         chunk = self._read_reply(0)
         return 0 if chunk is None else (len(chunk) or None)
 
-    def record_ready(self, got: Any) -> CallResult | None:
-        """The child's first message must be the sandbox's ready report (what it applied): keep it."""
+    def receive_ready(self, incoming: Incoming, timer: CallTimer) -> CallResult | None:
+        """The child's first message must be the sandbox's ready report (what it applied): keep it.
+        None when it was; else the fatal result."""
+        got = self.receive(incoming, timer)
+        if isinstance(got, CallResult):
+            return got
         if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
             return self.fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
         self.protections.update({str(k): str(v) for k, v in got["ready"].items()})

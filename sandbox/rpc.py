@@ -46,10 +46,7 @@ class FramedConversation:
             return proc.timeout(timer)
         frames = wire.FrameBuffer(proc.limits.message_kb * 1024)
         if ready:
-            got = proc.receive(frames, timer)
-            if isinstance(got, CallResult):
-                return got
-            failed = proc.record_ready(got)
+            failed = proc.receive_ready(frames, timer)
             if failed is not None:
                 return failed
         reply = proc.receive(frames, timer)
