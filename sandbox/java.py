@@ -41,6 +41,14 @@ def unavailable_reason() -> str | None:
     return None if jdk_home() is not None else NO_JDK
 
 
+def required_jdk() -> Path:
+    """The JDK's home, where a caller has checked `unavailable_reason()`; OSError (NO_JDK) otherwise."""
+    home = jdk_home()
+    if home is None:
+        raise OSError(NO_JDK)
+    return home
+
+
 def cache_root() -> Path:
     """Compiled classes and CDS archives, per user, shared between runs (keyed by content)."""
     root = Path(os.environ.get("GRADER_JAVA_CACHE") or Path(tempfile.gettempdir()) / f"grader-java-{os.getuid()}")
@@ -141,7 +149,7 @@ def _dump_archive(home: Path, work: Path, bridge: str) -> None:
 def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_once: bool = False) -> Program:
     """The JVM of one player: the shim serving `bridge`, the API and the student's `classes`.
     `read_once`: some files are readable during the first turn only, so the shim needs Landlock."""
-    home = jdk_home()
+    home = required_jdk()
     java = str(home / "bin" / "java")
     archive = api / "app.jsa"
     share = [f"-XX:SharedArchiveFile={archive}"] if archive.is_file() else []
@@ -156,7 +164,7 @@ def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_o
 def compile_program(api: Path, sources: list[str], out: Path, memory_mb: int) -> Program:
     """javac inside the sandbox: the student's `sources` (relative to the submission) against the
     API classes, writing only into `out`. No annotation processors (they would run student code)."""
-    home = jdk_home()
+    home = required_jdk()
     javac = str(home / "bin" / "javac")
     heap = max(64, memory_mb - 200)
     argv = [javac, f"-J-Xmx{heap}m", "-J-XX:-UsePerfData", "-J-XX:+UseSerialGC", "-J-XX:-UseContainerSupport",
