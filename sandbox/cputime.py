@@ -82,10 +82,15 @@ class CpuMeter:
 class QueueMeter:
     """How long each of one process's threads has been runnable but waiting for a CPU (ns, by
     thread id; a thread's last reading is kept once it has ended). `source` names what is read;
-    `waits()` is None where the host has no schedstat (not Linux, or schedstats compiled out)."""
+    `waits()` is None where the host has no schedstat (not Linux, or schedstats compiled out).
+    Each thread's file stays open and is read with `pread` (about 1 µs; opening it costs 40); the
+    task folder is listed again only when its link count (procfs: 2 + the number of threads) says
+    a thread is new."""
 
     def __init__(self, pid: int, proc: Path = Path("/proc")) -> None:
         self.tasks = proc / str(pid) / "task"
+        self.tasks_fd = _open(self.tasks, os.O_DIRECTORY)
+        self.fds: dict[str, int] = {}           # tid -> its open schedstat
         self.seen: dict[str, int] = {}          # tid -> its run delay so far, in ns
         self.readable = self._read()
         self.source = ("run delay: /proc/<pid>/task/*/schedstat (ns)" if self.readable else
@@ -95,21 +100,50 @@ class QueueMeter:
         """Each thread's run delay so far; None when it cannot be read (never, or the process has ended)."""
         return dict(self.seen) if self.readable and self._read() else None
 
-    def _read(self) -> bool:
+    def close(self) -> None:
+        for fd in [*self.fds.values(), *([self.tasks_fd] if self.tasks_fd is not None else [])]:
+            os.close(fd)
+        self.fds, self.tasks_fd = {}, None
+
+    def _threads(self) -> int | None:
+        """The process's thread count (procfs gives its task folder 2 + that many links), None when
+        it cannot be told (then the folder is listed every time)."""
+        if self.tasks_fd is None:
+            return None
         try:
-            entries = list(os.scandir(self.tasks))
+            return os.fstat(self.tasks_fd).st_nlink - 2
         except OSError:
-            return False
-        got = False
-        for entry in entries:
+            return None
+
+    def _read(self) -> bool:
+        if self._threads() != len(self.fds):
             try:
-                with open(os.path.join(entry.path, "schedstat"), "rb") as f:
-                    delay = int(f.read().split()[1])
+                names = os.listdir(self.tasks)
+            except OSError:
+                names = []
+            for tid in names:
+                if tid not in self.fds:
+                    fd = _open(self.tasks / tid / "schedstat")
+                    if fd is not None:
+                        self.fds[tid] = fd
+        got = False
+        for tid, fd in list(self.fds.items()):
+            try:
+                delay = int(os.pread(fd, 128, 0).split()[1])
             except (OSError, IndexError, ValueError):
-                continue                         # that thread ended as we looked
-            self.seen[entry.name] = max(delay, self.seen.get(entry.name, 0))
+                os.close(fd)                     # that thread has ended: its last reading stays
+                del self.fds[tid]
+                continue
+            self.seen[tid] = max(delay, self.seen.get(tid, 0))
             got = True
         return got
+
+
+def _open(path: Path, flags: int = 0) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC | flags)
+    except OSError:
+        return None
 
 
 def longest_wait(before: dict[str, int], after: dict[str, int]) -> float:

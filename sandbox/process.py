@@ -325,22 +325,33 @@ class PlayerProcess:
                 return self.fail(Verdict.PROTOCOL, f"Bad reply: {exc}.")
             if got is not None:
                 return got[0]
-            spent = self.spent(timer)
-            if spent.own >= budget.wall or (budget.clock == "cpu" and spent.cpu >= budget.hard):
-                return self.timeout(timer)
-            wait = budget.wall - spent.own
+            wait = self.left(timer)
             if budget.clock == "cpu":
-                wait = min(wait, (budget.hard - spent.cpu) / self.limits.cores)
+                cpu = self._cpu_s() - timer.cpu0
+                if cpu >= budget.hard:
+                    return self.timeout(timer)
+                wait = min(wait, (budget.hard - cpu) / self.limits.cores)
+            if wait <= 0:
+                return self.timeout(timer)
             chunk = self._read_reply(max(wait, 0.002))
             if chunk == b"":
                 return self.died_unexpectedly()
             if chunk is not None:
                 incoming.feed(chunk)
 
+    def left(self, timer: CallTimer) -> float:
+        """Seconds of real time that may pass before the call could reach its backstop (`budget.wall`
+        of the player's own time). The run delay is read only once real time has reached it: the
+        player's own time is never more than real time."""
+        real = time.perf_counter() - timer.start
+        if real < timer.budget.wall:
+            return timer.budget.wall - real
+        return timer.budget.wall - self.spent(timer).own
+
     def send(self, data: bytes, timer: CallTimer) -> bool:
         """Write `data` to the request pipe; False when the player did not take it before the call's
         backstop (it does not read)."""
-        return self._send(data, lambda: timer.budget.wall - self.spent(timer).own)
+        return self._send(data, lambda: self.left(timer))
 
     def pending_bytes(self) -> int | None:
         """Bytes the child wrote since its last reply (None: the pipe is at EOF)."""
@@ -498,6 +509,8 @@ class PlayerProcess:
 
     def _reaped(self, status: int, rusage: Usage) -> None:
         self.status, self.rusage, self.frozen = status, rusage, False
+        if self.queue is not None:
+            self.queue.close()
         if self.proc is not None:
             self.proc.returncode = os.waitstatus_to_exitcode(status)   # keeps Popen from waiting again
             self.proc.release()
