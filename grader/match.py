@@ -22,6 +22,7 @@ from typing import Any
 
 from rulesets.base import IllegalMove
 from sandbox import CallResult, Verdict
+from sandbox.player import Player
 
 from .assignment import Assignment
 from .players import BuildFailed, player_kwargs
@@ -76,7 +77,7 @@ class GameResult:
                 "infra_error": self.infra_error}
 
 
-PlayerFactory = Callable[..., Any]
+PlayerFactory = Callable[..., Player]       # sandbox.player.Player: every player class, and the tests' fakes
 
 
 class Allowance:
