@@ -76,7 +76,9 @@ class Limits:
     @property
     def cores(self) -> int:
         """How many CPUs the player's threads can run on at once: 1 when pinned to one."""
-        return 1 if self.cpu is not None else (os.cpu_count() or 1)
+        if self.cpu is not None:
+            return 1
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
