@@ -26,13 +26,13 @@ STARTS = 15
 CALLS = 500
 PLAIN_CHILD = """
 import importlib, json, os, sys
-from sandbox import child
-cfg = json.loads(sys.argv[1])
+from sandbox import callloop, child, wire
+cfg = wire.ChildConfig.from_message(json.loads(sys.argv[1]))
 boot = child.Bootstrap(cfg)
-shim = importlib.import_module(cfg["shim"])
-os.chdir(cfg["submission"])
-sys.path.insert(0, cfg["submission"])
-child.serve(boot, shim, cfg["request_fd"], cfg["reply_fd"])
+shim = importlib.import_module(cfg.shim)
+os.chdir(cfg.submission)
+sys.path.insert(0, cfg.submission)
+callloop.serve(boot, shim, cfg.request_fd, cfg.reply_fd)
 """
 
 

@@ -52,7 +52,7 @@ class Assignment:
         """Sandbox limits for one player process of this assignment."""
         return Limits(memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
                       first_call_s=self.first_move_s, kill_after_s=self.kill_after_s,
-                      kill_factor=self.kill_factor, clock=self.config.limits.clock,
+                      kill_factor=self.kill_factor, clock=self.clock,
                       wall_factor=self.config.limits.wall_factor, wall_after_s=self.config.limits.wall_after_s,
                       cpu=cpu, output_kb=self.config.limits.output_kb,
                       readable_until_first_reply=tuple(self.config.options.get("read_once", ())))
@@ -76,10 +76,15 @@ class Assignment:
                 "move_s": self.move_s, "kill_after_s": self.kill_after_s, "kill_factor": self.kill_factor,
                 "memory_mb": self.memory_mb, "options": self.config.options, **self.clock_settings()}
 
+    @property
+    def clock(self) -> str:
+        """What move limits measure: the config's `limits.clock`, else what the course's harness timed."""
+        return self.config.limits.clock or self.ruleset.defaults.clock
+
     def clock_settings(self) -> dict:
         """What the move limits measure, and the wall-clock backstop of the CPU clock."""
         lim = self.config.limits
-        return {"clock": lim.clock, "wall_factor": lim.wall_factor, "wall_after_s": lim.wall_after_s}
+        return {"clock": self.clock, "wall_factor": lim.wall_factor, "wall_after_s": lim.wall_after_s}
 
     def describe_limits(self) -> dict:
         budget = self.limits().budget(self.move_s)

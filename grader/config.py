@@ -30,7 +30,8 @@ class LimitsConfig(Strict):
     move_s: float | None = Field(None, gt=0)
     kill_after_s: float | None = Field(None, ge=0)
     kill_factor: float | None = Field(None, ge=1)
-    clock: Literal["cpu", "wall"] = "cpu"             # what move limits measure: the player's CPU time or wall-clock time
+    clock: Literal["cpu", "wall"] | None = None       # what move limits measure: CPU time or the player's own
+                                                      # wall-clock time (None: what the course's harness timed)
     wall_factor: float = Field(3.0, ge=1)             # cpu clock: unanswered after move × wall_factor + wall_after_s
     wall_after_s: float = Field(1.0, ge=0)            # of wall-clock time, the player is killed
     memory_mb: int | None = Field(None, ge=16)

@@ -22,6 +22,7 @@ from typing import Any
 
 from rulesets.base import IllegalMove
 from sandbox import CallResult, Verdict
+from sandbox.player import Player
 
 from .assignment import Assignment
 from .players import BuildFailed, player_kwargs
@@ -76,7 +77,7 @@ class GameResult:
                 "infra_error": self.infra_error}
 
 
-PlayerFactory = Callable[..., Any]
+PlayerFactory = Callable[..., Player]       # sandbox.player.Player: every player class, and the tests' fakes
 
 
 class Allowance:
@@ -95,7 +96,7 @@ class Allowance:
         return max(0.0, self.seconds - self.used)
 
     def spend(self, res: CallResult) -> None:
-        self.used += res.cpu_s if self.clock == "cpu" else res.wall_s
+        self.used += res.cpu_s if self.clock == "cpu" else res.own_s     # own_s: not the wait for a CPU
 
     def late(self) -> CallResult:
         """The verdict of a call that was not even made: the allowance was used up before it."""

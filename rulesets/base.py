@@ -159,6 +159,7 @@ class Defaults:
     move_s: float = 2.0
     kill_after_s: float = 1.0      # hard kill this long after the soft limit
     kill_factor: float = 1.0       # ... or at soft * kill_factor + kill_after_s
+    clock: str = "cpu"             # what the course's harness timed: "wall" (its own wall-clock time) or "cpu"
     memory_mb: int = 500
     max_submission_mb: float = 10.0
     policy: Policy = field(default_factory=Policy)

@@ -3,6 +3,8 @@
 Knows nothing about games: a *shim* module (named by the caller) turns calls into the
 student's API inside the process. See docs/ARCHITECTURE.md.
 """
+from typing import Any
+
 from .limits import Limits
 from .verdict import CallResult, ProcessReport, Verdict
 
@@ -17,7 +19,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name):  # lazy, so `import sandbox` stays cheap in the child
+def __getattr__(name: str) -> Any:  # lazy, so `import sandbox` stays cheap in the child
     if name == "PlayerProcess":             # the portable one on macOS and Windows (sandbox/portable.py)
         from . import portable
         if portable.wanted():

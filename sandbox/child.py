@@ -3,7 +3,7 @@
 Trusted code running in the player process. Its configuration is the first message on the
 request pipe (never on the command line, where the player could read it). In this order: import
 everything needed (shim, its PRELOAD, the seccomp library), join the cgroup, rlimits, CPU
-pinning, network namespace, private root (sandbox/box.py), drop capabilities and become the
+pinning, the player's own clocks (sandbox/own_clock.py), network namespace, private root (sandbox/box.py), drop capabilities and become the
 box's uid, die with the parent, NO_NEW_PRIVS, Landlock, seccomp. As root it is already pid 1 of
 a pid namespace of its own (its parent created it so). Then write the "ready" frame (what was
 applied; no student code has run yet, so it cannot be forged) and read messages: the first one
@@ -22,32 +22,34 @@ import os
 import site
 import sys
 import types
+from collections.abc import Callable
+from typing import Any
 
-from sandbox import box, cgroup, confine, landlock, program, seccomp_filter, wire
-from sandbox.serve import prepare_interpreter, serve
+from sandbox import box, cgroup, confine, landlock, own_clock, program, seccomp_filter, wire
+from sandbox.callloop import prepare_interpreter, serve
+from sandbox.wire import ChildConfig
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
                      "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
                      "/sys/devices/system/cpu")
 
 
-def package_dir(module) -> str | None:
+def package_dir(module: types.ModuleType) -> str | None:
     """The directory of a module's top-level package (or of the module file itself)."""
     top = sys.modules.get(module.__name__.split(".")[0], module)
-    path = getattr(top, "__file__", None)
+    path: str | None = getattr(top, "__file__", None)
     if path:
         return os.path.dirname(os.path.abspath(path))
     folders = list(getattr(top, "__path__", ()))      # a stand-in package (import_shim) has no file
     return os.path.abspath(folders[0]) if folders else None
 
 
-def first_turn_paths(cfg: dict) -> list[str]:
+def first_turn_paths(cfg: ChildConfig) -> list[str]:
     """readable_until_first_reply as absolute paths; relative ones are inside the submission."""
-    return [os.path.normpath(os.path.join(cfg["submission"], p))
-            for p in cfg.get("readable_until_first_reply", ())]
+    return [os.path.normpath(os.path.join(cfg.submission, p)) for p in cfg.readable_until_first_reply]
 
 
-def import_shim(name: str):
+def import_shim(name: str) -> types.ModuleType:
     """Import the shim without running its parent packages' __init__: a ruleset's __init__ imports
     its engine, probes and built-in players, which the player's process must not hold. Each parent
     not yet imported becomes an empty package over its folder (no file, no loader)."""
@@ -75,14 +77,13 @@ def loaded_files(folder: str) -> list[str]:
     return sorted({os.path.abspath(f) for f in files if f and os.path.abspath(f).startswith(inside)})
 
 
-def readable_paths(cfg: dict, modules, shim=None) -> list[str]:
+def readable_paths(cfg: ChildConfig, modules: list[types.ModuleType], shim: types.ModuleType | None = None) -> list[str]:
     """What the player may read: the interpreter, site-packages, system libraries, the packages of
     `modules` (the sandbox, the PRELOAD), the submission and the configured paths; of the shim's
     own top-level package only the files it imported (so a ruleset's engine, probes and built-in
     players stay unreadable, even where site-packages holds them) and the shim's READ_PATHS."""
-    if cfg.get("exec"):                      # a program: no interpreter, its own files instead
-        return [*SYSTEM_READ_PATHS, cfg["submission"], *cfg["exec"]["read"], *cfg.get("read_paths", ()),
-                *first_turn_paths(cfg)]
+    if cfg.exec is not None:                 # a program: no interpreter, its own files instead
+        return [*SYSTEM_READ_PATHS, cfg.submission, *cfg.exec.read, *cfg.read_paths, *first_turn_paths(cfg)]
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
@@ -92,7 +93,7 @@ def readable_paths(cfg: dict, modules, shim=None) -> list[str]:
         paths = paths_without(paths, {own}) + loaded_files(own) + list(getattr(shim, "READ_PATHS", ()))
         for folder in [p for p in sys.path_importer_cache if p == own or p.startswith(own + "/")]:
             del sys.path_importer_cache[folder]        # their listings would still name the hidden files
-    return [*paths, cfg["submission"], *cfg.get("read_paths", ()), *first_turn_paths(cfg)]
+    return [*paths, cfg.submission, *cfg.read_paths, *first_turn_paths(cfg)]
 
 
 def paths_without(paths: list[str], gone: set[str]) -> list[str]:
@@ -114,12 +115,12 @@ def paths_without(paths: list[str], gone: set[str]) -> list[str]:
 class Bootstrap:
     """Applies the restrictions in order and remembers what each step achieved."""
 
-    def __init__(self, cfg: dict) -> None:
+    def __init__(self, cfg: ChildConfig) -> None:
         self.cfg = cfg
         self.applied: dict[str, str] = {}
         self.abi = 0
 
-    def step(self, name: str, fn, *args) -> bool:
+    def step(self, name: str, fn: Callable[..., str], *args: Any) -> bool:
         try:
             self.applied[name] = fn(*args)
             return True
@@ -131,15 +132,15 @@ class Bootstrap:
     def skip(self, name: str, why: str) -> None:
         self.applied[name] = f"missing: {why}"
 
-    def run(self):
+    def run(self) -> types.ModuleType:
         shim = self.load()
         self.restrict()
         return shim
 
-    def load(self):
+    def load(self) -> types.ModuleType:
         """Steps 1-2, no restriction yet: import the shim, its PRELOAD and libseccomp; read the
         Landlock ABI. A pre-fork template (sandbox/zygote.py) stops here and forks."""
-        shim = import_shim(self.cfg["shim"])
+        shim = import_shim(self.cfg.shim)
         self.shim = shim
         self.modules = [sys.modules["sandbox"]]
         self.modules += [importlib.import_module(m) for m in getattr(shim, "PRELOAD", ())]
@@ -150,64 +151,68 @@ class Bootstrap:
     def restrict(self) -> None:
         """Every restriction, in order, for the submission in self.cfg (nothing is imported from it)."""
         cfg, seccomp_ok = self.cfg, self.seccomp_ok
-        root, uid = os.geteuid() == 0, cfg.get("uid")
-        run = cfg.get("exec") or {}
-        if cfg.get("cgroup_procs"):
-            self.step("cgroup", confine.join_cgroups, cfg.pop("cgroup_procs"))
-        self.step("rlimits", confine.set_rlimits, cfg["address_space_mb"], run.get("nofile", 64),
-                  cgroup.PIDS_MAX if uid is not None else None, run.get("fsize_mb", 0))
-        if cfg.get("cpu") is not None:
-            self.step("cpu", confine.pin_cpu, cfg["cpu"])
-        if cfg.get("netns") and root:
+        root, uid = os.geteuid() == 0, cfg.uid
+        run = cfg.exec
+        if cfg.cgroup_procs:
+            procs, cfg.cgroup_procs = cfg.cgroup_procs, []
+            self.step("cgroup", confine.join_cgroups, procs)
+        self.step("rlimits", confine.set_rlimits, cfg.address_space_mb, run.nofile if run else 64,
+                  cgroup.PIDS_MAX if uid is not None else None, run.fsize_mb if run else 0)
+        if cfg.cpu is not None:
+            self.step("cpu", confine.pin_cpu, cfg.cpu)
+        if run is None:                            # before the private root hides /proc
+            self.step("own_clock", own_clock.install)
+        if cfg.netns and root:
             self.step("netns", confine.unshare_network)
         if os.getpid() == 1:
             self.applied["pid_namespace"] = "pid 1 of its own pid namespace: no other process visible"
         else:
-            self.skip("pid_namespace", cfg.get("pid_namespace_missing") or "not started in a pid namespace")
+            self.skip("pid_namespace", cfg.pid_namespace_missing or "not started in a pid namespace")
         self.read_paths = readable_paths(cfg, self.modules, self.shim)
         if root:                                   # real root, or uid 0 of a user namespace
             self.step("private_root", box.private_root,
-                      [*self.read_paths, *run.get("execute", ()), *run.get("write", ())], bool(run))
+                      [*self.read_paths, *(run.execute if run else ()), *(run.write if run else ())], bool(run))
         else:
-            self.skip("private_root", cfg.get("pid_namespace_missing") or "no mount namespace without root")
-        os.chdir(cfg["submission"])
-        sys.path.insert(0, cfg["submission"])
+            self.skip("private_root", cfg.pid_namespace_missing or "no mount namespace without root")
+        os.chdir(cfg.submission)
+        sys.path.insert(0, cfg.submission)
         if root:
             self.step("capabilities", confine.drop_capabilities, uid)
         self.applied["uid"] = (f"{os.getuid()}, its own (no other player, template or manager has it)"
                                if uid is not None and os.getuid() == uid else
-                               f"missing: {cfg.get('uid_missing') or 'the uid could not be changed'}")
-        self.step("parent_death", confine.die_with_parent, cfg["request_fd"])
+                               f"missing: {cfg.uid_missing or 'the uid could not be changed'}")
+        self.step("parent_death", confine.die_with_parent, cfg.request_fd)
         nnp = self.step("no_new_privs", confine.no_new_privs)
         if self.abi and nnp:
             self.step("landlock", self.apply_landlock, self.read_paths)
         else:
             self.skip("landlock", "kernel has no Landlock" if not self.abi else "NO_NEW_PRIVS failed")
         if seccomp_ok and nnp:
-            exec_note = f"; execve for {run['argv'][0]} only (Landlock)" if run else ""
-            if run.get("processes"):
+            exec_note = f"; execve for {run.argv[0]} only (Landlock)" if run else ""
+            processes = run is not None and run.processes
+            if processes:
                 exec_note += "; processes allowed (a build)"
-            self.step("seccomp", lambda: f"{seccomp_filter.install(bool(run), bool(run.get('processes')))} rules, "
+            self.step("seccomp", lambda: f"{seccomp_filter.install(bool(run), processes)} rules, "
                                          f"EPERM; foreign ABIs killed{exec_note}")
 
-    def apply_landlock(self, paths) -> str:
-        run = self.cfg.get("exec")
+    def apply_landlock(self, paths: list[str]) -> str:
+        run = self.cfg.exec
         if run:
-            skipped = landlock.restrict(paths, self.abi, execute=run["execute"], write=run["write"])
+            skipped = landlock.restrict(paths, self.abi, execute=list(run.execute), write=list(run.write))
         else:
             skipped = landlock.restrict(paths, self.abi)
         extra = ", TCP denied" if self.abi >= 4 else ""
         if run:
-            extra += f", EXECUTE only {len(run['execute'])} files" + (
-                f", writable {len(run['write'])} folders" if run["write"] else "")
+            extra += f", EXECUTE only {len(run.execute)} files" + (
+                f", writable {len(run.write)} folders" if run.write else "")
         extra += ", signal and abstract-socket scopes" if self.abi >= 6 else ""
         return f"ABI {self.abi}: read-only {len(paths) - len(skipped)} paths{extra}"
 
     def after_ready(self, req_fd: int, rep_fd: int) -> None:
         """A program player (a JVM, a compiled program): exec it now, every layer applied and the
         ready frame written; it inherits the protocol's descriptors. Python players go on serving."""
-        if self.cfg.get("exec"):
-            program.exec_program(self.cfg["exec"], req_fd, rep_fd, self.first_turn_env())
+        if self.cfg.exec is not None:
+            program.exec_program(self.cfg.exec, req_fd, rep_fd, self.first_turn_env())
 
     def first_turn_env(self) -> dict[str, str]:
         """For a program (a JVM) that forgets the first-turn paths itself after its first move:
@@ -215,7 +220,7 @@ class Bootstrap:
         gone = {p for p in first_turn_paths(self.cfg) if os.path.exists(p)}
         if not gone or not self.abi:
             return {}
-        keep = paths_without([*self.read_paths, *self.cfg["exec"]["execute"]], gone)
+        keep = paths_without([*self.read_paths, *(self.cfg.exec.execute if self.cfg.exec else ())], gone)
         return {"GRADER_KEEP_READABLE": "\n".join(keep)}
 
     def forget_first_turn_paths(self) -> None:
@@ -225,12 +230,12 @@ class Bootstrap:
             landlock.restrict(paths_without(self.read_paths, gone), self.abi)
 
 
-def read_config(req_fd: int, rep_fd: int) -> dict:
+def read_config(req_fd: int, rep_fd: int) -> ChildConfig:
     """The manager's first message on the request pipe: this player's configuration."""
-    cfg = wire.read_message(req_fd)
-    if not isinstance(cfg, dict):
+    msg = wire.read_message(req_fd)
+    if not isinstance(msg, dict):
         os._exit(0)                                # the manager is gone already
-    return {**cfg, "request_fd": req_fd, "reply_fd": rep_fd}
+    return ChildConfig.from_message(msg, request_fd=req_fd, reply_fd=rep_fd)
 
 
 def main() -> None:
@@ -240,7 +245,7 @@ def main() -> None:
     try:
         boot = Bootstrap(cfg)
         shim = boot.run()
-        serve(boot, shim, cfg["request_fd"], cfg["reply_fd"])
+        serve(boot, shim, cfg.request_fd, cfg.reply_fd)
     except MemoryError:
         os._exit(wire.MEMORY_EXIT)
 

@@ -1,17 +1,25 @@
-"""The CPU time a player process has used: what CPU-time move limits are measured with.
+"""What the kernel says about a player process's time: the CPU it used, and how long it waited
+for a CPU it was ready to use. Move clocks are measured with these (sandbox/limits.py `Spent`).
 
-The most precise source the host offers, in this order: the player's cgroup `cpuacct.usage`
-(nanoseconds, every task in the cgroup), the kernel's CPU clock of the process
+CPU time, from the most precise source the host offers, in this order: the player's cgroup
+`cpuacct.usage` (nanoseconds, every task in the cgroup), the kernel's CPU clock of the process
 (`clock_gettime` on the pid's process clock: nanoseconds, all its threads, ended ones
 included, and no privilege needed), `/proc/<pid>/stat` (clock ticks: 10 ms, too coarse to tell
 2.0008 s from 2 s). Where none can be read the wall clock stands in, an upper bound for one core.
 A process frozen with SIGSTOP does not run, so it accrues nothing on any of these.
+
+Run-queue delay: `/proc/<pid>/task/<tid>/schedstat` holds, per thread, the nanoseconds it ran,
+the nanoseconds it spent runnable on a run queue while another task had the CPU, and its number
+of time slices (the kernel's schedstats, CONFIG_SCHED_INFO). The manager reads its child's host
+pid, so a player that is pid 1 of its own pid namespace is read the same way. A thread's last
+reading is kept after it ends. A frozen process is not runnable and accrues no delay either.
 """
 from __future__ import annotations
 
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -29,8 +37,10 @@ class CpuMeter:
         self.pid = pid
         self.usage = cgroup_usage
         self.t0 = time.perf_counter()
-        for source, read in (("cgroup cpuacct.usage (ns)", self._cgroup), ("process CPU clock (ns)", self._clock),
-                             ("/proc/<pid>/stat (clock ticks)", self._stat)):
+        readers: tuple[tuple[str, Callable[[], float | None]], ...] = (
+            ("cgroup cpuacct.usage (ns)", self._cgroup), ("process CPU clock (ns)", self._clock),
+            ("/proc/<pid>/stat (clock ticks)", self._stat))
+        for source, read in readers:
             if read() is not None:
                 self.source, self._read = source, read
                 break
@@ -67,3 +77,78 @@ class CpuMeter:
 
     def _wall(self) -> float:
         return time.perf_counter() - self.t0
+
+
+class QueueMeter:
+    """How long each of one process's threads has been runnable but waiting for a CPU (ns, by
+    thread id; a thread's last reading is kept once it has ended). `source` names what is read;
+    `waits()` is None where the host has no schedstat (not Linux, or schedstats compiled out).
+    Each thread's file stays open and is read with `pread` (about 1 µs; opening it costs 40); the
+    task folder is listed again only when its link count (procfs: 2 + the number of threads) says
+    a thread is new."""
+
+    def __init__(self, pid: int, proc: Path = Path("/proc")) -> None:
+        self.tasks = proc / str(pid) / "task"
+        self.tasks_fd = _open(self.tasks, os.O_DIRECTORY)
+        self.fds: dict[str, int] = {}           # tid -> its open schedstat
+        self.seen: dict[str, int] = {}          # tid -> its run delay so far, in ns
+        self.readable = self._read()
+        self.source = ("run delay: /proc/<pid>/task/*/schedstat (ns)" if self.readable else
+                       "missing: no schedstat here, so time spent waiting for a CPU is counted")
+
+    def waits(self) -> dict[str, int] | None:
+        """Each thread's run delay so far; None when it cannot be read (never, or the process has ended)."""
+        return dict(self.seen) if self.readable and self._read() else None
+
+    def close(self) -> None:
+        for fd in [*self.fds.values(), *([self.tasks_fd] if self.tasks_fd is not None else [])]:
+            os.close(fd)
+        self.fds, self.tasks_fd = {}, None
+
+    def _threads(self) -> int | None:
+        """The process's thread count (procfs gives its task folder 2 + that many links), None when
+        it cannot be told (then the folder is listed every time)."""
+        if self.tasks_fd is None:
+            return None
+        try:
+            return os.fstat(self.tasks_fd).st_nlink - 2
+        except OSError:
+            return None
+
+    def _read(self) -> bool:
+        if self._threads() != len(self.fds):
+            try:
+                names = os.listdir(self.tasks)
+            except OSError:
+                names = []
+            for tid in names:
+                if tid not in self.fds:
+                    fd = _open(self.tasks / tid / "schedstat")
+                    if fd is not None:
+                        self.fds[tid] = fd
+        got = False
+        for tid, fd in list(self.fds.items()):
+            try:
+                delay = int(os.pread(fd, 128, 0).split()[1])
+            except (OSError, IndexError, ValueError):
+                os.close(fd)                     # that thread has ended: its last reading stays
+                del self.fds[tid]
+                continue
+            self.seen[tid] = max(delay, self.seen.get(tid, 0))
+            got = True
+        return got
+
+
+def _open(path: Path, flags: int = 0) -> int | None:
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC | flags)
+    except OSError:
+        return None
+
+
+def longest_wait(before: dict[str, int], after: dict[str, int]) -> float:
+    """Seconds the thread that waited longest between two readings waited for a CPU. The longest
+    of them, not their sum: the thread doing the work (a Python player's main thread, a JVM's
+    `main`) is held back at most that long, and threads that wait side by side are not counted
+    twice; what the player's own threads cost each other is `own_time`'s floor."""
+    return max((ns - before.get(tid, 0) for tid, ns in after.items()), default=0) / 1e9

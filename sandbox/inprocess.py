@@ -27,7 +27,7 @@ class InProcessPlayer:
         self.name = name
         self.limits = limits or Limits()
         self.seed = seed
-        self.handler: object | None = None
+        self.handler: Any = None
         self.started = False
         self.death: CallResult | None = None
         self.report: ProcessReport | None = None
@@ -74,7 +74,7 @@ class InProcessPlayer:
                                         protections={"all": "missing: in-process player, no sandbox"})
         return self.report
 
-    def _timed(self, fn: Callable[[], dict[str, Any] | None], soft: float, opening: bool = False) -> CallResult:
+    def _timed(self, fn: Callable[[], Any], soft: float, opening: bool = False) -> CallResult:
         t0, c0 = time.perf_counter(), time.process_time()
         try:
             reply = fn()

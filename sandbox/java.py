@@ -1,7 +1,7 @@
 """Java players: the JDK, the shim's classes, the JVM's flags, and the compile step, as Programs.
 
 A Java player is a JVM started by the sandboxed child as its last step (sandbox/program.py).
-It runs `grader_shim.Main` (sandbox/java/grader_shim: the wire protocol in Java) with a
+It runs `grader_shim.Main` (sandbox/java_sources/grader_shim: the wire protocol in Java) with a
 ruleset's bridge class (a `grader_shim.Handler`), the ruleset's course API and the student's
 compiled classes on the class path. Trusted classes (shim + course API) are compiled once per
 source hash into a cache folder, with a class-data-sharing archive that cuts the JVM's start;
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .program import Program, loader_paths
 
-SHIM_SOURCES = Path(__file__).resolve().parent / "java" / "grader_shim"
-LANDLOCK_SOURCES = Path(__file__).resolve().parent / "java" / "landlock"
+SHIM_SOURCES = Path(__file__).resolve().parent / "java_sources" / "grader_shim"
+LANDLOCK_SOURCES = Path(__file__).resolve().parent / "java_sources" / "landlock"
 LANDLOCK_FLAGS = ["--add-modules", "grader.landlock", "--enable-native-access=grader.landlock"]
 SHIM_MAIN = "grader_shim.Main"
 NO_JDK = "no JDK found (javac not on PATH): install openjdk-17-jdk-headless to grade Java players"
@@ -39,6 +39,14 @@ def jdk_home() -> Path | None:
 
 def unavailable_reason() -> str | None:
     return None if jdk_home() is not None else NO_JDK
+
+
+def required_jdk() -> Path:
+    """The JDK's home, where a caller has checked `unavailable_reason()`; OSError (NO_JDK) otherwise."""
+    home = jdk_home()
+    if home is None:
+        raise OSError(NO_JDK)
+    return home
 
 
 def cache_root() -> Path:
@@ -141,7 +149,7 @@ def _dump_archive(home: Path, work: Path, bridge: str) -> None:
 def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_once: bool = False) -> Program:
     """The JVM of one player: the shim serving `bridge`, the API and the student's `classes`.
     `read_once`: some files are readable during the first turn only, so the shim needs Landlock."""
-    home = jdk_home()
+    home = required_jdk()
     java = str(home / "bin" / "java")
     archive = api / "app.jsa"
     share = [f"-XX:SharedArchiveFile={archive}"] if archive.is_file() else []
@@ -156,7 +164,7 @@ def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_o
 def compile_program(api: Path, sources: list[str], out: Path, memory_mb: int) -> Program:
     """javac inside the sandbox: the student's `sources` (relative to the submission) against the
     API classes, writing only into `out`. No annotation processors (they would run student code)."""
-    home = jdk_home()
+    home = required_jdk()
     javac = str(home / "bin" / "javac")
     heap = max(64, memory_mb - 200)
     argv = [javac, f"-J-Xmx{heap}m", "-J-XX:-UsePerfData", "-J-XX:+UseSerialGC", "-J-XX:-UseContainerSupport",

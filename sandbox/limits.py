@@ -1,6 +1,17 @@
-"""Limits as plain data: what a player process may use. Filled from config by the grader."""
+"""Limits as plain data: what a player process may use (filled from config by the grader), and
+the move clock they are measured on.
+
+A call's time is measured on one of two clocks: the player's CPU time ("cpu"), or the wall-clock
+time that was the player's own ("wall"): real time less the time it was runnable but waiting for
+a CPU that other processes held (the kernel's run-queue delay, sandbox/cputime.py). On an idle
+machine the two wall-clock figures are the same; on a loaded one the player is charged what it
+would have used on an idle one, so load neither kills an honest player nor excuses a late one
+(a search that loops until `time() + 2 s` still answers after 2 s of its own time). The
+wall-clock backstop of the CPU clock is measured the same way.
+"""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 CLOCKS = ("cpu", "wall")
@@ -9,9 +20,9 @@ CLOCKS = ("cpu", "wall")
 @dataclass(frozen=True)
 class Budget:
     """One call's limits, in seconds. `clock` says what `soft` and `hard` measure: the player's
-    own CPU time ("cpu": other load on the machine cannot make it late) or wall-clock time
-    ("wall"). `wall` is when a call still unanswered is killed whatever the clock (a player that
-    sleeps or blocks uses no CPU); in wall mode it equals `hard`."""
+    CPU time ("cpu") or its own wall-clock time ("wall", see above). `wall` is when a call still
+    unanswered is killed whatever the clock (a player that sleeps or blocks uses no CPU), on the
+    player's own wall-clock time; in wall mode it equals `hard`."""
 
     clock: str
     soft: float
@@ -24,7 +35,7 @@ class Limits:
     """Resource limits of one player process.
 
     Times are seconds per call, of CPU time (`clock="cpu"`, all threads of the process) or of
-    wall-clock time (`clock="wall"`). A call that used more than `soft` is LATE; one still
+    the player's own wall-clock time (`clock="wall"`: less the time it waited for a CPU). A call that used more than `soft` is LATE; one still
     unanswered at `hard_for(soft)` is KILLED, and so is one unanswered after the wall-clock
     backstop `soft * wall_factor + wall_after_s` (never sooner than the hard limit). `start_s`
     covers starting the process and importing the submission (the course's first-move allowance
@@ -62,6 +73,43 @@ class Limits:
             return Budget("wall", soft, hard, hard)
         return Budget("cpu", soft, hard, max(hard, soft * self.wall_factor + self.wall_after_s))
 
+    @property
+    def cores(self) -> int:
+        """How many CPUs the player's threads can run on at once: 1 when pinned to one."""
+        if self.cpu is not None:
+            return 1
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What one call used, in seconds. `own` is the wall-clock time that was the player's: `wall`
+    less `queued`, the time it was held back waiting for a CPU, and never less than its CPU time
+    spread over the cores it may use (`own_time`)."""
+
+    wall: float
+    cpu: float
+    queued: float = 0.0
+
+    @staticmethod
+    def measured(wall: float, cpu: float, run_delay: float, cores: int) -> Spent:
+        """From the readings of a call: real seconds, CPU seconds, the longest run delay of one thread."""
+        own = own_time(wall, run_delay, cpu, cores)
+        return Spent(wall, cpu, wall - own)
+
+    @property
+    def own(self) -> float:
+        return self.wall - self.queued
+
+
+def own_time(wall: float, run_delay: float, cpu: float, cores: int) -> float:
+    """The player's own wall-clock time: `wall` less the run delay (the longest of its threads',
+    sandbox/cputime.py `longest_wait`), and never less than `cpu / cores`. The floor matters for a
+    player with several threads: threads of its own waiting for each other (a spinning helper
+    thread on a one-core player) add run delay that other load did not cause, and must not buy it
+    time; CPU it used is time it had."""
+    return max(0.0, min(wall, max(wall - run_delay, cpu / max(1, cores))))
+
 
 def over(value: float, limit: float) -> str:
     """`value` in seconds with enough digits to show how it stands against `limit`: 2.0008 beside
@@ -73,19 +121,27 @@ def over(value: float, limit: float) -> str:
     return f"{value:.6f}"
 
 
-def late_sentence(budget: Budget, wall: float, cpu: float) -> str:
-    """Why an answered call is late ("" when it is not), naming the clock whose limit it passed."""
+def _not_counted(queued: float) -> str:
+    """The clause that says how much waiting for a CPU was left out ("" when too little to say).
+    It ends the sentence, so what comes first reads the same on an idle machine."""
+    return f" ({queued:.2f} s spent waiting for a CPU on a busy machine not counted)" if queued >= 0.01 else ""
+
+
+def late_sentence(budget: Budget, wall: float, cpu: float, queued: float = 0.0) -> str:
+    """Why an answered call is late ("" when it is not), naming the clock whose limit it passed.
+    `wall` is the player's own wall-clock time, `queued` what was left out of it."""
     if budget.clock == "cpu" and cpu > budget.soft:
         return f"Used {over(cpu, budget.soft)} s of CPU; the limit is {budget.soft:g} s."
     if budget.clock == "wall" and wall > budget.soft:
-        return f"Answered after {over(wall, budget.soft)} s of wall-clock time; the limit is {budget.soft:g} s."
+        return (f"Answered after {over(wall, budget.soft)} s of wall-clock time; the limit is {budget.soft:g} s"
+                f"{_not_counted(queued)}.")
     return ""
 
 
-def kill_sentence(budget: Budget, wall: float, cpu: float) -> str:
+def kill_sentence(budget: Budget, wall: float, cpu: float, queued: float = 0.0) -> str:
     """Why an unanswered call was killed: the CPU limit, or the wall-clock one (with the CPU used)."""
     if budget.clock == "cpu" and cpu >= budget.hard:
         return (f"Used {over(cpu, budget.hard)} s of CPU without answering (the limit is {budget.soft:g} s, "
                 f"the kill at {budget.hard:g} s): the player was killed.")
     return (f"No answer after {budget.wall:g} s of wall-clock time while using {cpu:.2f} s of CPU: "
-            f"the player was killed.")
+            f"the player was killed{_not_counted(queued)}.")

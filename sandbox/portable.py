@@ -19,15 +19,20 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from types import SimpleNamespace
+from typing import Any
 
 import psutil
 
 from . import wire
 from .capture import OutputCapture
+from .interpreter import CHILD_ENV, PYTHON
 from .limits import Limits
-from .process import CHILD_ENV, PYTHON, PlayerProcess
-from .verdict import CallResult, Verdict
+from .player import Ended
+from .process import PlayerProcess
+from .verdict import CallResult, ProcessReport, Verdict
+from .wire import ChildConfig
 
 ENV_VAR = "GRADER_SANDBOX"
 WATCH_S = 0.02                     # memory watch period while the player runs
@@ -66,28 +71,29 @@ def _status(returncode: int) -> int:
     return (returncode if returncode < 1 << 23 else 255) << 8   # a Windows NTSTATUS does not fit
 
 
-class PortableChild(subprocess.Popen):
+class PortableChild(subprocess.Popen[bytes]):
     """The player process, driven through psutil; the methods PlayerProcess calls on its child.
     A thread watches its memory (with its children's) while it runs and kills it above the limit.
     Finding children means reading every process on the machine, so the watch does it every
     CHILDREN_S and suspension uses that list; killing looks afresh."""
 
-    def __init__(self, args, memory_mb: int, **kw) -> None:
+    def __init__(self, args: list[str], memory_mb: int, **kw: Any) -> None:
         super().__init__(args, **kw)
         self.memory_mb = memory_mb
         self.peak_mb = 0.0
         self.cpu = (0.0, 0.0)
         self.over_memory = False
         self.suspended = False
-        self.children: list = []
+        self.children: list[psutil.Process] = []
         self.done = threading.Event()
+        self.ps: psutil.Process | None
         try:
             self.ps = psutil.Process(self.pid)
         except psutil.Error:
             self.ps = None
         threading.Thread(target=self._watch, name=f"memory-{self.pid}", daemon=True).start()
 
-    def _tree(self, fresh: bool = False) -> list:
+    def _tree(self, fresh: bool = False) -> list[psutil.Process]:
         """The player and the processes it started (looked for now when `fresh`)."""
         if self.ps is None:
             return []
@@ -101,9 +107,10 @@ class PortableChild(subprocess.Popen):
     def cpu_s(self) -> float:
         """User+system CPU seconds of the player so far (the last known figure once it has ended)."""
         try:
-            t = self.ps.cpu_times()
-            self.cpu = (t.user, t.system)
-        except (psutil.Error, AttributeError):
+            if self.ps is not None:
+                t = self.ps.cpu_times()
+                self.cpu = (t.user, t.system)
+        except psutil.Error:
             pass
         return sum(self.cpu)
 
@@ -133,7 +140,7 @@ class PortableChild(subprocess.Popen):
 
     KILL, STOP, CONT = "SIGKILL", "SIGSTOP", "SIGCONT"
 
-    def signal_group(self, sig) -> None:
+    def signal_group(self, sig: Any) -> None:
         """SIGSTOP, SIGCONT or SIGKILL (or their names, which is all Windows has) to the player and
         its children."""
         name = sig if isinstance(sig, str) else signal.Signals(sig).name
@@ -150,13 +157,13 @@ class PortableChild(subprocess.Popen):
                 pass
         self.suspended = name == "SIGSTOP"
 
-    def wait_stop(self):
+    def wait_stop(self) -> Ended | None:
         """None once suspended, (status, rusage) if it has ended. Windows suspends synchronously; a
         POSIX SIGSTOP takes effect a moment later, so its state is polled (for at most a second)."""
         deadline = time.perf_counter() + 1.0
         while self.poll() is None:
             try:
-                if sys.platform == "win32" or self.ps.status() == psutil.STATUS_STOPPED:
+                if sys.platform == "win32" or (self.ps is not None and self.ps.status() == psutil.STATUS_STOPPED):
                     return None
             except psutil.Error:
                 pass
@@ -165,17 +172,17 @@ class PortableChild(subprocess.Popen):
             time.sleep(0.0002)
         return self._ended()
 
-    def wait_end(self, timeout: float | None):
+    def wait_end(self, timeout: float | None) -> Ended | None:
         try:
             self.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
         return self._ended()
 
-    def _ended(self):
+    def _ended(self) -> Ended:
         self.done.set()
         usage = SimpleNamespace(ru_maxrss=self.peak_mb * 1024, ru_utime=self.cpu[0], ru_stime=self.cpu[1])
-        return _status(self.returncode), usage
+        return _status(self.returncode if self.returncode is not None else 0), usage
 
     def release(self) -> None:
         self.done.set()
@@ -194,8 +201,7 @@ class PortablePlayerProcess(PlayerProcess):
         req_r, self.req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         out_r, out_w = os.pipe()
-        cfg = {"shim": self.shim, "submission": self.submission,
-               "readable_until_first_reply": list(lim.readable_until_first_reply)}
+        cfg = ChildConfig(self.shim, self.submission, readable_until_first_reply=list(lim.readable_until_first_reply))
         env = dict(CHILD_ENV, **{k: os.environ[k] for k in ("SYSTEMROOT", "SystemRoot") if k in os.environ})
         if sys.platform == "win32":
             env["PATH"] = os.path.dirname(sys.executable)
@@ -205,7 +211,7 @@ class PortablePlayerProcess(PlayerProcess):
         self.t_spawn = time.perf_counter()
         self.started_by = "spawn"
         try:
-            self.proc = PortableChild([*PYTHON, "-m", "sandbox.portable_child", json.dumps(cfg)],
+            self.proc = PortableChild([*PYTHON, "-m", "sandbox.portable_child", json.dumps(cfg.to_message())],
                                       lim.memory_mb, stdin=req_r, stdout=rep_w, stderr=out_w,
                                       cwd=self.submission, env=env, **session)
         except OSError as exc:
@@ -221,7 +227,7 @@ class PortablePlayerProcess(PlayerProcess):
         self.reply_eof = False
         threading.Thread(target=self._drain_replies, args=(rep_r,), name=f"replies-{self.name}", daemon=True).start()
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
-        return self._exchange({"open": self.options, "seed": self.seed}, lim.start_s, t0=self.t_spawn, ready=True)
+        return self.conversation.start(self.options, self.seed)
 
     def _drain_replies(self, fd: int) -> None:
         """Pipes cannot be polled on Windows: a thread reads the reply pipe (and closes it at EOF)."""
@@ -244,23 +250,27 @@ class PortablePlayerProcess(PlayerProcess):
         self.reply_eof = not chunk
         return chunk
 
-    def _send(self, data: bytes, deadline: float) -> bool:
-        """Write in a thread, so a player that does not read cannot block the manager past `deadline`."""
+    def _send(self, data: bytes, left: Callable[[], float]) -> bool:
+        """Write in a thread, so a player that does not read cannot block the manager past the call's limit."""
         sent = threading.Event()
 
         def write() -> None:
             try:
-                wire.write_all(self.req_w, data)
+                wire.write_all(self.req_w, data)   # type: ignore[arg-type]  # open while the player lives
             except OSError:
                 pass                        # the child is gone: the read loop sees EOF
             finally:
                 sent.set()
         threading.Thread(target=write, name=f"request-{self.name}", daemon=True).start()
-        return sent.wait(max(0.0, deadline - time.perf_counter()))
+        while not sent.wait(max(0.0, left())):
+            if left() <= 0:
+                return False
+        return True
 
-    def close(self):
+    def close(self) -> ProcessReport:
         """PlayerProcess.close, then the processes the player started and left running are killed."""
-        leftovers = self.proc._tree(fresh=True)[1:] if self.report is None and self.proc is not None else []
+        child = self.proc if isinstance(self.proc, PortableChild) else None
+        leftovers = child._tree(fresh=True)[1:] if self.report is None and child is not None else []
         report = super().close()
         for p in leftovers:
             try:
@@ -270,7 +280,7 @@ class PortablePlayerProcess(PlayerProcess):
         return report
 
     def _over_memory(self) -> bool:
-        return self.proc is not None and self.proc.over_memory
+        return isinstance(self.proc, PortableChild) and self.proc.over_memory
 
     def _cpu_s(self) -> float:
-        return self.proc.cpu_s()
+        return self.proc.cpu_s() if isinstance(self.proc, PortableChild) else 0.0

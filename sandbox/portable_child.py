@@ -12,25 +12,27 @@ import importlib
 import json
 import os
 import sys
+from types import ModuleType
 
 from sandbox import wire
-from sandbox.serve import prepare_interpreter, serve
+from sandbox.callloop import prepare_interpreter, serve
+from sandbox.wire import ChildConfig
 
 
 class Bootstrap:
-    """What sandbox.serve needs of a bootstrap; the ready frame says that nothing was restricted."""
+    """What sandbox.callloop needs of a bootstrap; the ready frame says that nothing was restricted."""
 
-    def __init__(self, cfg: dict) -> None:
+    def __init__(self, cfg: ChildConfig) -> None:
         self.cfg = cfg
         self.applied = {"restrictions": "none inside the player process (portable sandbox)"}
 
-    def load(self):
+    def load(self) -> ModuleType:
         """Import the shim and its PRELOAD, then put the submission first on sys.path (as on Linux)."""
-        shim = importlib.import_module(self.cfg["shim"])
+        shim = importlib.import_module(self.cfg.shim)
         for name in getattr(shim, "PRELOAD", ()):
             importlib.import_module(name)
-        os.chdir(self.cfg["submission"])
-        sys.path.insert(0, self.cfg["submission"])
+        os.chdir(self.cfg.submission)
+        sys.path.insert(0, self.cfg.submission)
         return shim
 
     def forget_first_turn_paths(self) -> None:
@@ -38,7 +40,7 @@ class Bootstrap:
 
 
 def main() -> None:
-    cfg = json.loads(sys.argv[1])
+    cfg = ChildConfig.from_message(json.loads(sys.argv[1]))
     request_fd, reply_fd = os.dup(0), os.dup(1)
     os.dup2(2, 1)
     null = os.open(os.devnull, os.O_RDONLY)

@@ -26,6 +26,11 @@ import socket
 import subprocess
 import sys
 import threading
+from typing import Any
+
+from .interpreter import CHILD_ENV, PYTHON
+from .player import Ended
+from .wire import ChildConfig
 
 REPLY_BYTES = 4096
 START_S = 30.0                     # a template's imports (numpy) on a loaded machine
@@ -47,7 +52,6 @@ class Zygote:
     """One template process and the manager's end of its control socket."""
 
     def __init__(self, shim: str) -> None:
-        from .process import CHILD_ENV, PYTHON
         self.shim = shim
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
@@ -71,13 +75,14 @@ class Zygote:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def fork(self, cfg: dict, fds: list[int]) -> tuple[int, int]:
+    def fork(self, cfg: ChildConfig, fds: list[int]) -> tuple[int, int]:
         """(pid, pidfd) of a new child holding `fds`. BrokenPipeError/ConnectionError before
         the request was delivered (the descriptors are still only ours); OSError after."""
-        socket.send_fds(self.sock, [json.dumps(cfg).encode()], fds)
-        return self._answer(START_S, with_fd=True)
+        socket.send_fds(self.sock, [json.dumps(cfg.to_message()).encode()], fds)
+        pid, pidfd = self._answer(START_S, with_fd=True)
+        return int(pid), int(pidfd)
 
-    def _answer(self, timeout: float, with_fd: bool = False):
+    def _answer(self, timeout: float, with_fd: bool = False) -> Any:
         ready, _, _ = select.select([self.sock], [], [], timeout)
         if not ready:
             raise OSError("the template did not answer")
@@ -121,7 +126,7 @@ class PreforkPool:
     def __enter__(self) -> PreforkPool:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def zygote(self, shim: str, cpu: int | None) -> Zygote:
@@ -134,11 +139,11 @@ class PreforkPool:
             z = self.zygotes[(shim, cpu)] = Zygote(shim)
         return z
 
-    def fork(self, cfg: dict, fds: list[int]) -> ForkedChild | None:
+    def fork(self, cfg: ChildConfig, fds: list[int]) -> ForkedChild | None:
         """A child forked for `cfg` holding `fds`, or None (the caller spawns instead)."""
         self._forget_if_inherited()
         with self.lock:
-            key = (cfg["shim"], cfg.get("cpu"))
+            key = (cfg.shim, cfg.cpu)
             status_mine, status_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
                 for _attempt in (1, 2):
@@ -156,7 +161,7 @@ class PreforkPool:
             status_mine.close()
             return None
 
-    def _drop(self, key, exc: Exception) -> None:
+    def _drop(self, key: tuple[str, int | None], exc: Exception) -> None:
         self.last_error = str(exc)
         z = self.zygotes.pop(key, None)
         if z is not None:
@@ -175,11 +180,11 @@ class ForkedChild:
 
     def __init__(self, pid: int, pidfd: int, status: socket.socket) -> None:
         self.pid = pid
-        self.pidfd = pidfd
-        self.status = status
-        self.returncode = None
+        self.pidfd: int | None = pidfd
+        self.status: socket.socket | None = status
+        self.returncode: int | None = None
 
-    def signal_group(self, sig: int) -> None:
+    def signal_group(self, sig: Any) -> None:
         if self.pidfd is None:
             return
         try:
@@ -187,7 +192,7 @@ class ForkedChild:
         except (ProcessLookupError, PermissionError):
             pass
 
-    def wait_stop(self):
+    def wait_stop(self) -> Ended | None:
         """None once every thread is stopped, (status, rusage) if the child ended first."""
         while True:
             if _stopped(self.pid):
@@ -196,7 +201,7 @@ class ForkedChild:
             if ended is not None:
                 return ended
 
-    def wait_end(self, timeout: float | None):
+    def wait_end(self, timeout: float | None) -> Ended | None:
         """(status, rusage) from the template once the child has ended; None after `timeout`."""
         if self.status is None:
             raise ChildProcessError("already collected")
@@ -206,10 +211,10 @@ class ForkedChild:
         msg = self.status.recv(REPLY_BYTES)
         if msg:
             report = json.loads(msg)
-            return report["status"], resource.struct_rusage(report["rusage"])
+            return int(report["status"]), resource.struct_rusage(report["rusage"])
         # The template died: the orphan is init's to reap. Wait for it to end, status unknown.
-        ready, _, _ = select.select([self.pidfd], [], [], timeout)
-        if not ready:
+        gone, _, _ = select.select([] if self.pidfd is None else [self.pidfd], [], [], timeout)
+        if not gone:
             return None
         self.release()
         raise ChildProcessError("the template that forked the player died")
@@ -266,9 +271,9 @@ def shared_pool() -> PreforkPool:
         return _shared
 
 
-def launch(prefork, cfg: dict, req_r: int, rep_w: int, out_w: int) -> ForkedChild | None:
+def launch(prefork: PreforkPool | bool, cfg: ChildConfig, req_r: int, rep_w: int, out_w: int) -> ForkedChild | None:
     """PlayerProcess's entry: a forked child for `cfg`, or None to spawn instead."""
     if available() is not None:
         return None
-    pool = shared_pool() if prefork is True else prefork
+    pool = prefork if isinstance(prefork, PreforkPool) else shared_pool()
     return pool.fork(cfg, [req_r, rep_w, out_w])

@@ -1,11 +1,13 @@
 """PlayerProcess: one restricted child process, one call at a time, verdicts instead of exceptions.
 
-The manager side never imports student code. It spawns `python -s -P -m sandbox.child` (or has a
-pre-fork template fork one, sandbox/prefork.py), speaks length-prefixed JSON over two dedicated
-pipes, freezes the process between calls (SIGSTOP/SIGCONT), enforces soft/hard limits on the
-player's CPU time with a wall-clock backstop (or on wall-clock time: `Limits.clock`), and turns
-every way a player can fail into a `Verdict`. See sandbox/child.py for what the child applies
-to itself.
+This module is the process: it starts the child (spawned afresh, sandbox/spawn.py, or forked from
+a pre-imported template, sandbox/prefork.py), freezes it between calls (SIGSTOP/SIGCONT), times
+every call on the limits' clock (sandbox/limits.py: the player's CPU time, or its own wall-clock
+time, which leaves out what it spent waiting for a CPU) with a backstop on its own wall-clock
+time, kills it at the hard limit, turns every way it can end into a `Verdict`, and cleans up. What
+is said over the pipes is a conversation object the process owns: the framed-JSON dialect
+(sandbox/rpc.py) or a line-protocol program's lines (sandbox/line_protocol.py). See
+sandbox/child.py for what the child applies to itself.
 """
 from __future__ import annotations
 
@@ -13,93 +15,37 @@ import logging
 import os
 import select
 import signal
-import subprocess
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from . import host, seeding, wire
+from . import host, wire
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
-from .cputime import CpuMeter
-from .limits import Budget, Limits, kill_sentence, late_sentence
-from .verdict import CallResult, ProcessReport, Verdict
+from .cputime import CpuMeter, QueueMeter, longest_wait
+from .limits import Budget, Limits, Spent, kill_sentence, late_sentence
+from .line_protocol import LineConversation
+from .player import Child, Incoming, Usage
+from .program import Program
+from .rpc import FramedConversation
+from .verdict import CallResult, ProcessReport, Verdict, describe_status
 
 if TYPE_CHECKING:
     from . import box  # Linux only; imported where a player starts
 
 log = logging.getLogger(__name__)
 
-CHILD_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MALLOC_ARENA_MAX": "1",
-             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-             "PYTHONHASHSEED": seeding.HASH_SEED}
-# `python -I` less its -E: no user site (-s), no script folder on sys.path (-P), and the
-# environment is CHILD_ENV alone, so its PYTHONHASHSEED fixes the string hash seed.
-PYTHON = (sys.executable, "-s", "-P")
-REQUEST_CAP = 256 * 1024 * 1024      # what the child accepts from the trusted manager
 EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on its own
 # Windows has none of these signals; its child objects (sandbox/portable.py) take the names
 STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT", "SIGKILL"))
 
 
-class _CallTimer:
-    """One call's budget, and when and at what CPU reading it began."""
+class CallTimer:
+    """One call's budget, and when and at what readings (CPU, each thread's run delay) it began."""
 
-    def __init__(self, budget: Budget, start: float, cpu0: float) -> None:
-        self.budget, self.start, self.cpu0 = budget, start, cpu0
-
-
-def describe_status(status: int) -> str:
-    code = os.waitstatus_to_exitcode(status)
-    return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
-
-
-class SpawnedChild(subprocess.Popen):
-    """The spawn path's child: the manager's own child, signalled through its process group
-    (its own session) and reaped with wait4. sandbox.prefork.ForkedChild has the same methods."""
-
-    def release(self) -> None:
-        """Nothing to let go of: the manager reaped its own child."""
-
-    def signal_group(self, sig: int) -> None:
-        try:
-            os.killpg(self.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-    def wait_stop(self):
-        """Block until the child is stopped (None) or has ended ((status, rusage)).
-        ChildProcessError when it cannot be waited for."""
-        _pid, status, rusage = os.wait4(self.pid, os.WUNTRACED)
-        return None if os.WIFSTOPPED(status) else (status, rusage)
-
-    def wait_end(self, timeout: float | None):
-        """(status, rusage) once the child has ended; None if it still runs after `timeout`
-        seconds (None: no limit). ChildProcessError when it cannot be waited for."""
-        end = None if timeout is None else time.perf_counter() + timeout
-        while True:
-            pid, status, rusage = os.wait4(self.pid, 0 if end is None else os.WNOHANG)
-            if pid and (os.WIFEXITED(status) or os.WIFSIGNALED(status)):
-                return status, rusage
-            if end is not None:
-                if time.perf_counter() >= end:
-                    return None
-                time.sleep(0.005)
-
-
-def spawn_child(cfg: dict, req_r: int, rep_w: int, out_w: int) -> SpawnedChild:
-    """`python -s -P -m sandbox.child <request fd> <reply fd>`, as root pid 1 of a new pid namespace."""
-    argv = [*PYTHON, "-m", "sandbox.child", str(req_r), str(rep_w)]
-    kwargs = {"stdin": subprocess.DEVNULL, "stdout": out_w, "stderr": out_w, "pass_fds": (req_r, rep_w),
-                  "close_fds": True, "start_new_session": True, "cwd": "/", "env": CHILD_ENV}
-    if host.pid_namespace_reason() is not None or os.geteuid() != 0:
-        cfg["pid_namespace_missing"] = host.pid_namespace_reason() or \
-            "not root: only a pre-forked player gets a pid namespace (in a user namespace)"
-        return SpawnedChild(argv, **kwargs)
-    from .confine import in_new_pid_namespace
-    child, cfg["pid_namespace_missing"] = in_new_pid_namespace(lambda: SpawnedChild(argv, **kwargs))
-    return child
+    def __init__(self, budget: Budget, start: float, cpu0: float, waits0: dict[str, int]) -> None:
+        self.budget, self.start, self.cpu0, self.waits0 = budget, start, cpu0, waits0
 
 
 class PlayerProcess:
@@ -108,11 +54,13 @@ class PlayerProcess:
     `prefork`: a sandbox.prefork.PreforkPool (or True for the shared one) to fork the child from
     a template that has already imported the shim; the spawn path is used when it cannot.
     `seed`: seeds `random` (and NumPy's global generator when the shim has imported it) before
-    the submission is opened, so a game replayed with its seed meets the same random choices."""
+    the submission is opened, so a game replayed with its seed meets the same random choices.
+    `program`: a sandbox.program.Program the child becomes after restricting itself; `lines`: a
+    line-protocol program's adapter (a ruleset's, `call(conversation, method, args, soft)`)."""
 
     def __init__(self, shim: str, submission: str | Path, limits: Limits,
-                 options: dict | None = None, name: str = "player", prefork=None,
-                 seed: int | None = None, program=None, lines=None) -> None:
+                 options: dict[str, Any] | None = None, name: str = "player", prefork: Any = None,
+                 seed: int | None = None, program: Program | None = None, lines: Any = None) -> None:
         self.shim = shim
         self.submission = str(Path(submission).resolve())
         self.limits = limits
@@ -120,24 +68,29 @@ class PlayerProcess:
         self.name = name
         self.prefork = prefork
         self.seed = seed
-        self.program = program                  # sandbox.program.Program: exec it after restricting
-        self.lines = lines                      # a line-protocol program's adapter: call(proc, method, args, soft)
-        self.proc = None                        # SpawnedChild or sandbox.prefork.ForkedChild
+        self.program = program
+        self.conversation: FramedConversation | LineConversation = (
+            FramedConversation(self) if lines is None else LineConversation(self, lines))
+        self.proc: Child | None = None          # SpawnedChild, sandbox.prefork.ForkedChild, PortableChild
         self.started_by = ""                    # "spawn" or "prefork" once started
+        self.t_spawn = 0.0
+        self.req_w: int | None = None
+        self.rep_r: int | None = None
         self.cgroup: PlayerCgroup | None = None
         self.slot: box.Slot | None = None       # the box: this player's own uid, while it lives
         self.output: OutputCapture | None = None
         self.status: int | None = None          # wait status once reaped
-        self.rusage = None
+        self.rusage: Usage | None = None
         self.death: CallResult | None = None    # the fatal result, repeated to later calls
         self.frozen = False
         self.killed_by_manager = False
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
-        self.seq = 0                            # id of the last request; its reply must echo it
         self.first_turn_open = bool(limits.readable_until_first_reply)   # hidden after the first move
         self.meter: CpuMeter | None = None      # reads the child's CPU time (sandbox/cputime.py)
+        self.queue: QueueMeter | None = None    # reads its run-queue delay
         self.cpu_seen = 0.0                     # the last CPU reading, in seconds
+        self.waits_seen: dict[str, int] = {}    # the last run-delay readings, by thread (ns)
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -147,7 +100,7 @@ class PlayerProcess:
     def __enter__(self) -> PlayerProcess:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def start(self) -> CallResult:
@@ -157,56 +110,90 @@ class PlayerProcess:
         failed = self._launch()
         if failed is not None:
             return failed
-        if self.lines is not None:
-            return self._ready_only()
-        return self._exchange({"open": self.options, "seed": self.seed}, self.limits.start_s, t0=self.t_spawn,
-                              ready=True)
+        return self.conversation.start(self.options, self.seed)
 
-    def _ready_only(self) -> CallResult:
-        """A line-protocol program: the sandbox's ready frame, then the program's own lines."""
-        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
-        got = self._receive(frames, _CallTimer(self.limits.budget(self.limits.start_s), self.t_spawn, 0.0))
-        if isinstance(got, CallResult):
-            return got
-        if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
-            return self._fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
-        self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
-        self.pending_lines = bytearray(frames.data)        # what the program wrote already, if anything
-        self._freeze()
-        return CallResult(Verdict.OK, None, "", time.perf_counter() - self.t_spawn)
+    def call(self, method: str, args: dict[str, Any] | None = None, soft: float | None = None) -> CallResult:
+        """One call into the player (`handler.rpc_<method>(**args)` for the framed dialect), within
+        soft/hard limits."""
+        if self.proc is None:
+            return CallResult(Verdict.PROTOCOL, message="The player was not started.")
+        if not self.alive:
+            return self.repeat_death()
+        res = self.conversation.call(method, args or {}, self.limits.call_s if soft is None else soft)
+        if method == "move" and self.first_turn_open and res.verdict in (Verdict.OK, Verdict.LATE):
+            self._hide_first_turn_paths()
+        return res
 
     def exchange_line(self, lines: list[str], soft: float) -> CallResult:
-        """Write `lines` to a line-protocol program's stdin and read one line back (its value),
-        within soft/hard limits; the program is frozen again afterwards."""
-        from .program import LineBuffer
-        if not self.alive:
-            return self._repeat_death()
-        budget = self.limits.budget(soft)
-        buf = LineBuffer(self.limits.message_kb * 1024)
-        buf.feed(bytes(self.pending_lines))
-        self.pending_lines = bytearray()
-        cpu0 = self._cpu_s()
-        self._thaw()
-        start = time.perf_counter()
-        timer = _CallTimer(budget, start, cpu0)
-        data = "".join(line + "\n" for line in lines).encode()
-        if data and not self._send(data, start + budget.wall):
-            return self._timeout(timer)
-        got = self._receive(buf, timer)
-        if isinstance(got, CallResult):
-            return got
-        wall = time.perf_counter() - start
-        cpu = max(0.0, self._cpu_s() - cpu0)
-        self.pending_lines = bytearray(buf.data)
-        self._freeze()
-        late = late_sentence(budget, wall, cpu)
-        if late:
-            return CallResult(Verdict.LATE, got, late, wall, cpu)
-        return CallResult(Verdict.OK, got, "", wall, cpu)
+        """A line-protocol program: write `lines`, read one line back (sandbox/line_protocol.py)."""
+        if not isinstance(self.conversation, LineConversation):
+            return CallResult(Verdict.PROTOCOL, message="exchange_line() on a player that speaks framed JSON.")
+        return self.conversation.exchange_line(lines, soft)
 
+    def run(self, timeout: float) -> CallResult:
+        """Run a program that does not speak the protocol (a build: `program.io` "none") to its
+        end: OK on exit status 0 (value 0), CRASHED with the status as value, KILLED after `timeout`
+        s of its own wall-clock time."""
+        if self.proc is not None:
+            return CallResult(Verdict.PROTOCOL, message="run() after start().")
+        failed = self._launch()
+        if failed is not None:
+            return failed
+        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
+        timer = CallTimer(Budget("wall", timeout, timeout, timeout), self.t_spawn, 0.0, {})
+        got = self.receive(frames, timer)
+        if isinstance(got, CallResult) and got.verdict is not Verdict.EXITED:
+            return got
+        if isinstance(got, dict) and isinstance(got.get("ready"), dict):
+            self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
+        while not self._wait_exit(max(0.002, timeout - self.spent(timer).own)):
+            if self.spent(timer).own >= timeout:
+                return self.timeout(timer)
+        spent = self.spent(timer)
+        status = self.status if self.status is not None else 0
+        code = os.waitstatus_to_exitcode(status)
+        if code == 0:
+            return CallResult(Verdict.OK, 0, "", spent.wall, spent.cpu, queued_s=spent.queued)
+        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
+            return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
+                              spent.wall, spent.cpu, queued_s=spent.queued)
+        return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(status)}.",
+                          spent.wall, spent.cpu, queued_s=spent.queued)
+
+    def close(self) -> ProcessReport:
+        """Stop the child (politely: EOF, then SIGKILL), reap it, remove its cgroup. Idempotent."""
+        if self.report is not None:
+            return self.report
+        peak = None
+        if self.proc is not None:
+            if self.status is None:
+                self._close_fd("req_w")
+                self._signal(CONT)
+                if not self._wait_exit(EXIT_GRACE_S):
+                    self._kill()
+            self._close_fd("req_w")
+            self._close_fd("rep_r")
+            if self.output is not None:
+                self.output.finish()
+            if self.rusage is not None:
+                peak = self.rusage.ru_maxrss / 1024
+            if self.cgroup is not None:
+                peak = max(p for p in (peak, self.cgroup.peak_mb()) if p is not None)
+        self._remove_cgroup()
+        self._release_slot(clean=self.proc is None or self.rusage is not None)
+        self.report = ProcessReport(
+            peak_memory_mb=None if peak is None else round(peak, 1),
+            output=self.output.text if self.output else "",
+            output_dropped=self.output.dropped if self.output else 0,
+            exit_status=describe_status(self.status) if self.status is not None else "",
+            cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0,
+            protections=dict(self.protections))
+        return self.report
+
+    # ----------------------------------------------------------------- starting
     def _launch(self) -> CallResult | None:
         """Spawn (or fork) the child with its pipes and capture; the fatal result if it failed."""
-        from . import box  # Linux only: the portable sandbox has its own start
+        from . import box, spawn  # Linux only (namespaces, wait4): the portable sandbox has its own start
 
         lim = self.limits
         uid_missing = host.uid_reason() or box.unreadable_reason(self.submission)
@@ -225,28 +212,24 @@ class PlayerProcess:
                                       f"RLIMIT_AS {lim.memory_mb} MB ({reason})")
         self.protections["freeze"] = "SIGSTOP between calls" if lim.freeze else "off"
         self.protections["output"] = f"stdout+stderr captured, {lim.output_kb} KB kept"
-        req_r, self.req_w = os.pipe()
-        self.rep_r, rep_w = os.pipe()
-        out_r, out_w = os.pipe()
-        cfg = {"shim": self.shim, "submission": self.submission, "request_fd": req_r, "reply_fd": rep_w,
-               "cgroup_procs": self.cgroup.procs_files if self.cgroup else [],
-               "address_space_mb": max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
-               "cpu": lim.cpu, "netns": True, "read_paths": list(lim.read_paths),
-               "readable_until_first_reply": list(lim.readable_until_first_reply),
-               "uid": self.slot.uid if self.slot else None, "uid_missing": uid_missing}
+        cfg = self.child_config(uid_missing)
         if self.program is not None:
-            cfg["exec"] = self.program.to_cfg()
+            cfg.exec = self.program
             if self.slot is not None:          # a build writes its output as the box's own uid
                 for folder in self.program.write:
                     os.chown(folder, self.slot.uid, self.slot.uid)
             if self.program.address_space_mb:
-                cfg["address_space_mb"] = max(cfg["address_space_mb"], self.program.address_space_mb)
+                cfg.address_space_mb = max(cfg.address_space_mb, self.program.address_space_mb)
                 if self.cgroup is None:       # the program's own limits (a JVM's -Xmx) hold its memory
-                    self.protections["memory"] = (f"RLIMIT_AS {cfg['address_space_mb']} MB, the program's own "
+                    self.protections["memory"] = (f"RLIMIT_AS {cfg.address_space_mb} MB, the program's own "
                                                   f"flags for the rest ({reason})")
+        req_r, self.req_w = os.pipe()
+        self.rep_r, rep_w = os.pipe()
+        out_r, out_w = os.pipe()
+        cfg.request_fd, cfg.reply_fd = req_r, rep_w
         self.t_spawn = time.perf_counter()
         if self.prefork is not None:
-            from .prefork import launch
+            from .prefork import launch  # Linux only (pidfds, SCM_RIGHTS)
             self.proc = launch(self.prefork, cfg, req_r, rep_w, out_w)
             if self.proc is not None:
                 self.started_by = "prefork"
@@ -256,12 +239,12 @@ class PlayerProcess:
                 req_r, self.req_w = os.pipe()
                 self.rep_r, rep_w = os.pipe()
                 out_r, out_w = os.pipe()
-                cfg.update(request_fd=req_r, reply_fd=rep_w)
+                cfg.request_fd, cfg.reply_fd = req_r, rep_w
         try:
             if self.proc is None:
                 self.started_by = "spawn"
-                self.proc = spawn_child(cfg, req_r, rep_w, out_w)
-                wire.write_all(self.req_w, wire.encode(cfg))     # its configuration: never on argv
+                self.proc = spawn.spawn_child(cfg, req_r, rep_w, out_w)
+                wire.write_all(self.req_w, wire.encode(cfg.to_message()))   # its configuration: never on argv
         except OSError as exc:
             for fd in (req_r, rep_w, out_r, out_w, self.req_w, self.rep_r):
                 try:
@@ -282,167 +265,113 @@ class PlayerProcess:
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
         return None
 
-    def run(self, timeout: float) -> CallResult:
-        """Run a program that does not speak the protocol (a build: `program.wire` False) to its
-        end: OK on exit status 0 (value 0), CRASHED with the status as value, KILLED after `timeout` s."""
-        if self.proc is not None:
-            return CallResult(Verdict.PROTOCOL, message="run() after start().")
-        failed = self._launch()
-        if failed is not None:
-            return failed
-        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
-        timer = _CallTimer(Budget("wall", timeout, timeout, timeout), self.t_spawn, 0.0)
-        got = self._receive(frames, timer)
-        if isinstance(got, CallResult) and got.verdict is not Verdict.EXITED:
-            return got
-        if isinstance(got, dict) and isinstance(got.get("ready"), dict):
-            self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
-        remaining = self.t_spawn + timeout - time.perf_counter()
-        if not self._wait_exit(max(0.0, remaining)):
-            return self._timeout(timer)
-        wall = time.perf_counter() - self.t_spawn
-        cpu = (self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0
-        code = os.waitstatus_to_exitcode(self.status)
-        if code == 0:
-            return CallResult(Verdict.OK, 0, "", wall, cpu)
-        if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
-            return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
-                              wall, cpu)
-        return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(self.status)}.", wall, cpu)
-
-    def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
-        """One RPC: handler.rpc_<method>(**args) in the child, within soft/hard limits."""
-        if self.proc is None:
-            return CallResult(Verdict.PROTOCOL, message="The player was not started.")
-        if not self.alive:
-            return self._repeat_death()
-        soft = self.limits.call_s if soft is None else soft
-        if self.lines is not None:
-            return self.lines.call(self, method, args or {}, soft)
-        res = self._exchange({"method": method, "args": args or {}}, soft)
-        if method == "move" and self.first_turn_open and res.verdict in (Verdict.OK, Verdict.LATE):
-            self._hide_first_turn_paths()
-        return res
+    def child_config(self, uid_missing: str | None) -> wire.ChildConfig:
+        """What the child is told about itself (its descriptors are filled in at launch)."""
+        lim = self.limits
+        return wire.ChildConfig(
+            shim=self.shim, submission=self.submission,
+            cgroup_procs=self.cgroup.procs_files if self.cgroup else [],
+            address_space_mb=max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
+            cpu=lim.cpu, netns=True, read_paths=list(lim.read_paths),
+            readable_until_first_reply=list(lim.readable_until_first_reply),
+            uid=self.slot.uid if self.slot else None, uid_missing=uid_missing)
 
     def _hide_first_turn_paths(self) -> None:
         """After the first move, cover the first-turn files in the player's private root from
         outside (root only): the child's own Landlock domain binds only the thread that served the
         move, and a player can keep that thread and answer every later call itself."""
-        from .box import hide_in_root
+        from .box import hide_in_root  # Linux only (mount namespaces)
         from .child import first_turn_paths
         self.first_turn_open = False
         if not self.protections.get("private_root", "missing").startswith("missing") and self.proc is not None:
-            why = hide_in_root(self.proc.pid, first_turn_paths({"submission": self.submission,
-                                                                "readable_until_first_reply":
-                                                                    self.limits.readable_until_first_reply}))
+            why = hide_in_root(self.proc.pid, first_turn_paths(
+                wire.ChildConfig(self.shim, self.submission,
+                                 readable_until_first_reply=list(self.limits.readable_until_first_reply))))
             self.protections["first_turn"] = (f"missing: {why}" if why else
                                               "first-turn files covered in its root after the first move")
 
-    def close(self) -> ProcessReport:
-        """Stop the child (politely: EOF, then SIGKILL), reap it, remove its cgroup. Idempotent."""
-        if self.report is not None:
-            return self.report
-        peak = None
-        if self.proc is not None:
-            if self.status is None:
-                self._close_fd("req_w")
-                self._signal(CONT)
-                if not self._wait_exit(EXIT_GRACE_S):
-                    self._kill()
-            self._close_fd("req_w")
-            self._close_fd("rep_r")
-            self.output.finish()
-            if self.rusage is not None:
-                peak = self.rusage.ru_maxrss / 1024
-            if self.cgroup is not None:
-                peak = max(p for p in (peak, self.cgroup.peak_mb()) if p is not None)
-        self._remove_cgroup()
-        self._release_slot(clean=self.proc is None or self.rusage is not None)
-        self.report = ProcessReport(
-            peak_memory_mb=None if peak is None else round(peak, 1),
-            output=self.output.text if self.output else "",
-            output_dropped=self.output.dropped if self.output else 0,
-            exit_status=describe_status(self.status) if self.status is not None else "",
-            cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0,
-            protections=dict(self.protections))
-        return self.report
-
-    # ----------------------------------------------------------------- one exchange
-    def _exchange(self, message: dict, soft: float, t0: float | None = None, ready: bool = False) -> CallResult:
-        """Send one request and wait for its reply (after the child's "ready" frame when `ready`).
-        The call is timed on the limits' clock from before the child is thawed."""
-        unasked = 0 if ready else self._pending_bytes()   # the ready frame may already be there
-        if unasked:
-            return self._fail(Verdict.PROTOCOL, f"The player wrote {unasked} bytes to the protocol pipe without being asked.")
-        if unasked is None:
-            return self._died_unexpectedly()
+    # ----------------------------------------------------------------- the transport a conversation uses
+    def begin(self, soft: float, t0: float | None = None) -> CallTimer:
+        """Thaw the player and start timing a call whose soft limit is `soft`. `t0`: the call began
+        then, with the process itself (its start: every reading counts from zero)."""
         budget = self.limits.budget(soft)
-        cpu0 = 0.0 if ready else self._cpu_s()               # start: everything since the process began
+        cpu0, waits0 = (0.0, {}) if t0 is not None else (self._cpu_s(), self._waits())
         self._thaw()
-        start = time.perf_counter() if t0 is None else t0
-        timer = _CallTimer(budget, start, cpu0)
-        self.seq += 1
-        if not self._send(wire.encode({**message, "id": self.seq}), start + budget.wall):
-            return self._timeout(timer)
-        frames = wire.FrameBuffer(self.limits.message_kb * 1024)
-        if ready:
-            got = self._receive(frames, timer)
-            if isinstance(got, CallResult):
-                return got
-            if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
-                return self._fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
-            self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
-        reply = self._receive(frames, timer)
-        if isinstance(reply, CallResult):
-            return reply
-        wall = time.perf_counter() - start
-        cpu = max(0.0, self._cpu_s() - cpu0)
-        if frames.data:
-            return self._fail(Verdict.PROTOCOL, "The player sent more than one reply to one call.")
-        if not (isinstance(reply, dict) and ("ok" in reply) != ("error" in reply)
-                and ("ok" in reply or isinstance(reply["error"], dict))):      # exactly one of them
-            return self._fail(Verdict.PROTOCOL, "The reply is not an {ok} or {error} message.")
-        if reply.get("id") != self.seq:
-            return self._fail(Verdict.PROTOCOL, "The reply does not answer the call that was made.")
-        self._freeze()
-        if "error" in reply:
-            err = reply["error"]
-            return CallResult(Verdict.ERROR, message=f"{err.get('type', 'Error')}: {err.get('message', '')}"[:1000],
-                              wall_s=wall, cpu_s=cpu, traceback=str(err.get("traceback", "")))
-        value = reply["ok"]
-        late = late_sentence(budget, wall, cpu)
-        if late:
-            return CallResult(Verdict.LATE, value, late, wall, cpu)
-        return CallResult(Verdict.OK, value, "", wall, cpu)
+        return CallTimer(budget, time.perf_counter() if t0 is None else t0, cpu0, waits0)
 
-    def _receive(self, frames: wire.FrameBuffer, timer: _CallTimer):
-        """The next whole frame's value, or the fatal CallResult (timeout, EOF, bad frame).
-        On the CPU clock the child's CPU time is read again whenever it could have reached the
-        hard limit (it runs on at most `parallel` cores), so the kill comes within ~2 ms of it."""
-        parallel = 1 if self.limits.cpu is not None else (os.cpu_count() or 1)
+    def spent(self, timer: CallTimer) -> Spent:
+        """What the call has used so far, on every clock."""
+        return Spent.measured(time.perf_counter() - timer.start, max(0.0, self._cpu_s() - timer.cpu0),
+                              longest_wait(timer.waits0, self._waits()), self.limits.cores)
+
+    def answered(self, timer: CallTimer, value: Any) -> CallResult:
+        """The call was answered with `value`: freeze the player, OK or LATE on the limits' clock."""
+        spent = self.spent(timer)
+        self.freeze()
+        late = late_sentence(timer.budget, spent.own, spent.cpu, spent.queued)
+        return CallResult(Verdict.LATE if late else Verdict.OK, value, late, spent.wall, spent.cpu,
+                          queued_s=spent.queued)
+
+    def receive(self, incoming: Incoming, timer: CallTimer) -> Any:
+        """The next whole message's value, or the fatal CallResult (timeout, EOF, bad message).
+        The clocks are read again whenever the call could have reached a limit: the player's own
+        time runs no faster than real time, and its CPU time no faster than `cores` times it, so
+        the kill comes within ~2 ms of the limit."""
+        budget = timer.budget
         while True:
             try:
-                got = frames.pop()
+                got = incoming.pop()
             except wire.WireError as exc:
-                return self._fail(Verdict.PROTOCOL, f"Bad reply: {exc}.")
+                return self.fail(Verdict.PROTOCOL, f"Bad reply: {exc}.")
             if got is not None:
                 return got[0]
-            wait = timer.start + timer.budget.wall - time.perf_counter()
+            wait = self.left(timer)
+            if budget.clock == "cpu":
+                cpu = self._cpu_s() - timer.cpu0
+                if cpu >= budget.hard:
+                    return self.timeout(timer)
+                wait = min(wait, (budget.hard - cpu) / self.limits.cores)
             if wait <= 0:
-                return self._timeout(timer)
-            if timer.budget.clock == "cpu":
-                left = timer.budget.hard - (self._cpu_s() - timer.cpu0)
-                if left <= 0:
-                    return self._timeout(timer)
-                wait = min(wait, max(left / parallel, 0.002))
-            chunk = self._read_reply(wait)
+                return self.timeout(timer)
+            chunk = self._read_reply(max(wait, 0.002))
             if chunk == b"":
-                return self._died_unexpectedly()
+                return self.died_unexpectedly()
             if chunk is not None:
-                frames.feed(chunk)
+                incoming.feed(chunk)
+
+    def left(self, timer: CallTimer) -> float:
+        """Seconds of real time that may pass before the call could reach its backstop (`budget.wall`
+        of the player's own time). The run delay is read only once real time has reached it: the
+        player's own time is never more than real time."""
+        real = time.perf_counter() - timer.start
+        if real < timer.budget.wall:
+            return timer.budget.wall - real
+        return timer.budget.wall - self.spent(timer).own
+
+    def send(self, data: bytes, timer: CallTimer) -> bool:
+        """Write `data` to the request pipe; False when the player did not take it before the call's
+        backstop (it does not read)."""
+        return self._send(data, lambda: self.left(timer))
+
+    def pending_bytes(self) -> int | None:
+        """Bytes the child wrote since its last reply (None: the pipe is at EOF)."""
+        chunk = self._read_reply(0)
+        return 0 if chunk is None else (len(chunk) or None)
+
+    def receive_ready(self, incoming: Incoming, timer: CallTimer) -> CallResult | None:
+        """The child's first message must be the sandbox's ready report (what it applied): keep it.
+        None when it was; else the fatal result."""
+        got = self.receive(incoming, timer)
+        if isinstance(got, CallResult):
+            return got
+        if not (isinstance(got, dict) and isinstance(got.get("ready"), dict)):
+            return self.fail(Verdict.PROTOCOL, "The player's first message is not the sandbox's ready report.")
+        self.protections.update({str(k): str(v) for k, v in got["ready"].items()})
+        return None
 
     def _read_reply(self, timeout: float) -> bytes | None:
         """What the reply pipe holds within `timeout` seconds: bytes, b"" at EOF, None when nothing came."""
+        assert self.rep_r is not None
         ready, _, _ = select.select([self.rep_r], [], [], timeout)
         if not ready:
             return None
@@ -451,12 +380,14 @@ class PlayerProcess:
         except BlockingIOError:
             return None
 
-    def _send(self, data: bytes, deadline: float) -> bool:
+    def _send(self, data: bytes, left: Callable[[], float]) -> bool:
+        """Write all of `data`; False once `left()` (seconds the call has left) reaches 0 first."""
+        assert self.req_w is not None
         view = memoryview(data)
         os.set_blocking(self.req_w, False)
         try:
             while view:
-                remaining = deadline - time.perf_counter()
+                remaining = left()
                 if remaining <= 0:
                     return False
                 _, ready, _ = select.select([], [self.req_w], [], remaining)
@@ -471,29 +402,27 @@ class PlayerProcess:
             os.set_blocking(self.req_w, True)
         return True
 
-    def _pending_bytes(self) -> int | None:
-        """Bytes the child wrote since its last reply (None: the pipe is at EOF)."""
-        chunk = self._read_reply(0)
-        return 0 if chunk is None else (len(chunk) or None)
-
     # ----------------------------------------------------------------- failures
-    def _timeout(self, timer: _CallTimer) -> CallResult:
-        cpu = max(0.0, self._cpu_s() - timer.cpu0)
+    def timeout(self, timer: CallTimer) -> CallResult:
+        """The call reached its hard limit or its backstop: kill the player and say which."""
+        spent = self.spent(timer)
         self._kill()
-        wall = time.perf_counter() - timer.start
         if self._over_memory():
-            return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.", wall, cpu)
-        return self._dead(Verdict.KILLED, kill_sentence(timer.budget, wall, cpu), wall, cpu)
+            return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.",
+                              spent.wall, spent.cpu)
+        return self._dead(Verdict.KILLED, kill_sentence(timer.budget, spent.own, spent.cpu, spent.queued),
+                          spent.wall, spent.cpu, spent.queued)
 
-    def _fail(self, verdict: Verdict, message: str) -> CallResult:
+    def fail(self, verdict: Verdict, message: str) -> CallResult:
+        """The player broke the protocol: kill it, with `message`."""
         self._kill()
         return self._dead(verdict, message)
 
-    def _died_unexpectedly(self) -> CallResult:
+    def died_unexpectedly(self) -> CallResult:
         """EOF on the reply pipe: the child exited, or it closed the pipe and is still running."""
         if not self._wait_exit(EXIT_GRACE_S):
-            return self._fail(Verdict.PROTOCOL, "The player closed the protocol pipe.")
-        code = os.waitstatus_to_exitcode(self.status)
+            return self.fail(Verdict.PROTOCOL, "The player closed the protocol pipe.")
+        code = os.waitstatus_to_exitcode(self.status or 0)
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
         if code < 0:
@@ -507,28 +436,33 @@ class PlayerProcess:
             return self._dead(Verdict.EXITED, "The player process exited without answering.")
         return self._dead(Verdict.CRASHED, f"The player process exited with status {code}.")
 
+    def repeat_death(self) -> CallResult:
+        """A call to a player that is gone: its fatal verdict again."""
+        if self.death is None:
+            self.died_unexpectedly()
+        d = self.death
+        assert d is not None
+        return CallResult(d.verdict, message=f"The player process is gone: {d.message}")
+
     def _over_memory(self) -> bool:
         """Whether the memory limit ended the process (the cgroup's OOM counter)."""
         return self.cgroup is not None and self.cgroup.hit_limit()
 
-    def _dead(self, verdict: Verdict, message: str, wall: float = 0.0, cpu: float | None = None) -> CallResult:
+    def _dead(self, verdict: Verdict, message: str, wall: float = 0.0, cpu: float | None = None,
+              queued: float = 0.0) -> CallResult:
         if cpu is None:
             cpu = (self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0
-        self.death = CallResult(verdict, message=message, wall_s=wall, cpu_s=cpu)
+        self.death = CallResult(verdict, message=message, wall_s=wall, cpu_s=cpu, queued_s=queued)
         return self.death
 
-    def _repeat_death(self) -> CallResult:
-        if self.death is None:
-            self._died_unexpectedly()
-        d = self.death
-        return CallResult(d.verdict, message=f"The player process is gone: {d.message}")
-
     # ----------------------------------------------------------------- process control
-    def _signal(self, sig: int) -> None:
-        self.proc.signal_group(sig)
+    def _signal(self, sig: Any) -> None:
+        if self.proc is not None:
+            self.proc.signal_group(sig)
 
-    def _freeze(self) -> None:
-        if not self.limits.freeze or self.status is not None:
+    def freeze(self) -> None:
+        """SIGSTOP the player between calls (when the limits say so); reap it if it ended instead."""
+        if not self.limits.freeze or self.status is not None or self.proc is None:
             return
         self._signal(STOP)
         try:
@@ -546,19 +480,24 @@ class PlayerProcess:
             self.frozen = False
 
     def _kill(self) -> None:
-        if self.status is not None:
+        if self.status is not None or self.proc is None:
             return
         self.killed_by_manager = True
         self._signal(KILL)
         try:
-            self._reaped(*self.proc.wait_end(None))
+            ended = self.proc.wait_end(None)
         except ChildProcessError:
             self.status = 0
+            return
+        if ended is not None:
+            self._reaped(*ended)
 
     def _wait_exit(self, timeout: float) -> bool:
         """Reap the child if it exits within `timeout`."""
         if self.status is not None:
             return True
+        if self.proc is None:
+            return False
         try:
             ended = self.proc.wait_end(timeout)
         except ChildProcessError:
@@ -568,10 +507,13 @@ class PlayerProcess:
         self._reaped(*ended)
         return True
 
-    def _reaped(self, status: int, rusage) -> None:
+    def _reaped(self, status: int, rusage: Usage) -> None:
         self.status, self.rusage, self.frozen = status, rusage, False
-        self.proc.returncode = os.waitstatus_to_exitcode(status)   # keeps Popen from waiting again
-        self.proc.release()
+        if self.queue is not None:
+            self.queue.close()
+        if self.proc is not None:
+            self.proc.returncode = os.waitstatus_to_exitcode(status)   # keeps Popen from waiting again
+            self.proc.release()
 
     def _cpu_s(self) -> float:
         """CPU seconds of the whole process so far (all threads), as precisely as the host reads
@@ -585,6 +527,18 @@ class PlayerProcess:
         if used is not None:
             self.cpu_seen = max(self.cpu_seen, used)
         return self.cpu_seen
+
+    def _waits(self) -> dict[str, int]:
+        """How long each of the process's threads has waited for a CPU so far (sandbox/cputime.py);
+        the last readings once it has ended, none where the host cannot tell (then the wall clock
+        counts that waiting, as a plain one would)."""
+        if self.queue is None and self.proc is not None and self.status is None:
+            self.queue = QueueMeter(self.proc.pid)
+            self.protections["wait_for_cpu"] = self.queue.source
+        waits = self.queue.waits() if self.queue is not None and self.status is None else None
+        if waits is not None:
+            self.waits_seen = waits
+        return self.waits_seen
 
     def _close_fd(self, attr: str) -> None:
         fd = getattr(self, attr, None)

@@ -6,7 +6,8 @@ only one: seccomp still denies fork and every process-creating clone, and Landlo
 EXECUTE right only on `execute` (the program and its dynamic loader), so the program cannot
 start anything else. `write` folders (a build's output) are the only writable paths, and
 `fsize_mb` lifts RLIMIT_FSIZE for them. The manager side is sandbox.process.PlayerProcess
-(`program=`), which also runs build programs to their end (`PlayerProcess.run`).
+(`program=`), which also runs build programs to their end (`PlayerProcess.run`); the Program
+travels to the child inside its sandbox.wire.ChildConfig.
 
 `io` says what the program's stdin/stdout are: "frames" (the request and reply pipes, the wire
 protocol: the Java shim), "lines" (the same pipes, one text line per message: a line-protocol
@@ -18,7 +19,9 @@ paths may be executed.
 from __future__ import annotations
 
 import os
+import struct
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -34,16 +37,23 @@ class Program:
     fsize_mb: int = 0                      # largest file it may write
     nofile: int = 64
 
-    def to_cfg(self) -> dict:
+    def to_message(self) -> dict[str, Any]:
+        """What the child is told (JSON); `from_message` reads it back."""
         return {"argv": list(self.argv), "execute": list(self.execute), "read": list(self.read),
                 "write": list(self.write), "env": dict(self.env), "io": self.io, "processes": self.processes,
-                "fsize_mb": self.fsize_mb, "nofile": self.nofile}
+                "address_space_mb": self.address_space_mb, "fsize_mb": self.fsize_mb, "nofile": self.nofile}
+
+    @classmethod
+    def from_message(cls, msg: dict[str, Any]) -> Program:
+        return cls(argv=tuple(msg["argv"]), execute=tuple(msg.get("execute", ())), read=tuple(msg.get("read", ())),
+                   write=tuple(msg.get("write", ())), env=dict(msg.get("env") or {}), io=str(msg.get("io", "frames")),
+                   processes=bool(msg.get("processes")), address_space_mb=msg.get("address_space_mb"),
+                   fsize_mb=int(msg.get("fsize_mb", 0)), nofile=int(msg.get("nofile", 64)))
 
 
 def loader_paths(executable: str) -> list[str]:
     """The ELF interpreter (PT_INTERP) of a 64-bit little-endian `executable`, resolved: the
     kernel opens it for execve, so it needs the EXECUTE right too. [] when there is none."""
-    import struct
     try:
         with open(executable, "rb") as f:
             head = f.read(64)
@@ -65,9 +75,9 @@ def loader_paths(executable: str) -> list[str]:
     return []
 
 
-def exec_program(cfg: dict, req_fd: int, rep_fd: int, env: dict[str, str] | None = None) -> None:
+def exec_program(run: Program, req_fd: int, rep_fd: int, env: dict[str, str] | None = None) -> None:
     """In the restricted child: become the program (never returns). `env` is added to its own."""
-    if cfg.get("io", "frames") != "none":
+    if run.io != "none":
         os.dup2(req_fd, 0)
         os.dup2(rep_fd, 1)
     else:
@@ -78,30 +88,7 @@ def exec_program(cfg: dict, req_fd: int, rep_fd: int, env: dict[str, str] | None
         if fd > 2:
             os.close(fd)
     try:
-        os.execve(cfg["argv"][0], cfg["argv"], {**(cfg.get("env") or {}), **(env or {})})
+        os.execve(run.argv[0], run.argv, {**run.env, **(env or {})})
     except OSError as exc:
-        os.write(2, f"sandbox: could not start {cfg['argv'][0]}: {exc.strerror}\n".encode())
+        os.write(2, f"sandbox: could not start {run.argv[0]}: {exc.strerror}\n".encode())
         os._exit(127)
-
-
-class LineBuffer:
-    """Incremental reader of text lines from an untrusted writer (FrameBuffer's interface):
-    `pop()` gives `(line,)` without its newline, or None while the line is incomplete."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.data = bytearray()
-
-    def feed(self, chunk: bytes) -> None:
-        self.data += chunk
-
-    def pop(self):
-        from .wire import WireError
-        end = self.data.find(b"\n")
-        if end < 0:
-            if len(self.data) > self.max_bytes:
-                raise WireError(f"the program wrote more than {self.max_bytes // 1024} KB without a newline")
-            return None
-        line = bytes(self.data[:end]).decode("utf-8", errors="replace").rstrip("\r")
-        del self.data[:end + 1]
-        return (line,)

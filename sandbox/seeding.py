@@ -8,7 +8,7 @@ takes the next seed from a stream of its own; `random.SystemRandom`, `secrets`, 
 `numpy.random.default_rng()` / `SeedSequence()` without a seed, which take their entropy from
 `secrets`; and every generator a trusted module already holds (a course module's
 `_rng = random.Random()`, made once in a pre-fork template), reseeded by its module and name. The string hash seed cannot change once the interpreter runs: every player process
-starts with the fixed `HASH_SEED` instead (sandbox/process.py's CHILD_ENV), in both modes.
+starts with the fixed `HASH_SEED` instead (sandbox/interpreter.py's CHILD_ENV), in both modes.
 
 Not reached: reading /dev/urandom as a file, the getrandom system call through ctypes, and the
 time of day; a player that seeds itself from those is not reproducible.

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import enum
+import os
+import signal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +30,9 @@ class Verdict(str, enum.Enum):
 
 @dataclass
 class CallResult:
-    """One call's outcome. `value` is the JSON reply when answered; `message` one plain sentence."""
+    """One call's outcome. `value` is the JSON reply when answered; `message` one plain sentence.
+    `wall_s` is real time; `queued_s` the part of it the player spent waiting for a CPU that other
+    load held, which its wall-clock limits do not count (`own_s`, sandbox/limits.py)."""
 
     verdict: Verdict
     value: Any = None
@@ -36,6 +40,12 @@ class CallResult:
     wall_s: float = 0.0
     cpu_s: float = 0.0
     traceback: str = ""
+    queued_s: float = 0.0
+
+    @property
+    def own_s(self) -> float:
+        """The wall-clock time that was the player's own: what a wall-clock limit measures."""
+        return max(0.0, self.wall_s - self.queued_s)
 
     @property
     def ok(self) -> bool:
@@ -52,3 +62,9 @@ class ProcessReport:
     exit_status: str = ""            # "exit 0", "signal SIGKILL", ...
     cpu_s: float = 0.0
     protections: dict[str, str] = field(default_factory=dict)
+
+
+def describe_status(status: int) -> str:
+    """A wait status in words: "exit 1", "signal SIGKILL"."""
+    code = os.waitstatus_to_exitcode(status)
+    return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"

@@ -4,7 +4,8 @@ Both sides use this module so the framing is written once. Never pickle: a reply
 an untrusted process. A player can write any bytes to its reply pipe (bypassing the shim), so the
 manager decodes replies with `decode_reply`: bounded size (FrameBuffer), nesting depth, number
 sizes and text, every failure a WireError with one sentence. `MEMORY_EXIT` is the exit status
-the child uses after a MemoryError.
+the child uses after a MemoryError. `ChildConfig` is the first message: what the child is told
+about itself (the same record in the spawned, pre-forked and portable children).
 """
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ import math
 import os
 import re
 import struct
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from .program import Program
 
 HEADER = struct.Struct(">I")
 MEMORY_EXIT = 75            # EX_TEMPFAIL: the child hit MemoryError (RLIMIT_AS mode)
@@ -28,13 +33,51 @@ class WireError(Exception):
     """A message that breaks the protocol; str() is one sentence."""
 
 
-def encode(obj) -> bytes:
+@dataclass
+class ChildConfig:
+    """Everything the child needs to restrict itself and open the submission, from the trusted
+    manager (never on argv, where the player could read it). `uid_missing` and
+    `pid_namespace_missing` say why a layer could not be given (None: it was)."""
+
+    shim: str
+    submission: str = ""
+    request_fd: int = -1                     # set by the child: the descriptors it was given
+    reply_fd: int = -1
+    cgroup_procs: list[str] = field(default_factory=list)   # cgroup.procs files to join
+    address_space_mb: int = 0                # RLIMIT_AS
+    cpu: int | None = None                   # core to pin to
+    netns: bool = True                       # a network namespace of its own (root only)
+    read_paths: list[str] = field(default_factory=list)
+    readable_until_first_reply: list[str] = field(default_factory=list)
+    uid: int | None = None                   # the box's uid (sandbox/box.py)
+    uid_missing: str | None = None
+    pid_namespace_missing: str | None = None
+    exec: Program | None = None              # a program to become after the ready frame
+
+    def to_message(self) -> dict[str, Any]:
+        """The JSON form sent to the child."""
+        msg = asdict(replace(self, exec=None))
+        msg["exec"] = self.exec.to_message() if self.exec is not None else None
+        return msg
+
+    @classmethod
+    def from_message(cls, msg: object, **given: Any) -> ChildConfig:
+        """The record `to_message` made (`given`: fields the receiver knows better, its descriptors);
+        WireError when it is not one."""
+        if not isinstance(msg, dict) or not isinstance(msg.get("shim"), str):
+            raise WireError("the child's configuration is not a ChildConfig message")
+        known = {k: v for k, v in msg.items() if k in cls.__dataclass_fields__}
+        run = known.pop("exec", None)
+        return cls(**{**known, **given}, exec=Program.from_message(run) if isinstance(run, dict) else None)
+
+
+def encode(obj: Any) -> bytes:
     """One framed message."""
     body = json.dumps(obj, separators=(",", ":")).encode()
     return HEADER.pack(len(body)) + body
 
 
-def decode(body: bytes):
+def decode(body: bytes) -> Any:
     """The JSON value of one message body from the trusted side (the manager's requests), or WireError."""
     try:
         return json.loads(body.decode("utf-8"))
@@ -42,7 +85,7 @@ def decode(body: bytes):
         raise WireError(f"the reply is not JSON ({exc.__class__.__name__})") from None
 
 
-def decode_reply(body: bytes):
+def decode_reply(body: bytes) -> Any:
     """The JSON value of one message body from the untrusted side, or WireError.
 
     Bounded before and after parsing: at most MAX_DEPTH levels of nesting (checked on the text,
@@ -86,7 +129,7 @@ class _Refused(ValueError):
     """A number the reply may not hold (the message is the WireError's sentence)."""
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> float:
     raise _Refused(f"the reply holds {name}, which is not a JSON number")
 
 
@@ -97,12 +140,12 @@ def _float(digits: str) -> float:
     return value
 
 
-def _checked(value):
+def _checked(value: Any) -> Any:
     """`value` with its integers bounded and every text (keys too) made valid Unicode: JSON's
     \\ud800 escapes can name lone surrogates, which could not be printed, stored or encoded again.
     Walked with its own stack; only called when the text holds a long number or such an escape."""
     root = [value]
-    stack = [(root, 0)]
+    stack: list[tuple[Any, Any]] = [(root, 0)]
     while stack:
         holder, key = stack.pop()
         v = holder[key]
@@ -141,7 +184,8 @@ def write_all(fd: int, data: bytes) -> None:
 
 def read_exact(fd: int, n: int) -> bytes | None:
     """Blocking read of exactly n bytes; None on EOF (the other side is gone)."""
-    chunks, got = [], 0
+    chunks: list[bytes] = []
+    got = 0
     while got < n:
         chunk = os.read(fd, min(n - got, 1 << 20))
         if not chunk:
@@ -151,7 +195,7 @@ def read_exact(fd: int, n: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def read_message(fd: int):
+def read_message(fd: int) -> Any:
     """Blocking read of one message (used by the trusted side's partner: the child)."""
     head = read_exact(fd, HEADER.size)
     if head is None:
@@ -177,13 +221,13 @@ class FrameBuffer:
         """Body length announced by the header, once it has arrived; WireError if too big."""
         if len(self.data) < HEADER.size:
             return None
-        n = HEADER.unpack_from(self.data)[0]
+        n: int = HEADER.unpack_from(self.data)[0]
         if n > self.max_bytes:
             raise WireError(f"the reply announces {n} bytes, more than the {self.max_bytes // 1024} KB allowed")
         return n
 
-    def pop(self):
-        """The next complete message's value, or None if incomplete."""
+    def pop(self) -> tuple[Any] | None:
+        """The next complete message's value (in a 1-tuple, as a reply may be null), or None if incomplete."""
         n = self.expected()
         if n is None or len(self.data) < HEADER.size + n:
             return None

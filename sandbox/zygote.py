@@ -20,7 +20,8 @@ import select
 import socket
 import sys
 
-from sandbox import child, confine, wire
+from sandbox import callloop, child, confine, wire
+from sandbox.wire import ChildConfig
 
 REQUEST_BYTES = 64 * 1024          # one fork request: the child's JSON config
 FDS_PER_REQUEST = 4                # request pipe, reply pipe, output pipe, status socket
@@ -35,7 +36,7 @@ class Template:
         self.userns = userns                       # "missing: why", or what enter_user_namespace did
         self.children: dict[int, tuple[int, socket.socket]] = {}    # pidfd -> (pid, status socket)
 
-    def serve(self) -> dict:
+    def serve(self) -> ChildConfig:
         """Answer fork requests and reap children until the manager hangs up (then exit).
         Returns only in a forked child, with the child's config."""
         while True:
@@ -47,11 +48,11 @@ class Template:
                 msg, fds, _, _ = socket.recv_fds(self.control, REQUEST_BYTES, FDS_PER_REQUEST)
                 if not msg:
                     sys.exit(0)                    # the manager is gone: its players die with us
-                job = self.fork(json.loads(msg), fds)
+                job = self.fork(ChildConfig.from_message(json.loads(msg)), fds)
                 if job is not None:
                     return job
 
-    def fork(self, cfg: dict, fds: list[int]) -> dict | None:
+    def fork(self, cfg: ChildConfig, fds: list[int]) -> ChildConfig | None:
         if len(fds) != FDS_PER_REQUEST:
             for fd in fds:
                 os.close(fd)
@@ -59,7 +60,7 @@ class Template:
             return None
         req_r, rep_w, out_w, status_fd = fds
         try:
-            pid, cfg["pid_namespace_missing"] = self.fork_process()
+            pid, cfg.pid_namespace_missing = self.fork_process()
         except OSError as exc:
             for fd in fds:
                 os.close(fd)
@@ -67,7 +68,8 @@ class Template:
             return None
         if pid == 0:
             self.become_child(out_w, keep=(req_r, rep_w))
-            return {**cfg, "request_fd": req_r, "reply_fd": rep_w}
+            cfg.request_fd, cfg.reply_fd = req_r, rep_w
+            return cfg
         for fd in (req_r, rep_w, out_w):
             os.close(fd)                           # else the manager never sees EOF on them
         pidfd = os.pidfd_open(pid)
@@ -106,8 +108,7 @@ class Template:
             os.close(pidfd)
             os.close(sock.detach())                # detach: a later GC must not close a reused number
         self.children = {}
-        os.close(self.control.detach())
-        self.control = None
+        os.close(self.control.detach())            # detached: it holds no descriptor any more
         lowest = 3
         for fd in sorted(keep):
             os.closerange(lowest, fd)
@@ -121,14 +122,14 @@ class Template:
 def main() -> None:
     args = json.loads(sys.argv[1])
     control = socket.socket(fileno=args["control_fd"])
-    child.prepare_interpreter()
+    callloop.prepare_interpreter()
     userns = None
     if os.geteuid() != 0:                          # no root: namespaces inside a user namespace
         try:
             userns = confine.enter_user_namespace()
         except OSError as exc:
             userns = f"missing: no user namespace here ({exc})"
-    boot = child.Bootstrap({"shim": args["shim"]})
+    boot = child.Bootstrap(ChildConfig(shim=args["shim"]))
     try:
         shim = boot.load()
     except BaseException as exc:                   # a shim that cannot import: say why, then stop
@@ -145,7 +146,7 @@ def main() -> None:
     boot.cfg = cfg
     try:                                           # from here on: exactly sandbox.child's main()
         boot.restrict()
-        child.serve(boot, shim, cfg["request_fd"], cfg["reply_fd"])
+        callloop.serve(boot, shim, cfg.request_fd, cfg.reply_fd)
     except MemoryError:
         os._exit(wire.MEMORY_EXIT)
 

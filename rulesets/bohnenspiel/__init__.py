@@ -26,7 +26,8 @@ RULESET = Ruleset(
     game=BohnenspielGame,
     shim="rulesets.bohnenspiel.shim",
     entry="student_player.py",
-    defaults=Defaults(first_move_s=30, move_s=0.7, kill_after_s=1.0, memory_mb=500, max_submission_mb=10,
+    # the course's server timed each move on the wall clock (its timeout thread)
+    defaults=Defaults(first_move_s=30, move_s=0.7, kill_after_s=1.0, memory_mb=500, max_submission_mb=10, clock="wall",
                       policy=Policy(on_late="random", on_illegal="forfeit", on_error="forfeit")),
     players={"random": PLAYERS / "random", "greedy": PLAYERS / "greedy"},
     probes=probes,

@@ -19,8 +19,9 @@ RULESET = Ruleset(
     shim="rulesets.colosseum.shim",
     entry="student_agent.py",
     # the PDF: 30 s for the first move, 2 s after; late, invalid or crashing → random walk, not a
-    # loss; a gross overrun (here 10x the limit) or more than 500 MB → loss
-    defaults=Defaults(first_move_s=30.0, move_s=2.0, kill_factor=10.0, kill_after_s=0.0,
+    # loss; a gross overrun (here 10x the limit) or more than 500 MB → loss. The course's simulator
+    # timed each step with time.time(): wall-clock time
+    defaults=Defaults(first_move_s=30.0, move_s=2.0, kill_factor=10.0, kill_after_s=0.0, clock="wall",
                       memory_mb=500,
                       policy=Policy(on_late="random", on_illegal="random", on_error="random")),
     players={"random": PLAYERS_DIR / "random", "baseline": PLAYERS_DIR / "baseline"},

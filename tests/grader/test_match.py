@@ -11,7 +11,9 @@ from grader.assignment import resolve
 from grader.config import AssignmentConfig
 from grader.match import play_game
 from grader.submissions import Submission
-from sandbox import CallResult, ProcessReport, Verdict
+from sandbox import CallResult, InProcessPlayer, Limits, PlayerProcess, ProcessReport, Verdict
+from sandbox.player import Player
+from sandbox.portable import PortablePlayerProcess
 
 
 def assignment(**policy):
@@ -131,3 +133,15 @@ def test_spawn_failure_is_the_graders_not_the_players():
 
     r = play_game(assignment(), sub("p0"), sub("p1"), 1, factory=broken)
     assert r.infra_error and r.reason == "infra"
+
+
+def test_the_scripted_fake_is_a_player_as_the_real_ones_are(tmp_path):
+    """One interface (sandbox.player.Player) for every player the grader drives; mypy checks the
+    real classes against it, this the fake the tests use in their place."""
+    Scripted.scripts["sub"] = []
+    players = [Scripted("shim", tmp_path / "sub", Limits(), {}, "sub"),
+               PlayerProcess("sandbox.module_shim", tmp_path, Limits()),
+               PortablePlayerProcess("sandbox.module_shim", tmp_path, Limits()),
+               InProcessPlayer("sandbox.module_shim", tmp_path)]
+    assert all(isinstance(p, Player) for p in players)
+    assert not isinstance(object(), Player)

@@ -1,21 +1,17 @@
 """Honest controls: ordinary players work, and quickly, inside the sandbox."""
 from __future__ import annotations
 
-import time
-
 from sandbox import InProcessPlayer, PlayerProcess, Verdict, protections
 
 
-def test_trivial_player_is_fast(write_submission, limits):
+def test_trivial_player_answers_in_time(write_submission, limits):
+    """In time on the limits' clock; how fast is `make bench`'s business (bench_sandbox.py)."""
     folder = write_submission("def add(a, b):\n    return a + b\n")
-    t0 = time.perf_counter()
     with PlayerProcess("sandbox.module_shim", folder, limits()) as p:
         assert p.start().ok
-        started = time.perf_counter() - t0
         r = p.call("call", {"function": "add", "args": {"a": 2, "b": 3}})
-        assert r.verdict is Verdict.OK and r.value == 5 and r.wall_s < 0.5
+        assert r.verdict is Verdict.OK and r.value == 5, r
         assert p.call("add", {"a": 1, "b": 1}).value == 2
-    assert started < 3.0
     assert p.report.exit_status == "exit 0" and not p.alive
 
 

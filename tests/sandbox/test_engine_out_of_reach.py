@@ -14,6 +14,7 @@ import pytest
 
 import rulesets
 from sandbox import Limits, PlayerProcess, Verdict
+from sandbox.wire import ChildConfig
 
 RULESETS = Path(rulesets.__file__).resolve().parent
 GAMES = ("quoridor", "colosseum", "bohnenspiel", "doublecard", "rbnim")
@@ -287,7 +288,7 @@ def test_a_ruleset_installed_in_site_packages_stays_hidden(tmp_path, monkeypatch
     try:
         shim = child.import_shim("fakegame.shim")
         assert not hasattr(sys.modules["fakegame"], "RULESET") and "fakegame.engine" not in sys.modules
-        paths = child.readable_paths({"submission": str(tmp_path / "sub")}, [sys.modules["sandbox"]], shim)
+        paths = child.readable_paths(ChildConfig("fakegame.shim", str(tmp_path / "sub")), [sys.modules["sandbox"]], shim)
     finally:
         for name in ("fakegame", "fakegame.shim", "fakegame.view", "fakegame.engine"):
             sys.modules.pop(name, None)

@@ -131,10 +131,8 @@ def test_late_then_killed_at_the_hard_limit(portable):
     p = portable(Limits(start_s=30.0, call_s=5.0, kill_after_s=1.5, clock="wall"))
     r = call(p, "sleep", soft=0.2, s=0.6)
     assert r.verdict is Verdict.LATE and r.value == 0.6
-    t0 = time.perf_counter()
     r = call(p, "spin", soft=0.5)
-    assert r.verdict is Verdict.KILLED and "killed" in r.message
-    assert time.perf_counter() - t0 < 10
+    assert r.verdict is Verdict.KILLED and r.message.startswith("No answer after 2 s of wall-clock time"), r
     assert not p.alive
     assert call(p, "ping").verdict is Verdict.KILLED   # the death is repeated
 
@@ -193,7 +191,7 @@ def test_the_players_own_processes_die_with_it(portable):
 
 def test_the_child_imports_nothing_linux_only(portable):
     loaded = set(call(portable(), "modules").value)
-    assert "sandbox.serve" in loaded                  # it is the portable child that answers
+    assert "sandbox.callloop" in loaded                  # it is the portable child that answers
     assert not loaded & {*LINUX_ONLY, "sandbox.cgroup"}
 
 

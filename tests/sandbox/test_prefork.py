@@ -14,7 +14,7 @@ FAST = Limits(start_s=10.0, call_s=2.0, kill_after_s=0.5)
 HOST = protections()
 
 REACH = """
-import ctypes, os, signal, stat
+import ctypes, os, re, signal, stat
 
 def template():
     return os.getppid()
@@ -42,6 +42,8 @@ def descriptors():
         except OSError:
             continue
         kinds[fd] = "socket" if stat.S_ISSOCK(mode) else "pipe" if stat.S_ISFIFO(mode) else "other"
+        if kinds[fd] == "other" and fd > 2 and re.fullmatch(rb"[0-9]+ [0-9]+ [0-9]+[ ]*\\n", os.pread(fd, 64, 0)):
+            kinds[fd] = "own clock"                # its own schedstat (sandbox/own_clock.py)
     return kinds
 
 def session():
@@ -110,11 +112,13 @@ def test_the_player_cannot_read_the_template_memory(forked, require):
 
 
 def test_the_player_holds_only_its_own_descriptors(player, forked):
-    """Both start modes: stdin, the output pipe twice, the two protocol pipes; no socket (in
-    particular not the template's control socket or another game's status socket)."""
+    """Both start modes: stdin, the output pipe twice, the two protocol pipes, and where the host
+    keeps schedstat its own run delay, read-only; no socket (in particular not the template's
+    control socket or another game's status socket)."""
     forked("def ping():\n    return 1\n", name="other")     # a template child whose status socket is open
     kinds = player(REACH).call("descriptors").value
-    assert sorted(kinds.values()) == ["other", "pipe", "pipe", "pipe", "pipe"], kinds
+    own_clock = ["own clock"] if os.path.exists("/proc/self/schedstat") else []
+    assert sorted(kinds.values()) == sorted([*own_clock, "other", "pipe", "pipe", "pipe", "pipe"]), kinds
     assert kinds["1"] == kinds["2"] == "pipe"
 
 

@@ -69,7 +69,6 @@ def test_forged_replies_are_protocol_violations(player, attack, words):
     p = player(FORGER)
     r = p.call(attack)
     assert r.verdict is Verdict.PROTOCOL and any(w in r.message for w in words.split("|")), r
-    assert r.wall_s < 2.0 or attack == "close_pipe"
     assert not p.alive
     assert p.close().exit_status == "signal SIGKILL"
 

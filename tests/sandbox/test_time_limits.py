@@ -89,7 +89,7 @@ def test_a_sleeping_player_is_killed_by_the_wall_clock_backstop(player, limits):
     r = p.call("sleep", {"s": 30})
     assert r.verdict is Verdict.KILLED, r
     assert r.message.startswith("No answer after 1.6 s of wall-clock time while using 0.0"), r
-    assert 1.6 <= r.wall_s < 4.0 and not p.alive, r
+    assert r.wall_s >= 1.6 and not p.alive, r
 
 
 def test_the_cpu_time_is_read_to_the_millisecond(player, limits):

@@ -23,7 +23,7 @@ public class StudentPlayer extends BohnenspielPlayer {
         return board_state.getLegalMoves().get(0);
     }
 
-    /** Search for `millis` of this thread's CPU time (move limits count CPU time, not sleep). */
+    /** Search for `millis` of this thread's CPU time (late on the CPU clock and on the wall clock alike). */
     private static void think(long millis) {
         java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
         long end = cpu.getCurrentThreadCpuTime() + millis * 1_000_000L;

@@ -12,7 +12,7 @@ MOVES = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
 
 def think(seconds):
-    """Search for `seconds` of CPU time (move limits count the player's CPU time, not sleep)."""
+    """Search for `seconds` of CPU time (late on the CPU clock and on the wall clock alike)."""
     end = time.process_time() + seconds
     while time.process_time() < end:
         pass

@@ -7,27 +7,41 @@ from __future__ import annotations
 
 import os
 import sys
+from types import ModuleType
+from typing import Any, Protocol
 
 from sandbox import invoke, seeding, wire
 
 
-def serve(boot, shim, req_fd: int, rep_fd: int) -> None:
+class Boot(Protocol):
+    """What the call loop needs of a child's bootstrap (sandbox/child.py, sandbox/portable_child.py)."""
+
+    cfg: wire.ChildConfig
+    applied: dict[str, str]
+
+    def forget_first_turn_paths(self) -> None: ...
+
+
+def serve(boot: Boot, shim: ModuleType, req_fd: int, rep_fd: int) -> None:
     """The call loop. `boot` is the child's Bootstrap: its `cfg`, the `applied` layers (the ready
-    frame) and `forget_first_turn_paths()`."""
-    handler = None
+    frame) and `forget_first_turn_paths()`; one with `after_ready` (a program player) becomes
+    the program there."""
+    handler: Any = None
     open_error = "the submission was not opened"
-    first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
+    first_turn_pending = bool(boot.cfg.readable_until_first_reply)
     wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
-    if hasattr(boot, "after_ready"):
-        boot.after_ready(req_fd, rep_fd)           # a program player: the child becomes the program here
+    after_ready = getattr(boot, "after_ready", None)
+    if after_ready is not None:
+        after_ready(req_fd, rep_fd)           # a program player: the child becomes the program here
     while True:
+        reply: dict[str, Any]
         msg = wire.read_message(req_fd)
         if msg is None:
             os._exit(0)
         if "open" in msg:
             seeding.seed_process(msg.get("seed"))
             try:
-                handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
+                handler = shim.open_submission(boot.cfg.submission, msg["open"] or {})
                 reply = {"ok": None}
             except MemoryError:
                 raise
@@ -54,4 +68,4 @@ def prepare_interpreter() -> None:
     """No bytecode files (nothing is writable anyway); print() reaches the capture pipe by line."""
     sys.dont_write_bytecode = True
     for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(line_buffering=True)
+        stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # a TextIOWrapper here

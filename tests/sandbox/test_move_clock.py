@@ -1,0 +1,177 @@
+"""The move clock on a loaded machine: a call is charged the time the player ran or chose to wait,
+never the time it was ready to run while other processes held the CPU (the kernel's run delay).
+
+The arithmetic is tested on a fake /proc; the players run for real in both start modes, beside a
+process that burns the player's own core. No assertion here is on how long anything took: each
+one says what was charged, which load can only leave unchanged.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.match import Allowance
+from sandbox import CallResult, Limits, Verdict
+from sandbox.cputime import QueueMeter, longest_wait
+from sandbox.limits import Spent, late_sentence, own_time
+
+CODE = """
+import time
+
+def burn(s):
+    t = time.thread_time()
+    while time.thread_time() - t < s:
+        pass
+    return s
+
+def sleep(s):
+    time.sleep(s)
+    return s
+
+def search_until(s):
+    # the McGill agents' loop: search steps until time() says the seconds are up
+    start, nodes = time.time(), 0
+    while time.time() - start < s:
+        for _ in range(2000):
+            nodes += 1
+    return nodes
+
+def clocks(s):
+    # how much time the player's clocks show for s CPU seconds of work
+    t, c = time.perf_counter(), time.thread_time()
+    burn(s)
+    return [time.perf_counter() - t, time.thread_time() - c]
+"""
+
+SCHEDSTAT = Path("/proc/self/schedstat")
+needs_schedstat = pytest.mark.skipif(not SCHEDSTAT.exists(), reason="this kernel keeps no schedstat")
+
+
+def write_task(proc: Path, pid: int, tid: int, ran_ns: int, waited_ns: int) -> None:
+    folder = proc / str(pid) / "task" / str(tid)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "schedstat").write_text(f"{ran_ns} {waited_ns} 7\n")
+
+
+def test_the_run_delay_is_read_per_thread_and_kept_after_one_ends(tmp_path):
+    write_task(tmp_path, 42, 42, 900_000_000, 250_000_000)
+    write_task(tmp_path, 42, 43, 100_000_000, 500_000_000)
+    meter = QueueMeter(42, proc=tmp_path)
+    before = meter.waits()
+    assert before == {"42": 250_000_000, "43": 500_000_000} and meter.source.startswith("run delay")
+    (tmp_path / "42" / "task" / "43" / "schedstat").unlink()          # thread 43 ended
+    write_task(tmp_path, 42, 42, 950_000_000, 300_000_000)
+    write_task(tmp_path, 42, 44, 10_000_000, 120_000_000)              # thread 44 began
+    after = meter.waits()
+    assert after == {"42": 300_000_000, "43": 500_000_000, "44": 120_000_000}
+    assert longest_wait(before, after) == pytest.approx(0.12)          # not 0.05 + 0.12: not summed
+
+
+def test_without_schedstat_the_wait_is_counted_and_the_report_says_so(tmp_path):
+    meter = QueueMeter(42, proc=tmp_path)
+    assert meter.waits() is None and meter.source.startswith("missing")
+    assert longest_wait({}, {}) == 0
+
+
+def test_the_players_own_time_is_wall_less_the_wait_but_never_less_than_its_cpu():
+    assert own_time(wall=2.0, run_delay=1.5, cpu=0.5, cores=1) == pytest.approx(0.5)   # held back 1.5 s
+    assert own_time(wall=2.0, run_delay=0.0, cpu=0.1, cores=1) == pytest.approx(2.0)   # slept: its own time
+    # a spinning helper thread on a one-core player: its threads wait for each other, which
+    # other load did not cause and which buys no time
+    assert own_time(wall=1.0, run_delay=1.0, cpu=1.0, cores=1) == pytest.approx(1.0)
+    assert own_time(wall=1.0, run_delay=3.0, cpu=2.0, cores=2) == pytest.approx(1.0)
+    spent = Spent.measured(wall=3.0, cpu=0.6, run_delay=2.4, cores=1)
+    assert (spent.own, spent.queued) == (pytest.approx(0.6), pytest.approx(2.4))
+
+
+def test_a_late_verdict_says_which_clock_and_what_was_left_out():
+    wall = Limits(call_s=2, clock="wall").budget(2)
+    assert late_sentence(wall, wall=2.0008, cpu=0.3, queued=1.25) == (
+        "Answered after 2.001 s of wall-clock time; the limit is 2 s (1.25 s spent waiting for a CPU on a busy "
+        "machine not counted).")
+    assert late_sentence(wall, wall=2.0008, cpu=0.3) == "Answered after 2.001 s of wall-clock time; the limit is 2 s."
+
+
+def test_the_first_move_allowance_is_charged_the_players_own_time():
+    allowance = Allowance(30.0, Limits(clock="wall"))
+    allowance.spend(CallResult(Verdict.OK, wall_s=12.0, cpu_s=2.0, queued_s=9.5))
+    assert allowance.used == pytest.approx(2.5)
+
+
+@pytest.fixture
+def hog_on_my_core():
+    """A process that burns the first core this test may use; the core's number."""
+    core = sorted(os.sched_getaffinity(0))[0]
+    hog = subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"])
+    yield core
+    hog.kill()
+    hog.wait()
+
+
+@needs_schedstat
+def test_a_player_is_not_charged_for_waiting_for_a_cpu(player, limits, hog_on_my_core):
+    """Wall-clock limits: 0.3 s of work under a 0.45 s limit, on a core another process wants as much."""
+    p = player(CODE, limits=limits(clock="wall", call_s=0.45, kill_after_s=5.0, cpu=hog_on_my_core))
+    r = p.call("burn", {"s": 0.3})
+    assert r.verdict is Verdict.OK, r
+    assert r.queued_s > 0.1 and r.own_s < 0.45, r                     # the hog took its share, uncharged
+    assert p.protections["wait_for_cpu"].startswith("run delay"), p.protections
+
+
+@needs_schedstat
+def test_a_late_player_on_a_busy_core_is_told_what_was_not_counted(player, limits, hog_on_my_core):
+    p = player(CODE, limits=limits(clock="wall", call_s=0.2, kill_after_s=5.0, cpu=hog_on_my_core))
+    r = p.call("burn", {"s": 0.4})
+    assert r.verdict is Verdict.LATE, r
+    assert r.message.startswith("Answered after 0.") and "s spent waiting for a CPU on a busy machine not counted" in r.message, r
+
+
+@needs_schedstat
+def test_the_backstop_does_not_kill_a_player_held_back_by_load(player, limits, hog_on_my_core):
+    """CPU clock: the wall-clock backstop (here 0.35 s) is the player's own time too."""
+    p = player(CODE, limits=limits(call_s=0.25, kill_after_s=0.25, wall_factor=1.0, wall_after_s=0.1,
+                                   cpu=hog_on_my_core))
+    r = p.call("burn", {"s": 0.3})
+    assert r.verdict is Verdict.LATE and r.message.startswith("Used 0.3"), r
+    assert p.call("burn", {"s": 0.01}).ok
+
+
+def test_a_sleeping_player_is_late_on_the_wall_clock(player, limits):
+    """Waiting by choice is the player's own time: the course's wall clock counts it."""
+    p = player(CODE, limits=limits(clock="wall", call_s=0.2, kill_after_s=5.0))
+    r = p.call("sleep", {"s": 0.5})
+    assert r.verdict is Verdict.LATE and r.own_s >= 0.5, r
+    assert r.message.startswith("Answered after 0.5") and "the limit is 0.2 s" in r.message, r
+
+
+def test_the_mcgill_courses_are_timed_on_the_wall_clock_as_their_harnesses_did():
+    from grader.assignment import load_assignments
+    assignments = load_assignments(Path(__file__).resolve().parents[2] / "config.yaml")
+    clocks = {name: a.limits().clock for name, a in assignments.items()}
+    assert clocks["colosseum"] == clocks["bohnenspiel"] == "wall", clocks
+    assert clocks["quoridor"] == "cpu", clocks
+
+
+@needs_schedstat
+def test_an_agent_that_searches_until_its_clock_says_stop_is_late_on_a_busy_core_too(player, limits,
+                                                                                     hog_on_my_core):
+    """On an idle core it is late by its last step's overshoot; on a shared one its own clock stops
+    while it waits, so it searches as long as on an idle one and is late the same way."""
+    p = player(CODE, limits=limits(clock="wall", call_s=0.3, kill_after_s=5.0, cpu=hog_on_my_core))
+    r = p.call("search_until", {"s": 0.3})
+    assert r.verdict is Verdict.LATE and r.message.startswith("Answered after 0.3"), r
+    assert r.queued_s > 0.1, r                                   # it did wait for the CPU
+    assert p.protections["own_clock"].startswith("time.time, monotonic and perf_counter"), p.protections
+
+
+@needs_schedstat
+def test_the_players_clocks_leave_out_its_wait_for_a_cpu(player, limits, hog_on_my_core):
+    p = player(CODE, limits=limits(clock="wall", call_s=5.0, cpu=hog_on_my_core))
+    r = p.call("clocks", {"s": 0.3})
+    shown, cpu = r.value
+    assert r.ok and r.queued_s > 0.1, r
+    assert shown < cpu + r.queued_s / 2, r                        # what it waited is not on its clock
