@@ -65,7 +65,7 @@ def service(tmp_path):
 
     cfg = write_config(tmp_path)
     app = create_app(cfg)
-    db = app.app.state.service.db
+    db = app.service.db
     accounts.create(db, "teacher", "Terry Teacher", role="instructor", password="teacher-password")
     accounts.create(db, "alice", "Alice Nováková", password="alice-password")
     accounts.create(db, "bob", "Bob <b>Svoboda</b>", password="bob-password")
