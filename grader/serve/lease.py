@@ -23,6 +23,7 @@ from . import die_with_parent
 from .db import Database
 
 LOST = 3                    # the heartbeat's exit status when the lease was taken over
+READY = b"beating\n"        # what the heartbeat says after its first beat
 
 
 class Lease:
@@ -34,11 +35,15 @@ class Lease:
         self.lost = False
 
     def __enter__(self) -> Lease:
+        """Start the heartbeat and wait for its first beat: evaluation starts only under a live lease
+        (`lost` is already True when the lease ran out before the heartbeat could start)."""
         self.proc = subprocess.Popen([sys.executable, "-m", "grader.serve.lease"], stdin=subprocess.PIPE,
-                                     close_fds=True)
-        assert self.proc.stdin is not None
+                                     stdout=subprocess.PIPE, close_fds=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps(self.spec).encode())
         self.proc.stdin.close()
+        self.lost = self.proc.stdout.readline() != READY
+        self.proc.stdout.close()
         return self
 
     def __exit__(self, *exc) -> None:
@@ -53,10 +58,15 @@ def beat(spec: dict) -> int:
     parent = os.getppid()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})      # SIGTERM: "stop", taken between beats
     db = Database(spec["url"])
+    ready = False
     while os.getppid() == parent:
         try:
             if not db.extend(spec["table"], spec["id"], spec["owner"], spec["lease_s"]):
                 return LOST
+            if not ready:
+                sys.stdout.buffer.write(READY)
+                sys.stdout.buffer.close()
+                ready = True
         except Exception as exc:             # a busy database: try again at the next beat
             print(f"grader serve: lease heartbeat for {spec['table']} {spec['id']}: {exc}", file=sys.stderr)
         if signal.sigtimedwait({signal.SIGTERM}, spec["lease_s"] / 3) is not None:

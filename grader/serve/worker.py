@@ -82,6 +82,8 @@ class Worker(ServeContext):
     def _upload(self, job: dict) -> None:
         assignment = self.assignments.get(job["assignment"])
         with Lease(self.db, "uploads", job["id"], self.owner, self.settings.lease_s) as lease:
+            if lease.lost:                 # taken over before the heartbeat started: the new owner does it
+                return
             try:
                 if assignment is None:
                     raise RuntimeError(f"the assignment {job['assignment']!r} is no longer in the config")
@@ -108,6 +110,8 @@ class Worker(ServeContext):
     def _league(self, job: dict) -> None:
         assignment = self.assignments.get(job["assignment"])
         with Lease(self.db, "league_runs", job["id"], self.owner, self.settings.lease_s) as lease:
+            if lease.lost:
+                return
             try:
                 if assignment is None:
                     raise RuntimeError(f"the assignment {job['assignment']!r} is no longer in the config")
