@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import base64
 import hmac
+import html
 import ipaddress
 import json
+import re
 import secrets
 from datetime import datetime
 from pathlib import Path
@@ -242,8 +244,16 @@ class Service(ServeContext):
 
 
 def when(t: float | None) -> str:
-    """A stored time as the server's local time with its UTC offset, so nobody guesses the zone."""
-    return datetime.fromtimestamp(t).astimezone().strftime("%Y-%m-%d %H:%M:%S %Z (UTC%z)") if t else ""
+    """A stored time as the server's local time with its zone, so nobody guesses it."""
+    return zoned(datetime.fromtimestamp(t).astimezone(), "%Y-%m-%d %H:%M:%S") if t else ""
+
+
+def zoned(moment: datetime, layout: str) -> str:
+    """`moment` with its zone: "2030-01-15 23:59 CET (UTC+01:00)", or "… UTC+01:00" for a bare offset."""
+    offset = moment.strftime("%z")
+    offset = f"UTC{offset[:3]}:{offset[3:]}"
+    zone = moment.strftime("%Z")
+    return f"{moment.strftime(layout)} {zone if zone == offset or zone == 'UTC' else f'{zone} ({offset})'}"
 
 
 def handler(svc: Service, fn):
@@ -415,12 +425,20 @@ def _site_file(root: Path, rel: str, missing: str) -> FileResponse:
 
 
 def league_site(svc: Service, request: Request, form) -> Response:
-    """The league's public site (pseudonyms, no logins, e-mails or captured output): what every student gets."""
+    """The league's public site (pseudonyms, no logins, e-mails or captured output): what every student
+    gets, each page with a link back to the assignment's page in the service."""
     svc.need_user(request)
     name = request.path_params["name"]
     svc.assignment(name)
-    return _site_file(svc.league_folder(name) / "public", request.path_params.get("path", ""),
-                      "No league has been played yet.")
+    response = _site_file(svc.league_folder(name) / "public", request.path_params.get("path", ""),
+                          "No league has been played yet.")
+    if Path(response.path).suffix != ".html":
+        return response
+    page = Path(response.path).read_text(encoding="utf-8")
+    back = (f'<nav class="service"><a href="/a/{html.escape(name)}">← Back to '
+            f'{html.escape(svc.assignment(name).title)} in the upload service</a></nav>')
+    page = re.sub(r"<body[^>]*>", lambda m: m.group(0) + "\n" + back, page, count=1)
+    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
 
 # -------------------------------------------------------------------- instructors
@@ -541,7 +559,7 @@ def deadline(penalties: dict) -> str:
     moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
     if moment.tzinfo is None:
         moment = moment.astimezone()           # a naive deadline is the server's local time
-    return moment.strftime("%Y-%m-%d %H:%M %Z (UTC%z)")
+    return zoned(moment, "%Y-%m-%d %H:%M")
 
 
 def create_app(config_path: Path) -> SecurityHeaders:

@@ -135,9 +135,19 @@ def penalised(upload: dict, penalties: dict) -> dict:
 
     if upload.get("points") is None:
         return {"points": None, "factor": 1.0, "lines": []}
-    result = apply_penalties(upload["points"], uploads=upload["seq"],
-                             uploaded_at=datetime.fromtimestamp(upload["uploaded_at"]), config=penalties)
+    uploaded_at = datetime.fromtimestamp(upload["uploaded_at"])
+    deadline = penalties.get("deadline")
+    if isinstance(deadline, datetime) and deadline.tzinfo or isinstance(deadline, str) and _zoned(deadline):
+        uploaded_at = uploaded_at.astimezone()           # a deadline with a zone is compared as a moment
+    result = apply_penalties(upload["points"], uploads=upload["seq"], uploaded_at=uploaded_at, config=penalties)
     return {"points": result.points, "factor": result.factor, "lines": result.lines}
+
+
+def _zoned(text: str) -> bool:
+    try:
+        return datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False
 
 
 def rejudge(db: Database, assignment: str, upload_id: str | None = None) -> int:
