@@ -137,7 +137,7 @@ def penalised(upload: dict, penalties: dict) -> dict:
         return {"points": None, "factor": 1.0, "lines": []}
     uploaded_at = datetime.fromtimestamp(upload["uploaded_at"])
     deadline = penalties.get("deadline")
-    if isinstance(deadline, datetime) and deadline.tzinfo or isinstance(deadline, str) and _zoned(deadline):
+    if (isinstance(deadline, datetime) and deadline.tzinfo) or (isinstance(deadline, str) and _zoned(deadline)):
         uploaded_at = uploaded_at.astimezone()           # a deadline with a zone is compared as a moment
     result = apply_penalties(upload["points"], uploads=upload["seq"], uploaded_at=uploaded_at, config=penalties)
     return {"points": result.points, "factor": result.factor, "lines": result.lines}
