@@ -8,6 +8,7 @@ roster; anyone else gets a sentence saying so, never a new account.
 from __future__ import annotations
 
 from authlib.integrations.starlette_client import OAuth, OAuthError
+from joserfc.errors import JoseError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse
@@ -33,7 +34,7 @@ def routes(svc) -> list[Route]:
     async def callback(request: Request):
         try:
             token = await client.authorize_access_token(request)
-        except OAuthError as exc:
+        except (OAuthError, JoseError) as exc:        # a refused login, a bad state, nonce or signature
             return await run_in_threadpool(svc.page, request, "message.html", status=400,
                                            title="University login failed",
                                            message=f"The university login did not complete ({exc.error}); try again.")
