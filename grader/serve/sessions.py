@@ -24,6 +24,7 @@ def start(db: Database, user_id: int) -> str:
     """A new session for the user; the token for the cookie."""
     token = secrets.token_urlsafe(32)
     now = time.time()
+    db.execute("DELETE FROM sessions WHERE expires_at < ?", (now,))
     db.execute("INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
                (_hash(token), user_id, now, now + LIFETIME_S))
     return token
@@ -36,7 +37,7 @@ def user(db: Database, token: str) -> dict | None:
 
 
 def end(db: Database, token: str) -> None:
-    db.execute("DELETE FROM sessions WHERE token_hash = ? OR expires_at < ?", (_hash(token), time.time()))
+    db.execute("DELETE FROM sessions WHERE token_hash = ?", (_hash(token),))
 
 
 def end_all(db: Database, user_id: int) -> int:

@@ -14,7 +14,7 @@ from .db import Database
 FREE_FAILURES = {"account": 5, "address": 20}     # an address may be a whole campus behind NAT
 FIRST_BLOCK_S = 2.0
 MAX_BLOCK_S = 15 * 60.0
-FORGET_S = 24 * 3600.0                            # a quiet day clears a count
+FORGET_S = 24 * 3600.0                            # a quiet day clears a count (and its row)
 
 
 class TooManyAttempts(Exception):
@@ -42,6 +42,7 @@ def check(db: Database, action: str, account: str, address: str) -> None:
 def failed(db: Database, action: str, account: str, address: str) -> None:
     """Count a failure; past the free ones, block for a time that doubles with each further failure."""
     now = time.time()
+    db.execute("DELETE FROM attempts WHERE last_at < ? AND blocked_until < ?", (now - FORGET_S, now))
     for kind, subject in _subjects(action, account, address):
         with db.transaction() as tx:
             tx.execute("INSERT INTO attempts (subject, failures, last_at, blocked_until) VALUES (?, 0, ?, 0) "
