@@ -33,7 +33,10 @@ def _port() -> int:
 
 
 def _csrf(client, path: str) -> str:
-    return re.search(r'name="csrf" value="([^"]+)"', client.get(path).text).group(1)
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
+    if found is None:
+        raise RuntimeError(f"no form on {path}: is the service up?")
+    return found.group(1)
 
 
 def _p(values: list[float], q: float) -> float:

@@ -58,8 +58,9 @@ class Site:
         self.client = TestClient(app, base_url="http://testserver")
 
     def csrf(self, path: str = "/login") -> str:
-        page = self.client.get(path).text
-        return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        found = re.search(r'name="csrf" value="([^"]+)"', self.client.get(path).text)
+        assert found, f"no form on {path}"
+        return found.group(1)
 
     def login(self, login: str, password: str):
         return self.client.post("/login", data={"login": login, "password": password, "csrf": self.csrf()},
@@ -162,7 +163,7 @@ def service(tmp_path, make_config):
         def site(self, login: str | None = None, password: str | None = None) -> Site:
             s = Site(app)
             if login:
-                assert s.login(login, password).status_code == 303
+                assert s.login(login, password or "").status_code == 303
             return s
 
         def work(self) -> int:

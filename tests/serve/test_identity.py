@@ -39,10 +39,13 @@ class Proxy(http.server.ThreadingHTTPServer):
 
     @property
     def url(self) -> str:
-        return f"http://{self.server_address[0]}:{self.server_address[1]}"
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}"
 
 
 class _Forward(http.server.BaseHTTPRequestHandler):
+    server: Proxy
+
     def _forward(self) -> None:
         body = self.rfile.read(int(self.headers.get("content-length") or 0))
         headers = self.server.rules(self)
@@ -106,13 +109,19 @@ def sso(service, make_config):
     server.should_exit = True
 
 
-def get(url: str, path: str, source: str, headers: dict) -> http.client.HTTPResponse:
+class Reply:
+    """A response read whole: status, headers, body."""
+
+    def __init__(self, response: http.client.HTTPResponse) -> None:
+        self.status, self.body = response.status, response.read().decode()
+        self.getheader = lambda name: response.getheader(name) or ""
+
+
+def get(url: str, path: str, source: str, headers: dict) -> Reply:
     host, port = url.removeprefix("http://").split(":")
     conn = http.client.HTTPConnection(host, int(port), source_address=(source, 0))
     conn.request("GET", path, headers=headers)
-    reply = conn.getresponse()
-    reply.body = reply.read().decode()
-    return reply
+    return Reply(conn.getresponse())
 
 
 def test_a_forged_identity_header_is_ignored_directly_and_through_any_proxy(sso):

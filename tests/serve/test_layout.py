@@ -75,10 +75,10 @@ def test_the_verdict_and_the_games_are_readable_at_every_width(live_upload):
     url, upload = live_upload
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        errors: list[str] = []
         try:
             for width in WIDTHS:
                 page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
-                errors: list[str] = []
                 page.on("pageerror", lambda e: errors.append(str(e)))
                 page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
                 page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
