@@ -53,10 +53,13 @@ PRIVATE_FILE = 0o600
 class Database:
     """Connections, transactions and the few queries every part of the service shares."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, create: bool = True) -> None:
+        """`create=False` for a database the caller knows exists (a lease heartbeat): no schema writes."""
         self.url = url
         self.postgres = url.startswith(("postgresql://", "postgres://"))
         self.local = threading.local()
+        if not create:
+            return
         if not self.postgres:
             private_file(Path(self.path))
         with self.transaction() as tx:

@@ -57,7 +57,7 @@ def beat(spec: dict) -> int:
     """Extend the lease every lease_s/3 until stopped, the worker is gone, or the lease was taken over."""
     parent = os.getppid()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})      # SIGTERM: "stop", taken between beats
-    db = Database(spec["url"])
+    db = Database(spec["url"], create=False)
     ready = False
     while os.getppid() == parent:
         try:
