@@ -133,3 +133,37 @@ def test_links_use_the_configured_public_address_and_tls_brings_hsts(make_config
     token = re.search(r'name="csrf" value="([^"]+)"', client.get("/teach/quoridor").text).group(1)
     r = client.post("/teach/quoridor/roster", data={"csrf": token}, files={"roster": ("r.csv", b"login\ncyril\n")})
     assert re.search(r"https://grader\.example\.edu/setup/[\w-]{16,}", r.text) and "127.0.0.1/setup" not in r.text
+
+
+def test_forwarded_headers_are_believed_only_from_the_configured_proxy(make_config):
+    from starlette.testclient import TestClient
+
+    from grader.serve import accounts, throttle
+    from grader.serve.app import create_app
+
+    app = create_app(make_config("  proxy_addresses: [10.0.0.5]\n"))
+    accounts.create(app.service.db, "teacher", role="instructor", password="teacher-password")
+    forwarded = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https", "Host": "grader.example.edu"}
+
+    def roster_link(client: TestClient) -> str:
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text).group(1)
+        client.post("/login", data={"login": "teacher", "password": "teacher-password", "csrf": token})
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/teach/quoridor").text).group(1)
+        r = client.post("/teach/quoridor/roster", data={"csrf": token},
+                        files={"roster": ("r.csv", f"login\nu{len(client.cookies)}{id(client)}\n".encode())})
+        return re.search(r"<code>(\S+?)/setup/", r.text).group(1)
+
+    proxy = TestClient(app, client=("10.0.0.5", 4000), headers=forwarded)
+    assert roster_link(proxy) == "https://grader.example.edu"
+    assert "strict-transport-security" in proxy.get("/login").headers
+    stranger = TestClient(app, client=("198.51.100.7", 4000), headers=forwarded)
+    assert roster_link(stranger) == "http://grader.example.edu"            # its own Host, never its https claim
+    assert "strict-transport-security" not in stranger.get("/login").headers
+    # Wrong passwords through the proxy count against the forwarded address, not the proxy's.
+    for n in range(throttle.FREE_FAILURES["address"] + 2):
+        token = re.search(r'name="csrf" value="([^"]+)"', proxy.get("/login").text).group(1)
+        proxy.post("/login", data={"login": f"nobody{n}", "password": "wrong-password", "csrf": token})
+    token = re.search(r'name="csrf" value="([^"]+)"', proxy.get("/login").text).group(1)
+    assert proxy.post("/login", data={"login": "teacher", "password": "teacher-password", "csrf": token}).status_code == 429
+    other = TestClient(app, client=("10.0.0.5", 4001), headers={**forwarded, "X-Forwarded-For": "203.0.113.10"})
+    assert roster_link(other) == "https://grader.example.edu"             # another student's address: not blocked
