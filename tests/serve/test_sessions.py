@@ -102,3 +102,56 @@ def test_every_page_carries_the_security_headers(service, path):
     assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"]
     assert "strict-transport-security" not in r.headers                       # plain HTTP: no HSTS
     assert "<script>" not in r.text and "<style>" not in r.text and "style=" not in r.text
+
+
+def test_a_login_stuck_in_its_password_hash_does_not_stall_other_pages(service, monkeypatch):
+    """While one login's hash has not finished, the login page, a static file and an upload's status
+    still answer: the hash runs in the thread pool, not on the event loop."""
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from grader.serve import accounts
+    from grader.serve.app import create_app
+
+    hashing, release = threading.Event(), threading.Event()
+    real = accounts.check_password
+
+    def slow_check(db, login, password):
+        if login == "alice":
+            hashing.set()
+            release.wait(120)
+        return real(db, login, password)
+
+    monkeypatch.setattr(accounts, "check_password", slow_check)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(service.config), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        stuck = httpx.Client(base_url=base, timeout=150)
+        token = re.search(r'name="csrf" value="([^"]+)"', stuck.get("/login").text).group(1)
+        result: dict = {}
+        login = threading.Thread(target=lambda: result.update(r=stuck.post(
+            "/login", data={"login": "alice", "password": "alice-password", "csrf": token})))
+        login.start()
+        assert hashing.wait(120)
+        other = httpx.Client(base_url=base, timeout=60)
+        try:
+            assert other.get("/static/style.css").status_code == 200
+            assert other.get("/login").status_code == 200
+        finally:
+            release.set()
+        login.join()
+        assert result["r"].status_code == 303                      # logged in once the hash finished
+    finally:
+        release.set()
+        server.should_exit = True
