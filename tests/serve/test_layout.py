@@ -24,6 +24,7 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "submissions" / "quoridor" / "no_crossing" / "player.py"
 WIDTHS = (390, 640, 1280)
+SHOTS = ROOT / "reports" / "screenshots"          # generated, git-ignored
 
 # What the page must satisfy, measured in the browser: every element's box inside the viewport.
 MEASURE = """() => {
@@ -88,6 +89,8 @@ def test_the_verdict_and_the_games_are_readable_at_every_width(live_upload):
                 page.fill("input[name=password]", "alice-password")
                 page.click("main button[type=submit]")
                 page.goto(f"{url}{upload}")
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"serve-verdict-{width}.png"), full_page=True)
                 m = page.evaluate(MEASURE)
                 assert m["page"] <= m["width"], f"{width} px: the page scrolls sideways ({m['page']} px)"
                 assert m["cut"] == [], f"{width} px: cut off: {m['cut']}"
