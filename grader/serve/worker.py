@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -197,8 +198,7 @@ def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
 
 
 def _folder_name(login: str) -> str:
-    import re
-
+    """A login as a folder name (and the league's submission id)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", login).strip("._") or "student"
 
 
