@@ -6,6 +6,7 @@ was expected; callers print it and exit with status 2.
 """
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -166,12 +167,34 @@ class AssignmentConfig(Strict):
         return value
 
 
+def _networks(value: list[str]) -> list[str]:
+    """Proxy addresses must be IP addresses or networks (`10.0.0.5`, `10.0.0.0/24`), never names."""
+    for item in value:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ValueError(f"{item!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24)") from None
+    return value
+
+
 class TrustedProxyConfig(Strict):
     """Single sign-on through a proxy in front: the user's login comes from `header`, believed only
     from the proxy's own `addresses` (and only for logins on the roster)."""
 
-    header: str
+    header: str = Field(min_length=1)
     addresses: list[str] = Field(min_length=1)
+
+    _check_addresses = field_validator("addresses")(_networks)
+
+
+class OidcConfig(Strict):
+    """A university login through OpenID Connect (the provider's discovery URL and this client)."""
+
+    issuer: str                                       # e.g. https://login.example.edu/realms/uni
+    client_id: str
+    client_secret: str
+    claim: str = "preferred_username"                 # the claim that holds the roster's login
+    label: str = "Log in with the university account"
 
 
 class ServeConfig(Strict):
@@ -188,7 +211,19 @@ class ServeConfig(Strict):
     league_every_hours: float | None = Field(None, gt=0)   # e.g. 24: a league run every night
     https_only: bool = False                          # mark the session cookie Secure (behind TLS)
     trusted_proxy: TrustedProxyConfig | None = None
+    proxy_addresses: list[str] = []                   # reverse proxies whose X-Forwarded-For/-Proto are believed
+    public_url: str | None = None                     # e.g. https://grader.example.edu: links in set-password pages
+    oidc: OidcConfig | None = None
     lease_s: float = Field(60, gt=0)                  # a dead worker's job is taken over after this
+
+    _check_proxies = field_validator("proxy_addresses")(_networks)
+
+    @field_validator("public_url")
+    @classmethod
+    def _absolute(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("https://", "http://")):
+            raise ValueError("must start with https:// (or http://)")
+        return value.rstrip("/") if value else value
 
 
 class Config(Strict):

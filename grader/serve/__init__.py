@@ -18,7 +18,12 @@ from pathlib import Path
 
 
 def data_dir(config, base: Path) -> Path:
-    return (base / config.serve.data_dir).resolve()
+    """The service's folder, made (or kept) readable by the service's user only: it holds the
+    uploaded code, the database of password hashes and the session key."""
+    folder = (base / config.serve.data_dir).resolve()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    return folder
 
 
 def database_url(config, base: Path) -> str:
@@ -91,10 +96,11 @@ class Supervisor:
                 self._schedule()
 
     def _schedule(self) -> None:
+        every_s = (self.every_hours or 0) * 3600
         for name in self.assignments:
             last = self.db.one("SELECT requested_at FROM league_runs WHERE assignment = ? ORDER BY requested_at "
                                "DESC LIMIT 1", (name,))
-            if last is None or time.time() - last["requested_at"] > self.every_hours * 3600:
+            if last is None or time.time() - last["requested_at"] > every_s:
                 self.db.execute("INSERT INTO league_runs (assignment, status, requested_at) VALUES (?, 'queued', ?)",
                                 (name, time.time()))
 

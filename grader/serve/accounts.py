@@ -3,7 +3,9 @@
 Tokens in set-password links are 128 random bits; only their SHA-256 is stored, so a copy of the
 database does not hand out accounts. A roster is a CSV with a login column (login, username,
 email, "SIS Login ID", "Identifier", …) and optionally a name and a role; Moodle's and Canvas's
-exports have such columns and are read as they are.
+exports have such columns and are read as they are, names included (Moodle's "First name" and
+"Last name"/"Surname", Canvas's "Student" or "Name"). A login may be an e-mail address (when the
+roster has nothing else); it is shown only to its owner and to instructors, never to other students.
 """
 from __future__ import annotations
 
@@ -20,8 +22,13 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from .db import Database
 
 SETUP_VALID_S = 14 * 24 * 3600
-LOGIN_COLUMNS = ("login", "username", "user", "sis login id", "login id", "email", "email address")
-NAME_COLUMNS = ("name", "full name", "student", "display name")
+LOGIN_COLUMNS = ("login", "username", "user", "sis login id", "login id", "email", "email address", "e-mail")
+NAME_COLUMNS = ("name", "full name", "student", "display name", "student name")
+FIRST_NAME_COLUMNS = ("first name", "firstname", "given name")
+LAST_NAME_COLUMNS = ("last name", "surname", "lastname", "family name")
+EMAIL_COLUMNS = ("email", "email address", "e-mail")
+ROLE_COLUMNS = ("role", "roles")
+MIN_PASSWORD = 10
 _hasher = PasswordHasher()
 
 
@@ -44,9 +51,35 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
+def by_login(db: Database, login: str) -> dict | None:
+    return db.one("SELECT * FROM users WHERE login = ?", (login,))
+
+
+def by_id(db: Database, user_id: int) -> dict | None:
+    return db.one("SELECT * FROM users WHERE id = ?", (user_id,))
+
+
+def students(db: Database) -> list[dict]:
+    return db.query("SELECT * FROM users WHERE role = 'student' ORDER BY login")
+
+
+def password_problem(password: str, again: str) -> str:
+    """Why a new password is not accepted, as a sentence ('' when it is)."""
+    if len(password) < MIN_PASSWORD:
+        return f"Choose a password of at least {MIN_PASSWORD} characters."
+    if password != again:
+        return "The two passwords differ."
+    return ""
+
+
+def change_password(db: Database, user_id: int, password: str) -> None:
+    db.execute("UPDATE users SET password_hash = ?, setup_token_hash = NULL, setup_expires = NULL WHERE id = ?",
+               (hash_password(password), user_id))
+
+
 def check_password(db: Database, login: str, password: str) -> dict | None:
     """The user, if the password is theirs."""
-    user = db.one("SELECT * FROM users WHERE login = ?", (login,))
+    user = by_login(db, login)
     if not user or not user["password_hash"]:
         _hasher.hash(password)                       # the same work for unknown logins
         return None
@@ -114,15 +147,29 @@ def read_roster(text: str) -> list[dict]:
         raise RosterError(f"the roster has no login column (one of: {', '.join(LOGIN_COLUMNS)}); "
                           f"its columns are {', '.join(columns.values())}.")
     name_col = next((columns[c] for c in NAME_COLUMNS if c in columns), None)
-    email_col = next((columns[c] for c in ("email", "email address") if c in columns), None)
-    role_col = columns.get("role")
+    first_col = next((columns[c] for c in FIRST_NAME_COLUMNS if c in columns), None)
+    last_col = next((columns[c] for c in LAST_NAME_COLUMNS if c in columns), None)
+    email_col = next((columns[c] for c in EMAIL_COLUMNS if c in columns), None)
+    role_col = next((columns[c] for c in ROLE_COLUMNS if c in columns), None)
+
+    def cell(row: dict, column: str | None) -> str:
+        return (row.get(column) or "").strip() if column else ""
+
     out = []
     for row in rows:
-        login = (row.get(login_col) or "").strip()
+        login = cell(row, login_col)
         if not login or login.lower().startswith("points possible"):     # Canvas's second header row
             continue
-        role = (row.get(role_col) or "student").strip().lower() if role_col else "student"
-        out.append({"login": login, "name": (row.get(name_col) or "").strip() if name_col else "",
-                    "email": (row.get(email_col) or "").strip() if email_col else "",
-                    "role": "instructor" if role in ("instructor", "teacher", "ta", "teaching assistant") else "student"})
+        name = cell(row, name_col) or " ".join(filter(None, (cell(row, first_col), cell(row, last_col))))
+        out.append({"login": login, "name": name, "email": cell(row, email_col),
+                    "role": _role(cell(row, role_col))})
     return out
+
+
+def _role(text: str) -> str:
+    """Moodle's "Teacher"/"Non-editing teacher"/"Manager", Canvas's "TaEnrollment"… are instructors."""
+    words = text.lower()
+    if any(w in words for w in ("instructor", "teacher", "manager", "teaching assistant")) \
+            or words in ("ta", "taenrollment", "teacherenrollment"):
+        return "instructor"
+    return "student"

@@ -1,21 +1,30 @@
 """The service's pages: plain server-rendered HTML (the report's Jinja2 templates and stylesheet).
 
-Every page checks the session against what it shows: a student sees only their own uploads (ids
+Each handler is a plain function run in the thread pool (`handler`): password hashing, SQL, fsync and
+file reads never run on the event loop, so a flood of logins does not stall pages or uploads.
+Sessions are rows on the server (`sessions`), so logging out ends every copy of the cookie; password
+guesses are limited (`throttle`). The identity header of a single sign-on proxy is believed only
+from the proxy's configured addresses. Every response carries a CSP without inline script,
+frame-ancestors, nosniff and Referrer-Policy (HSTS over TLS). Every page checks the session against what it shows: a student sees only their own uploads (ids
 are unguessable, and an id of someone else's upload answers 404 exactly as an unknown one does);
 instructor pages answer 403 to students. Every form carries the session's CSRF token. Upload
 bodies are counted as they arrive and refused past the limit before anything is written.
 """
 from __future__ import annotations
 
+import base64
 import hmac
+import html
+import ipaddress
 import json
+import re
 import secrets
-import time
 from datetime import datetime
 from pathlib import Path
 
 import jinja2
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -31,7 +40,8 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import ServeContext, accounts, uploads
+from . import ServeContext, accounts, oidc, secret_key, sessions, throttle, uploads
+from .worker import _folder_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -80,25 +90,101 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"same-origin"), (b"x-frame-options", b"DENY")]
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+
+
+class SecurityHeaders:
+    """ASGI middleware: every response carries the security headers; HSTS only when served over TLS
+    (directly, or as a trusted proxy's X-Forwarded-Proto says)."""
+
+    def __init__(self, app, svc: Service) -> None:
+        self.app, self.svc, self.service = app, svc, svc
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        tls = self.svc.over_tls(Request(scope))
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *HEADERS, *([HSTS] if tls else [])]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _networks(addresses: list[str]) -> list:
+    return [ipaddress.ip_network(a, strict=False) for a in addresses]
+
+
+def _within(host: str | None, networks: list) -> bool:
+    try:
+        address = ipaddress.ip_address(host or "")
+    except ValueError:
+        return False
+    return any(address in n for n in networks)
+
+
 class Service(ServeContext):
-    """Configuration, database and templates shared by the routes."""
+    """Configuration, database and templates shared by the routes, and who is asking."""
 
     def __init__(self, config_path: Path) -> None:
         super().__init__(config_path)
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES / "serve")), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-        self.env.filters["when"] = lambda t: datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M:%S") if t else ""
+        self.env.filters["when"] = when
         self.env.filters["pts"] = lambda v: "" if v is None else f"{v:.4g}"
+        proxy = self.settings.trusted_proxy
+        if proxy is not None and not proxy.addresses:
+            raise ValueError("serve.trusted_proxy needs the proxy's own addresses; without them anyone could "
+                             "send the identity header.")
+        self.identity_proxies = _networks(proxy.addresses) if proxy else []
+        self.forwarders = self.identity_proxies + _networks(self.settings.proxy_addresses)
 
-    # ------------------------------------------------------------------ sessions
+    # ------------------------------------------------------------------ who is asking
+    def _peer(self, request: Request) -> str | None:
+        return request.client.host if request.client else None
+
+    def client_address(self, request: Request) -> str:
+        """The client's address: the TCP peer, or the last X-Forwarded-For hop when the peer is our proxy."""
+        peer = self._peer(request) or "unknown"
+        forwarded = request.headers.get("x-forwarded-for", "")
+        if forwarded and _within(peer, self.forwarders):
+            return forwarded.split(",")[-1].strip() or peer
+        return peer
+
+    def over_tls(self, request: Request) -> bool:
+        if request.url.scheme == "https":
+            return True
+        return (_within(self._peer(request), self.forwarders)
+                and request.headers.get("x-forwarded-proto", "").lower() == "https")
+
+    def base_url(self, request: Request) -> str:
+        """Where links point: serve.public_url, else what a trusted proxy forwards, else this request."""
+        if self.settings.public_url:
+            return self.settings.public_url
+        if _within(self._peer(request), self.forwarders):
+            host = request.headers.get("x-forwarded-host") or request.headers.get("host", "")
+            return f"{'https' if self.over_tls(request) else 'http'}://{host}"
+        return str(request.base_url).rstrip("/")
+
     def user(self, request: Request) -> dict | None:
         proxy = self.settings.trusted_proxy
-        if proxy is not None:
-            login = request.headers.get(proxy.header)
-            if login and request.client and request.client.host in proxy.addresses:
-                return self.db.one("SELECT * FROM users WHERE login = ?", (login.strip(),))
-        uid = request.session.get("uid")
-        return self.db.one("SELECT * FROM users WHERE id = ?", (uid,)) if uid else None
+        if proxy is not None and _within(self._peer(request), self.identity_proxies):
+            login = request.headers.get(proxy.header, "").strip()
+            if login:
+                return accounts.by_login(self.db, login)
+        token = request.session.get("sid")
+        return sessions.user(self.db, token) if isinstance(token, str) else None
+
+    def log_in(self, request: Request, user: dict) -> None:
+        """A fresh session (and CSRF token) for this browser."""
+        request.session.clear()
+        request.session["sid"] = sessions.start(self.db, user["id"])
 
     def need_user(self, request: Request) -> dict:
         user = self.user(request)
@@ -128,7 +214,8 @@ class Service(ServeContext):
 
     def page(self, request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         user = self.user(request)
-        html = self.env.get_template(template).render(user=user, csrf=self.csrf(request), **context)
+        html = self.env.get_template(template).render(user=user, csrf=self.csrf(request), oidc=self.settings.oidc,
+                                                      **context)
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     def assignment(self, name: str):
@@ -140,7 +227,7 @@ class Service(ServeContext):
     def own_upload(self, request: Request, upload_id: str) -> tuple[dict, dict]:
         """(user, upload) when the upload is the user's (or the user teaches); 404 otherwise."""
         user = self.need_user(request)
-        upload = self.db.one("SELECT * FROM uploads WHERE id = ?", (upload_id,))
+        upload = uploads.by_id(self.db, upload_id)
         if upload is None or (upload["user_id"] != user["id"] and user["role"] != "instructor"):
             raise HTTPException(404, "No such upload.")
         return user, upload
@@ -156,272 +243,385 @@ class Service(ServeContext):
             return None
 
 
-def create_app(config_path: Path) -> Starlette:
-    svc = Service(config_path)
+def when(t: float | None) -> str:
+    """A stored time as the server's local time with its zone, so nobody guesses it."""
+    return zoned(datetime.fromtimestamp(t).astimezone(), "%Y-%m-%d %H:%M:%S") if t else ""
 
-    # ---------------------------------------------------------------- logging in
-    async def login(request: Request):
-        error = ""
-        if request.method == "POST":
-            form = await svc.form(request)
-            user = accounts.check_password(svc.db, str(form.get("login", "")).strip(), str(form.get("password", "")))
+
+def zoned(moment: datetime, layout: str) -> str:
+    """`moment` with its zone: "2030-01-15 23:59 CET (UTC+01:00)", or "… UTC+01:00" for a bare offset."""
+    offset = moment.strftime("%z")
+    offset = f"UTC{offset[:3]}:{offset[3:]}"
+    zone = moment.strftime("%Z")
+    return f"{moment.strftime(layout)} {zone if zone == offset or zone == 'UTC' else f'{zone} ({offset})'}"
+
+
+def handler(svc: Service, fn):
+    """An endpoint that reads (and CSRF-checks) a POSTed form on the event loop, then runs `fn` (password
+    hashing, SQL, fsync, files) in the thread pool, so no request's blocking work stalls another's."""
+
+    async def endpoint(request: Request):
+        form = await svc.form(request) if request.method == "POST" else None
+        return await run_in_threadpool(fn, svc, request, form)
+
+    return endpoint
+
+
+# -------------------------------------------------------------------- logging in
+def login(svc: Service, request: Request, form) -> Response:
+    error, status = "", 200
+    if form is not None:
+        name, address = str(form.get("login", "")).strip(), svc.client_address(request)
+        try:
+            throttle.check(svc.db, "login", name, address)
+            user = accounts.check_password(svc.db, name, str(form.get("password", "")))
             if user:
-                request.session.clear()
-                request.session["uid"] = user["id"]
+                throttle.succeeded(svc.db, "login", name)
+                svc.log_in(request, user)
                 nxt = request.query_params.get("next", "/")
                 return RedirectResponse(nxt if nxt.startswith("/") and not nxt.startswith("//") else "/", 303)
-            error = "The login or the password is wrong."
-        return svc.page(request, "login.html", status=401 if error else 200, error=error)
+            throttle.failed(svc.db, "login", name, address)
+            error, status = "The login or the password is wrong.", 401
+        except throttle.TooManyAttempts as exc:
+            error, status = str(exc), 429
+    return svc.page(request, "login.html", status=status, error=error)
 
-    async def logout(request: Request):
-        await svc.form(request)
-        request.session.clear()
-        return RedirectResponse("/login", 303)
 
-    async def setup(request: Request):
-        token = request.path_params["token"]
-        user = accounts.user_for_token(svc.db, token)
-        if user is None:
-            return svc.page(request, "message.html", status=404, title="Link not valid",
-                            message="This set-password link is unknown, used or expired; ask your instructor for a new one.")
-        error = ""
-        if request.method == "POST":
-            form = await svc.form(request)
-            password = str(form.get("password", ""))
-            if len(password) < 10:
-                error = "Choose a password of at least 10 characters."
-            elif password != str(form.get("again", "")):
-                error = "The two passwords differ."
-            elif accounts.set_password(svc.db, token, password):
-                request.session.clear()
-                request.session["uid"] = user["id"]
-                return RedirectResponse("/", 303)
-        return svc.page(request, "setup.html", user_name=user["name"] or user["login"], error=error)
+def logout(svc: Service, request: Request, form) -> Response:
+    token = request.session.get("sid")
+    if isinstance(token, str):
+        sessions.end(svc.db, token)
+    request.session.clear()
+    return RedirectResponse("/login", 303)
 
-    # ---------------------------------------------------------------- students
-    async def home(request: Request):
-        user = svc.need_user(request)
-        rows = []
-        for name, a in svc.assignments.items():
-            mine = uploads.of_user(svc.db, user["id"], name)
-            best = max((u["points"] for u in mine if u["points"] is not None), default=None)
-            rows.append({"name": name, "title": a.title, "uploads": len(mine), "best": best,
-                         "latest": mine[0] if mine else None, "deadline": a.config.penalties.get("deadline"),
-                         "upload_limit": a.config.penalties.get("upload_limit")})
-        return svc.page(request, "home.html", rows=rows)
 
-    async def assignment_page(request: Request):
-        user = svc.need_user(request)
-        name = request.path_params["name"]
-        a = svc.assignment(name)
+def logout_everywhere(svc: Service, request: Request, form) -> Response:
+    user = svc.need_user(request)
+    sessions.end_all(svc.db, user["id"])
+    request.session.clear()
+    return RedirectResponse("/login", 303)
+
+
+def setup(svc: Service, request: Request, form) -> Response:
+    token, address = request.path_params["token"], svc.client_address(request)
+    try:
+        throttle.check(svc.db, "setup", "", address)
+    except throttle.TooManyAttempts as exc:
+        return svc.page(request, "message.html", status=429, title="Too many attempts", message=str(exc))
+    user = accounts.user_for_token(svc.db, token)
+    if user is None:
+        throttle.failed(svc.db, "setup", "", address)
+        return svc.page(request, "message.html", status=404, title="Link not valid",
+                        message="This set-password link is unknown, used or expired; ask your instructor for a new one.")
+    error = ""
+    if form is not None:
+        password = str(form.get("password", ""))
+        error = accounts.password_problem(password, str(form.get("again", "")))
+        if not error and accounts.set_password(svc.db, token, password):
+            sessions.end_all(svc.db, user["id"])
+            svc.log_in(request, user)
+            return RedirectResponse("/", 303)
+    return svc.page(request, "setup.html", user_name=user["name"] or user["login"], error=error)
+
+
+def change_password(svc: Service, request: Request, form) -> Response:
+    user = svc.need_user(request)
+    error, status, done = "", 200, False
+    if form is not None:
+        try:
+            throttle.check(svc.db, "login", user["login"], svc.client_address(request))
+            if not accounts.check_password(svc.db, user["login"], str(form.get("current", ""))):
+                throttle.failed(svc.db, "login", user["login"], svc.client_address(request))
+                error, status = "The current password is wrong.", 401
+            else:
+                new = str(form.get("password", ""))
+                error = accounts.password_problem(new, str(form.get("again", "")))
+                if not error:
+                    accounts.change_password(svc.db, user["id"], new)
+                    sessions.end_all(svc.db, user["id"])
+                    svc.log_in(request, user)
+                    done = True
+        except throttle.TooManyAttempts as exc:
+            error, status = str(exc), 429
+    return svc.page(request, "password.html", status=status if error else 200, error=error, done=done)
+
+
+# -------------------------------------------------------------------- students
+def home(svc: Service, request: Request, form) -> Response:
+    user = svc.need_user(request)
+    rows = []
+    for name, a in svc.assignments.items():
         mine = uploads.of_user(svc.db, user["id"], name)
-        for u in mine:
-            u["after"] = uploads.penalised(u, a.config.penalties)
-        results = svc.results(name)
-        games = own_games(results, user["login"]) if results else []
-        return svc.page(request, "assignment.html", a=a, name=name, uploads=mine, games=games,
-                        has_league=results is not None, penalties=a.config.penalties,
-                        max_mb=min(svc.settings.max_upload_mb, a.max_submission_mb), message=request.query_params.get("m", ""))
+        best = max((u["points"] for u in mine if u["points"] is not None), default=None)
+        rows.append({"name": name, "title": a.title, "uploads": len(mine), "best": best,
+                     "latest": mine[0] if mine else None, "deadline": deadline(a.config.penalties),
+                     "upload_limit": a.config.penalties.get("upload_limit")})
+    return svc.page(request, "home.html", rows=rows)
 
-    async def upload(request: Request):
-        user = svc.need_user(request)
-        name = request.path_params["name"]
-        a = svc.assignment(name)
-        form = await svc.form(request)
-        item = form.get("file")
-        try:
-            if item is None or not hasattr(item, "read"):
-                raise uploads.UploadRefused("Choose a file to upload.")
-            uploads.check_rate(svc.db, user["id"], svc.settings.rate_limit, svc.settings.rate_window_s)
-            limit = min(svc.settings.max_upload_mb, a.max_submission_mb) * 1e6
-            data = await item.read(int(limit) + 1)
-            if len(data) > limit:
-                raise uploads.UploadRefused(f"The upload is larger than {limit / 1e6:g} MB.", status=413)
-            if not data:
-                raise uploads.UploadRefused("The file is empty.")
-            row = uploads.store(svc.db, svc.data_dir, user["id"], name,
-                                uploads.safe_filename(item.filename, a.ruleset.entry), data)
-        except uploads.UploadRefused as exc:
-            return svc.page(request, "message.html", status=exc.status, title="Upload not taken", message=str(exc),
-                            back=f"/a/{name}")
-        return RedirectResponse(f"/uploads/{row['id']}", 303)
 
-    async def upload_page(request: Request):
-        _user, u = svc.own_upload(request, request.path_params["id"])
-        a = svc.assignment(u["assignment"])
-        verdict = json.loads(u["verdict_json"]) if u["verdict_json"] else None
-        owner = svc.db.one("SELECT login, name FROM users WHERE id = ?", (u["user_id"],))
-        return svc.page(request, "upload.html", u=u, a=a, verdict=verdict, owner=owner,
-                        position=uploads.queue_position(svc.db, u), after=uploads.penalised(u, a.config.penalties),
-                        pictures=_pictures(verdict))
+def assignment_page(svc: Service, request: Request, form) -> Response:
+    user = svc.need_user(request)
+    name = request.path_params["name"]
+    a = svc.assignment(name)
+    mine = uploads.of_user(svc.db, user["id"], name)
+    for u in mine:
+        u["after"] = uploads.penalised(u, a.config.penalties)
+    results = svc.results(name)
+    games = own_games(results, user["login"]) if results else []
+    return svc.page(request, "assignment.html", a=a, name=name, uploads=mine, games=games,
+                    has_league=results is not None, penalties=a.config.penalties, deadline=deadline(a.config.penalties),
+                    accepted=", ".join(uploads.accepted_suffixes(a.ruleset.entry)),
+                    max_mb=min(svc.settings.max_upload_mb, a.max_submission_mb), message=request.query_params.get("m", ""))
 
-    async def upload_status(request: Request):
-        _, u = svc.own_upload(request, request.path_params["id"])
-        return JSONResponse({"status": u["status"], "position": uploads.queue_position(svc.db, u),
-                             "passed": u["passed"], "points": u["points"]}, headers={"Cache-Control": "no-store"})
 
-    async def league_site(request: Request):
-        svc.need_user(request)
-        name = request.path_params["name"]
-        svc.assignment(name)
-        root = svc.league_folder(name).resolve()
-        rel = request.path_params.get("path") or "index.html"
-        target = (root / rel).resolve()
-        if (root not in target.parents and target != root) or not target.is_file():
-            raise HTTPException(404, "No league has been played yet." if not root.exists() else "Not found.")
-        if target.suffix not in (".html", ".css", ".js", ".svg", ".png"):
-            raise HTTPException(404, "Not found.")     # results.json, grades.csv and the store stay private
-        return FileResponse(target, headers={"Cache-Control": "no-store"})
+def upload(svc: Service, request: Request, form) -> Response:
+    user = svc.need_user(request)
+    name = request.path_params["name"]
+    a = svc.assignment(name)
+    item = form.get("file")
+    try:
+        if item is None or not hasattr(item, "read"):
+            raise uploads.UploadRefused("Choose a file to upload.")
+        uploads.check_rate(svc.db, user["id"], svc.settings.rate_limit, svc.settings.rate_window_s)
+        limit = min(svc.settings.max_upload_mb, a.max_submission_mb) * 1e6
+        data = item.file.read(int(limit) + 1)
+        if len(data) > limit:
+            raise uploads.UploadRefused(f"The upload is larger than {limit / 1e6:g} MB.", status=413)
+        if not data:
+            raise uploads.UploadRefused("The file is empty.")
+        row = uploads.store(svc.db, svc.data_dir, user["id"], name,
+                            uploads.accepted_filename(item.filename, a.ruleset.entry, data), data)
+    except uploads.UploadRefused as exc:
+        return svc.page(request, "message.html", status=exc.status, title="Upload not taken", message=str(exc),
+                        back=f"/a/{name}")
+    return RedirectResponse(f"/uploads/{row['id']}", 303)
 
-    # ---------------------------------------------------------------- instructors
-    async def teach(request: Request):
-        svc.need_instructor(request)
-        name = request.path_params["name"]
-        a = svc.assignment(name)
-        students = svc.db.query("SELECT * FROM users WHERE role = 'student' ORDER BY login")
-        rows = []
-        for s in students:
-            mine = uploads.of_user(svc.db, s["id"], name)
-            done = [u for u in mine if u["status"] == "done"]
-            best = max(done, key=lambda u: (u["points"] or 0, u["uploaded_at"]), default=None)
-            rows.append({"student": s, "count": len(mine), "latest": mine[0] if mine else None, "best": best,
-                         "best_after": uploads.penalised(best, a.config.penalties) if best else None})
-        runs = svc.db.query("SELECT * FROM league_runs WHERE assignment = ? ORDER BY requested_at DESC LIMIT 5", (name,))
-        failed = svc.db.query("SELECT COUNT(*) AS n FROM uploads WHERE assignment = ? AND status = 'grader_failed'",
-                              (name,))[0]["n"]
-        return svc.page(request, "teach.html", a=a, name=name, rows=rows, runs=runs, grader_failed=failed,
-                        message=request.query_params.get("m", ""), new_accounts=[])
 
-    async def student_uploads(request: Request):
-        svc.need_instructor(request)
-        name = request.path_params["name"]
-        a = svc.assignment(name)
-        s = svc.db.one("SELECT * FROM users WHERE id = ?", (int(request.path_params["uid"]),))
-        if s is None:
-            raise HTTPException(404, "No such student.")
+def upload_page(svc: Service, request: Request, form) -> Response:
+    _, u = svc.own_upload(request, request.path_params["id"])
+    a = svc.assignment(u["assignment"])
+    verdict = json.loads(u["verdict_json"]) if u["verdict_json"] else None
+    owner = accounts.by_id(svc.db, u["user_id"])
+    return svc.page(request, "upload.html", u=u, a=a, verdict=verdict, owner=owner,
+                    position=uploads.queue_position(svc.db, u), after=uploads.penalised(u, a.config.penalties),
+                    pictures=_pictures(verdict))
+
+
+def upload_status(svc: Service, request: Request, form) -> Response:
+    _, u = svc.own_upload(request, request.path_params["id"])
+    return JSONResponse({"status": u["status"], "position": uploads.queue_position(svc.db, u),
+                         "passed": u["passed"], "points": u["points"]}, headers={"Cache-Control": "no-store"})
+
+
+def _site_file(root: Path, rel: str, missing: str) -> FileResponse:
+    """A page or asset of a league site under `root`, never anything beside or above it."""
+    root = root.resolve()
+    target = (root / (rel or "index.html")).resolve()
+    if (root not in target.parents and target != root) or not target.is_file():
+        raise HTTPException(404, missing if not root.exists() else "Not found.")
+    if target.suffix not in (".html", ".css", ".js", ".svg", ".png"):
+        raise HTTPException(404, "Not found.")     # results.json, grades.csv and the store stay private
+    return FileResponse(target, headers={"Cache-Control": "no-store"})
+
+
+def league_site(svc: Service, request: Request, form) -> Response:
+    """The league's public site (pseudonyms, no logins, e-mails or captured output): what every student
+    gets, each page with a link back to the assignment's page in the service."""
+    svc.need_user(request)
+    name = request.path_params["name"]
+    svc.assignment(name)
+    response = _site_file(svc.league_folder(name) / "public", request.path_params.get("path", ""),
+                          "No league has been played yet.")
+    if Path(response.path).suffix != ".html":
+        return response
+    page = Path(response.path).read_text(encoding="utf-8")
+    back = (f'<nav class="service"><a href="/a/{html.escape(name)}">← Back to '
+            f'{html.escape(svc.assignment(name).title)} in the upload service</a></nav>')
+    page = re.sub(r"<body[^>]*>", lambda m: m.group(0) + "\n" + back, page, count=1)
+    return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+
+# -------------------------------------------------------------------- instructors
+def league_site_private(svc: Service, request: Request, form) -> Response:
+    """The instructor's league site (real names, logins, captured output): instructors only."""
+    svc.need_instructor(request)
+    name = request.path_params["name"]
+    svc.assignment(name)
+    return _site_file(svc.league_folder(name), request.path_params.get("path", ""), "No league has been played yet.")
+
+
+def teach(svc: Service, request: Request, form) -> Response:
+    svc.need_instructor(request)
+    name = request.path_params["name"]
+    a = svc.assignment(name)
+    rows = []
+    for s in accounts.students(svc.db):
         mine = uploads.of_user(svc.db, s["id"], name)
-        for u in mine:
-            u["after"] = uploads.penalised(u, a.config.penalties)
-        return svc.page(request, "student.html", a=a, name=name, s=s, uploads=mine)
+        done = [u for u in mine if u["status"] == "done"]
+        best = max(done, key=lambda u: (u["points"] or 0, u["uploaded_at"]), default=None)
+        rows.append({"student": s, "count": len(mine), "latest": mine[0] if mine else None, "best": best,
+                     "best_after": uploads.penalised(best, a.config.penalties) if best else None})
+    return svc.page(request, "teach.html", a=a, name=name, rows=rows, runs=uploads.league_runs(svc.db, name),
+                    grader_failed=uploads.grader_failed_count(svc.db, name),
+                    message=request.query_params.get("m", ""), new_accounts=[])
 
-    async def upload_file(request: Request):
-        svc.need_instructor(request)
-        _, u = svc.own_upload(request, request.path_params["id"])
-        return FileResponse(u["path"], filename=u["filename"], media_type="application/octet-stream")
 
-    async def rejudge(request: Request):
-        svc.need_instructor(request)
-        name = request.path_params["name"]
-        svc.assignment(name)
-        form = await svc.form(request)
-        n = uploads.rejudge(svc.db, name, str(form.get("upload") or "") or None)
-        return RedirectResponse(f"/teach/{name}?m=" + f"{n} upload(s) queued for evaluation again.", 303)
+def student_uploads(svc: Service, request: Request, form) -> Response:
+    svc.need_instructor(request)
+    name = request.path_params["name"]
+    a = svc.assignment(name)
+    s = accounts.by_id(svc.db, int(request.path_params["uid"]))
+    if s is None:
+        raise HTTPException(404, "No such student.")
+    mine = uploads.of_user(svc.db, s["id"], name)
+    for u in mine:
+        u["after"] = uploads.penalised(u, a.config.penalties)
+    return svc.page(request, "student.html", a=a, name=name, s=s, uploads=mine)
 
-    async def league_now(request: Request):
-        user = svc.need_instructor(request)
-        name = request.path_params["name"]
-        svc.assignment(name)
-        await svc.form(request)
-        with svc.db.transaction() as tx:
-            busy = tx.query("SELECT id FROM league_runs WHERE assignment = ? AND status IN ('queued', 'running')", (name,))
-            if not busy:
-                tx.insert("INSERT INTO league_runs (assignment, requested_by, status, requested_at) "
-                          "VALUES (?, ?, 'queued', ?)", (name, user["id"], time.time()))
-        m = "A league run is already queued or running." if busy else "League run queued."
-        return RedirectResponse(f"/teach/{name}?m={m}", 303)
 
-    async def grades(request: Request):
-        svc.need_instructor(request)
-        name = request.path_params["name"]
-        svc.assignment(name)
-        path = svc.league_folder(name) / "grades.csv"
-        if not path.is_file():
-            return PlainTextResponse("No league has been played yet, so there are no grades.", 404)
-        return FileResponse(path, filename=f"{name}-grades.csv", media_type="text/csv")
+def upload_file(svc: Service, request: Request, form) -> Response:
+    svc.need_instructor(request)
+    _, u = svc.own_upload(request, request.path_params["id"])
+    return FileResponse(u["path"], filename=u["filename"], media_type="application/octet-stream")
 
-    async def roster(request: Request):
-        svc.need_instructor(request)
-        name = request.path_params["name"]
-        form = await svc.form(request)
-        item = form.get("roster")
-        text = (await item.read()).decode("utf-8-sig", errors="replace") if hasattr(item, "read") else ""
-        try:
-            people = accounts.read_roster(text)
-        except accounts.RosterError as exc:
-            return svc.page(request, "message.html", status=400, title="Roster not read", message=f"The {exc}",
-                            back=f"/teach/{name}")
-        made = []
-        for p in people:
-            acc = accounts.create(svc.db, p["login"], p["name"], p["email"], p["role"])
-            if acc is not None:
-                made.append({"login": acc.login, "name": acc.name, "link": f"{request.base_url}setup/{acc.token}"})
-        return svc.page(request, "roster.html", name=name, made=made, skipped=len(people) - len(made))
 
-    async def reset_link(request: Request):
-        svc.need_instructor(request)
-        form = await svc.form(request)
-        login = str(form.get("login", ""))
-        token = accounts.new_setup_token(svc.db, login)
-        if token is None:
-            raise HTTPException(404, "No such account.")
-        return svc.page(request, "roster.html", name=request.path_params["name"], skipped=0,
-                        made=[{"login": login, "name": "", "link": f"{request.base_url}setup/{token}"}])
+def rejudge(svc: Service, request: Request, form) -> Response:
+    svc.need_instructor(request)
+    name = request.path_params["name"]
+    svc.assignment(name)
+    n = uploads.rejudge(svc.db, name, str(form.get("upload") or "") or None)
+    return RedirectResponse(f"/teach/{name}?m=" + f"{n} upload(s) queued for evaluation again.", 303)
 
-    async def error_page(request: Request, exc: HTTPException):
+
+def league_now(svc: Service, request: Request, form) -> Response:
+    user = svc.need_instructor(request)
+    name = request.path_params["name"]
+    svc.assignment(name)
+    queued = uploads.queue_league_run(svc.db, name, user["id"])
+    m = "League run queued." if queued else "A league run is already queued or running."
+    return RedirectResponse(f"/teach/{name}?m={m}", 303)
+
+
+def grades(svc: Service, request: Request, form) -> Response:
+    svc.need_instructor(request)
+    name = request.path_params["name"]
+    svc.assignment(name)
+    path = svc.league_folder(name) / "grades.csv"
+    if not path.is_file():
+        return PlainTextResponse("No league has been played yet, so there are no grades.", 404)
+    return FileResponse(path, filename=f"{name}-grades.csv", media_type="text/csv")
+
+
+def roster(svc: Service, request: Request, form) -> Response:
+    svc.need_instructor(request)
+    name = request.path_params["name"]
+    item = form.get("roster")
+    text = item.file.read().decode("utf-8-sig", errors="replace") if hasattr(item, "file") else ""
+    try:
+        people = accounts.read_roster(text)
+    except accounts.RosterError as exc:
+        return svc.page(request, "message.html", status=400, title="Roster not read", message=f"The {exc}",
+                        back=f"/teach/{name}")
+    made = []
+    for p in people:
+        acc = accounts.create(svc.db, p["login"], p["name"], p["email"], p["role"])
+        if acc is not None:
+            made.append({"login": acc.login, "name": acc.name, "link": f"{svc.base_url(request)}/setup/{acc.token}"})
+    return svc.page(request, "roster.html", name=name, made=made, skipped=len(people) - len(made))
+
+
+def reset_link(svc: Service, request: Request, form) -> Response:
+    svc.need_instructor(request)
+    login = str(form.get("login", ""))
+    token = accounts.new_setup_token(svc.db, login)
+    if token is None:
+        raise HTTPException(404, "No such account.")
+    return svc.page(request, "roster.html", name=request.path_params["name"], skipped=0,
+                    made=[{"login": login, "name": "", "link": f"{svc.base_url(request)}/setup/{token}"}])
+
+
+def asset(svc: Service, request: Request, form) -> Response:
+    """The service's own stylesheet and script (files, so the CSP needs no inline code)."""
+    name = request.path_params["file"]
+    if name not in ASSETS:
+        raise HTTPException(404, "Not found.")
+    return FileResponse(TEMPLATES / "serve" / name, media_type=ASSETS[name], headers={"Cache-Control": "max-age=300"})
+
+
+ASSETS = {"serve.css": "text/css", "serve.js": "text/javascript"}
+
+
+def deadline(penalties: dict) -> str:
+    """The deadline as configured, with the time zone it is counted in."""
+    value = penalties.get("deadline")
+    if not value:
+        return ""
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    if moment.tzinfo is None:
+        moment = moment.astimezone()           # a naive deadline is the server's local time
+    return zoned(moment, "%Y-%m-%d %H:%M")
+
+
+def create_app(config_path: Path) -> SecurityHeaders:
+    """The service as an ASGI app: the routes inside the session, body-limit and header middleware."""
+    svc = Service(config_path)
+
+    def page(path: str, fn, methods=("GET",)) -> Route:
+        return Route(path, handler(svc, fn), methods=list(methods))
+
+    async def error_page(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
         if exc.status_code == 303:
             return Response(status_code=303, headers=exc.headers)
-        return svc.page(request, "message.html", status=exc.status_code, title=f"{exc.status_code}",
-                        message=exc.detail)
+        return await run_in_threadpool(svc.page, request, "message.html", status=exc.status_code,
+                                       title=f"{exc.status_code}", message=exc.detail)
 
+    post, both = ("POST",), ("GET", "POST")
     routes = [
-        Route("/", home), Route("/login", login, methods=["GET", "POST"]), Route("/logout", logout, methods=["POST"]),
-        Route("/setup/{token}", setup, methods=["GET", "POST"]),
-        Route("/a/{name}", assignment_page), Route("/a/{name}/upload", upload, methods=["POST"]),
-        Route("/uploads/{id}", upload_page), Route("/uploads/{id}/status", upload_status),
-        Route("/uploads/{id}/file", upload_file),
-        Route("/league/{name}/", league_site), Route("/league/{name}/{path:path}", league_site),
-        Route("/teach/{name}", teach), Route("/teach/{name}/students/{uid:int}", student_uploads),
-        Route("/teach/{name}/rejudge", rejudge, methods=["POST"]), Route("/teach/{name}/league", league_now, methods=["POST"]),
-        Route("/teach/{name}/grades.csv", grades), Route("/teach/{name}/roster", roster, methods=["POST"]),
-        Route("/teach/{name}/reset", reset_link, methods=["POST"]),
+        page("/", home), page("/login", login, both), page("/logout", logout, post),
+        page("/logout/everywhere", logout_everywhere, post), page("/password", change_password, both),
+        page("/setup/{token}", setup, both),
+        page("/a/{name}", assignment_page), page("/a/{name}/upload", upload, post),
+        page("/uploads/{id}", upload_page), page("/uploads/{id}/status", upload_status),
+        page("/uploads/{id}/file", upload_file),
+        page("/league/{name}/", league_site), page("/league/{name}/{path:path}", league_site),
+        page("/teach/{name}", teach), page("/teach/{name}/students/{uid:int}", student_uploads),
+        page("/teach/{name}/site/", league_site_private), page("/teach/{name}/site/{path:path}", league_site_private),
+        page("/teach/{name}/rejudge", rejudge, post), page("/teach/{name}/league", league_now, post),
+        page("/teach/{name}/grades.csv", grades), page("/teach/{name}/roster", roster, post),
+        page("/teach/{name}/reset", reset_link, post), page("/assets/{file}", asset),
+        *oidc.routes(svc),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    from . import secret_key
-
     middleware = [Middleware(SessionMiddleware, secret_key=secret_key(svc.data_dir), session_cookie="grader_session",
-                             same_site="strict", https_only=svc.settings.https_only, max_age=12 * 3600)]
+                             same_site="lax" if svc.settings.oidc else "strict", https_only=svc.settings.https_only,
+                             max_age=sessions.LIFETIME_S)]
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: error_page})
-    app.state.service = svc
     limit = int(max(svc.settings.max_upload_mb, *(a.max_submission_mb for a in svc.assignments.values())) * 1e6)
-    return BodyLimit(app, limit + 64 * 1024)          # room for the form's other fields
+    outer = SecurityHeaders(BodyLimit(app, limit + 64 * 1024), svc)      # room for the form's other fields
+    return outer
 
 
 def own_games(results: dict, login: str) -> list[dict]:
-    """The student's games in the last league, with the opponent as the published site names them."""
-    mine = next((s for s in results.get("submissions", []) if s["id"] == _folder(login)), None)
+    """The student's games in the last league, with each opponent as the public site names them."""
+    subs = results.get("submissions", [])
+    mine = next((s for s in subs if s["id"] == _folder_name(login)), None)
     if mine is None:
         return []
+    public = {s["id"]: s.get("public_name") or "another student" for s in subs}
     out = []
     for g in results.get("games", []):
         if mine["id"] not in (g["seat0"], g["seat1"]):
             continue
         seat = 0 if g["seat0"] == mine["id"] else 1
         points = g["points"][seat]
-        out.append({"opponent": g["seat1_name" if seat == 0 else "seat0_name"], "seat": seat,
+        out.append({"opponent": public.get(g["seat1" if seat == 0 else "seat0"], "another student"), "seat": seat,
                     "result": "win" if points == 1 else "draw" if points == 0.5 else "loss", "detail": g["detail"]})
     return out
 
 
-def _folder(login: str) -> str:
-    from .worker import _folder_name
-
-    return _folder_name(login)
-
-
 def _pictures(verdict: dict | None) -> dict:
     """Each failing check's SVG picture as a data: URL (an <img> runs no script)."""
-    import base64
-
     out = {}
     for c in (verdict or {}).get("checks", []):
         if c.get("svg"):

@@ -7,11 +7,15 @@ stops extending it, and the next claim takes the job over. A verdict is written 
 current lease owner (`WHERE lease_owner = ?`), so a late writer whose lease was taken over writes
 nothing: every upload gets exactly one verdict.
 
-SQL is written once with `?` placeholders; for PostgreSQL (psycopg 3, installed separately, when
-`serve.database_url` is a postgresql:// URL) they become `%s`.
+SQL is written once with `?` placeholders; for PostgreSQL (psycopg 3, the `postgres` install extra,
+when `serve.database_url` is a postgresql:// URL) they become `%s`. A claim is atomic on both:
+SQLite's `BEGIN IMMEDIATE` lets one writer in at a time, PostgreSQL's claim is one
+`UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED) RETURNING *`, so two workers never get one job.
+The SQLite file (password hashes, sessions) is created readable by the service's user only.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -37,18 +41,27 @@ CREATE TABLE IF NOT EXISTS league_runs (
     status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'grader_failed')),
     progress TEXT NOT NULL DEFAULT '', message TEXT NOT NULL DEFAULT '', attempts INTEGER NOT NULL DEFAULT 0,
     requested_at REAL NOT NULL, started_at REAL, finished_at REAL, lease_owner TEXT, lease_until REAL);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL, created_at REAL NOT NULL, expires_at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user_id);
+CREATE TABLE IF NOT EXISTS attempts (
+    subject TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at REAL NOT NULL, blocked_until REAL NOT NULL);
 """
+PRIVATE_FILE = 0o600
 
 
 class Database:
     """Connections, transactions and the few queries every part of the service shares."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, create: bool = True) -> None:
+        """`create=False` for a database the caller knows exists (a lease heartbeat): no schema writes."""
         self.url = url
         self.postgres = url.startswith(("postgresql://", "postgres://"))
         self.local = threading.local()
+        if not create:
+            return
         if not self.postgres:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            private_file(Path(self.path))
         with self.transaction() as tx:
             for statement in filter(str.strip, SCHEMA.split(";")):
                 tx.execute(self._dialect(statement))
@@ -59,6 +72,7 @@ class Database:
 
     def _connect(self):
         if self.postgres:
+            # here: psycopg is the optional `postgres` extra
             import psycopg
 
             return psycopg.connect(self.url, autocommit=True)
@@ -116,6 +130,15 @@ class Database:
         now = time.time()
         uploads = table == "uploads"
         due, order = ("AND not_before <= ?", "uploaded_at") if uploads else ("", "requested_at")
+        if self.postgres:
+            ready = f"((status = 'queued' {due}) OR (status = 'running' AND lease_until < ?))"
+            args = (now, now) if uploads else (now,)
+            with self.transaction() as tx:
+                rows = tx.query(f"UPDATE {table} SET status = 'running', lease_owner = ?, lease_until = ?, "
+                                f"attempts = attempts + 1 WHERE id = (SELECT id FROM {table} WHERE {ready} "
+                                f"ORDER BY {order} LIMIT 1 FOR UPDATE SKIP LOCKED) AND {ready} RETURNING *",
+                                (owner, now + lease_s, *args, *args))
+            return rows[0] if rows else None
         with self.transaction() as tx:
             rows = tx.query(f"SELECT * FROM {table} WHERE (status = 'queued' {due}) "
                             f"OR (status = 'running' AND lease_until < ?) ORDER BY {order} LIMIT 1",
@@ -154,6 +177,19 @@ class _Tx:
     def insert(self, sql: str, args: tuple = ()):
         cur = self.conn.execute(self.db._dialect(sql + (" RETURNING id" if self.db.postgres else "")), args)
         return cur.fetchone()[0] if self.db.postgres else cur.lastrowid
+
+
+def private_file(path: Path) -> None:
+    """The file (with SQLite's -wal and -shm beside it) made 0600; a missing folder is made 0700."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():      # never open and close an existing database: that drops this process's locks on it
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
+        except FileExistsError:
+            pass
+    for extra in ("", "-wal", "-shm"):
+        if Path(f"{path}{extra}").exists():
+            os.chmod(f"{path}{extra}", PRIVATE_FILE)
 
 
 def _rows(cur):

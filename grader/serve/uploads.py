@@ -17,6 +17,8 @@ from pathlib import Path
 from .db import Database
 
 SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+NOT_SOURCE = (b"%PDF", b"\x89PNG", b"\xff\xd8\xff", b"\x7fELF", b"PK\x03\x04", b"\xd0\xcf\x11\xe0", b"\xca\xfe\xba\xbe",
+              b"{\\rtf")      # PDF, PNG, JPEG, ELF, zip (docx), old Office, Java class, RTF; other binaries hold NULs
 
 
 class UploadRefused(ValueError):
@@ -27,11 +29,25 @@ class UploadRefused(ValueError):
         self.status = status
 
 
-def safe_filename(name: str, entry: str) -> str:
-    """The uploaded file's own name, reduced to harmless characters (a zip, or the entry file)."""
-    base = SAFE_NAME.sub("_", Path(name or "").name).strip("._") or entry
-    if not base.lower().endswith(".zip") and Path(base).suffix != Path(entry).suffix:
-        base = entry
+def accepted_suffixes(entry: str) -> list[str]:
+    return [Path(entry).suffix.lower(), ".zip"]
+
+
+def accepted_filename(name: str, entry: str, data: bytes) -> str:
+    """The uploaded file's own name, reduced to harmless characters, if it is code: the entry file's
+    kind of source (text) or a zip; anything else (a PDF, a picture, a binary) is refused with a sentence."""
+    original = Path(name or "").name
+    base = SAFE_NAME.sub("_", original).strip("._") or entry
+    suffix = Path(base).suffix.lower()
+    if suffix not in accepted_suffixes(entry):
+        raise UploadRefused(f"{original or 'The file'} is not a {Path(entry).suffix} file or a .zip; upload your "
+                            f"player's source code ({entry}, or a .zip of its folder).", status=415)
+    if suffix == ".zip":
+        if not data.startswith(b"PK"):
+            raise UploadRefused(f"{original} is named .zip but is not a zip archive.", status=415)
+    elif b"\0" in data or data.startswith(NOT_SOURCE):
+        raise UploadRefused(f"{original} is not source code (it is not text); upload your player's "
+                            f"{Path(entry).suffix} source, not a document, a picture or a compiled file.", status=415)
     return base[:100]
 
 
@@ -49,9 +65,10 @@ def store(db: Database, data_dir: Path, user_id: int, assignment: str, filename:
     """Write the upload durably and queue it; the row as stored."""
     upload_id = secrets.token_urlsafe(16)
     folder = data_dir / "uploads" / upload_id
-    folder.mkdir(parents=True)
+    folder.parent.mkdir(mode=0o700, exist_ok=True)
+    folder.mkdir(mode=0o700)
     path = folder / filename
-    with open(path, "wb") as f:
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
@@ -69,7 +86,34 @@ def store(db: Database, data_dir: Path, user_id: int, assignment: str, filename:
                    "status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
                    (upload_id, user_id, assignment, filename, str(path), hashlib.sha256(data).hexdigest(),
                     len(data), now, seq))
+    row = by_id(db, upload_id)
+    assert row is not None
+    return row
+
+
+def by_id(db: Database, upload_id: str) -> dict | None:
     return db.one("SELECT * FROM uploads WHERE id = ?", (upload_id,))
+
+
+def grader_failed_count(db: Database, assignment: str) -> int:
+    return db.query("SELECT COUNT(*) AS n FROM uploads WHERE assignment = ? AND status = 'grader_failed'",
+                    (assignment,))[0]["n"]
+
+
+def league_runs(db: Database, assignment: str, last: int = 5) -> list[dict]:
+    return db.query("SELECT * FROM league_runs WHERE assignment = ? ORDER BY requested_at DESC LIMIT ?",
+                    (assignment, last))
+
+
+def queue_league_run(db: Database, assignment: str, user_id: int | None) -> bool:
+    """Queue a league run unless one is queued or running; whether one was queued."""
+    with db.transaction() as tx:
+        if tx.query("SELECT id FROM league_runs WHERE assignment = ? AND status IN ('queued', 'running')",
+                    (assignment,)):
+            return False
+        tx.insert("INSERT INTO league_runs (assignment, requested_by, status, requested_at) VALUES (?, ?, 'queued', ?)",
+                  (assignment, user_id, time.time()))
+    return True
 
 
 def of_user(db: Database, user_id: int, assignment: str) -> list[dict]:
@@ -81,8 +125,8 @@ def queue_position(db: Database, upload: dict) -> int:
     """How many uploads are ahead of this one (0: it is being evaluated or next)."""
     if upload["status"] != "queued":
         return 0
-    return db.one("SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'running') AND uploaded_at < ?",
-                  (upload["uploaded_at"],))["n"]
+    return db.query("SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'running') AND uploaded_at < ?",
+                    (upload["uploaded_at"],))[0]["n"]
 
 
 def penalised(upload: dict, penalties: dict) -> dict:
@@ -91,9 +135,19 @@ def penalised(upload: dict, penalties: dict) -> dict:
 
     if upload.get("points") is None:
         return {"points": None, "factor": 1.0, "lines": []}
-    result = apply_penalties(upload["points"], uploads=upload["seq"],
-                             uploaded_at=datetime.fromtimestamp(upload["uploaded_at"]), config=penalties)
+    uploaded_at = datetime.fromtimestamp(upload["uploaded_at"])
+    deadline = penalties.get("deadline")
+    if (isinstance(deadline, datetime) and deadline.tzinfo) or (isinstance(deadline, str) and _zoned(deadline)):
+        uploaded_at = uploaded_at.astimezone()           # a deadline with a zone is compared as a moment
+    result = apply_penalties(upload["points"], uploads=upload["seq"], uploaded_at=uploaded_at, config=penalties)
     return {"points": result.points, "factor": result.factor, "lines": result.lines}
+
+
+def _zoned(text: str) -> bool:
+    try:
+        return datetime.fromisoformat(text).tzinfo is not None
+    except ValueError:
+        return False
 
 
 def rejudge(db: Database, assignment: str, upload_id: str | None = None) -> int:

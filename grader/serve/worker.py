@@ -11,46 +11,21 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import sys
-import threading
 import time
 import traceback
 import uuid
 from pathlib import Path
+from typing import IO, cast
 
 from . import ServeContext
 from .db import Database
+from .lease import Lease
 
 MAX_ATTEMPTS = 3
 IDLE_S = 0.2
-
-
-class Lease:
-    """Keeps a job's lease alive from a thread while the job runs; `lost` once it was taken over."""
-
-    def __init__(self, db: Database, table: str, job_id, owner: str, lease_s: float) -> None:
-        self.db, self.table, self.job_id, self.owner, self.lease_s = db, table, job_id, owner, lease_s
-        self.lost = False
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._beat, daemon=True)
-
-    def __enter__(self) -> Lease:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _beat(self) -> None:
-        while not self._stop.wait(self.lease_s / 3):
-            try:
-                if not self.db.extend(self.table, self.job_id, self.owner, self.lease_s):
-                    self.lost = True
-                    return
-            except Exception:              # a busy database: try again at the next beat
-                continue
 
 
 def verdict_text(assignment, sub, report) -> str:
@@ -108,6 +83,8 @@ class Worker(ServeContext):
     def _upload(self, job: dict) -> None:
         assignment = self.assignments.get(job["assignment"])
         with Lease(self.db, "uploads", job["id"], self.owner, self.settings.lease_s) as lease:
+            if lease.lost:                 # taken over before the heartbeat started: the new owner does it
+                return
             try:
                 if assignment is None:
                     raise RuntimeError(f"the assignment {job['assignment']!r} is no longer in the config")
@@ -134,6 +111,8 @@ class Worker(ServeContext):
     def _league(self, job: dict) -> None:
         assignment = self.assignments.get(job["assignment"])
         with Lease(self.db, "league_runs", job["id"], self.owner, self.settings.lease_s) as lease:
+            if lease.lost:
+                return
             try:
                 if assignment is None:
                     raise RuntimeError(f"the assignment {job['assignment']!r} is no longer in the config")
@@ -155,7 +134,7 @@ class Worker(ServeContext):
 
         league = league_assignment(assignment, self.data_dir)
         entered = gather_league_submissions(self.db, assignment, league.submissions_dir)
-        progress = Console(file=_ProgressFile(self.db, job["id"]), width=100, color_system=None)
+        progress = Console(file=cast(IO[str], _ProgressFile(self.db, job["id"])), width=100, color_system=None)
         progress.print(f"{entered} student(s) with a passing upload")
         run = run_league(league, progress=False, console=progress)
         grades = compute_grades(league, run)
@@ -212,15 +191,14 @@ def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(path, dest)
         target.mkdir(parents=True, exist_ok=True)
-        (target / ".submission.json").write_text(json.dumps({
-            "name": row["student_name"] or login, "login": login, "uploads": row["seq"],
+        (target / ".submission.json").write_text(json.dumps({        # a login may be an e-mail: never a name
+            "name": row["student_name"] or f"student {row['user_id']}", "login": login, "uploads": row["seq"],
             "uploaded_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(row["uploaded_at"]))}))
     return len(latest)
 
 
 def _folder_name(login: str) -> str:
-    import re
-
+    """A login as a folder name (and the league's submission id)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", login).strip("._") or "student"
 
 

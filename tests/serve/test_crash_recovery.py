@@ -95,7 +95,7 @@ def wait_status(client: httpx.Client, uid: str, wanted: str, timeout: float = 90
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="kill -9 and parent-death signals are Linux's")
-def test_kill_9_of_a_worker_and_of_the_server_loses_nothing(tmp_path):
+def test_kill_9_of_a_worker_and_of_the_server_loses_nothing(tmp_path, db_url):
     from grader.serve import accounts
     from grader.serve.db import Database
 
@@ -106,8 +106,8 @@ def test_kill_9_of_a_worker_and_of_the_server_loses_nothing(tmp_path):
         assignments:
           quoridor: {ruleset: quoridor, submissions: subs, validation: {smoke_games: 1}}
         serve: {data_dir: data, lease_s: 3}
-        """))
-    db = Database(f"sqlite:///{tmp_path / 'data' / 'grader.sqlite'}")
+        """).replace("lease_s: 3}", f"lease_s: 3, database_url: '{db_url}'}}" if db_url else "lease_s: 3}"))
+    db = Database(db_url or f"sqlite:///{tmp_path / 'data' / 'grader.sqlite'}")
     accounts.create(db, "alice", "Alice", password="alice-password")
     accounts.create(db, "teacher", "Teacher", role="instructor", password="teacher-password")
     server = Server(cfg, port).start()

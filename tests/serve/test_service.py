@@ -108,7 +108,7 @@ def test_an_oversized_upload_is_refused_before_it_is_stored_and_a_flood_is_rate_
     r = alice.client.post("/a/quoridor/upload", data={"csrf": token}, files={"file": ("player.py", big)})
     assert r.status_code == 413 and "larger than" in r.text
     assert service.database.query("SELECT * FROM uploads") == []
-    for _n in range(5):
+    for _ in range(5):
         assert alice.upload(GOOD).status_code == 303
     r = alice.upload(GOOD)
     assert r.status_code == 429 and "try again in" in r.text

@@ -1,0 +1,113 @@
+"""The job queue under contention, on SQLite and PostgreSQL: several workers never get one job
+twice, and a job whose evaluation hangs keeps its lease while its worker lives."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = ROOT / "submissions" / "quoridor" / "alice" / "player.py"
+JOBS, WORKERS = 2000, 6
+
+
+def test_several_workers_claiming_thousands_of_jobs_never_get_the_same_job_twice(tmp_path, db_url):
+    from grader.serve.db import Database
+
+    url = db_url or f"sqlite:///{tmp_path / 'queue.sqlite'}"
+    db = Database(url)
+    with db.transaction() as tx:
+        for n in range(JOBS):
+            tx.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, "
+                       "seq, status) VALUES (?, 1, 'a', 'p.py', 'p', 'x', 1, ?, 1, 'queued')", (f"job{n}", n))
+    claimed: list[list[str]] = [[] for _ in range(WORKERS)]
+    start = threading.Barrier(WORKERS)
+
+    def work(n: int) -> None:
+        mine = Database(url)
+        start.wait()
+        while (job := mine.claim("uploads", f"worker-{n}", 3600)) is not None:
+            claimed[n].append(job["id"])
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(WORKERS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    every = [job for mine in claimed for job in mine]
+    assert len(every) == len(set(every)) == JOBS, f"{len(every) - len(set(every))} job(s) claimed more than once"
+    rows = db.query("SELECT lease_owner, attempts FROM uploads")
+    assert all(r["attempts"] == 1 for r in rows)
+    owners = {job: f"worker-{n}" for n, mine in enumerate(claimed) for job in mine}
+    assert all(r["lease_owner"] for r in rows) and len({r["lease_owner"] for r in rows}) >= 1
+    assert set(owners) == {f"job{n}" for n in range(JOBS)}
+
+
+# A worker whose evaluation of an upload containing HANG never returns and never lets another
+# thread of its process run: a regular expression that backtracks for ever holds the GIL.
+HANGING_WORKER = """
+import re, sys
+from grader.serve import worker
+real = worker.evaluate
+def evaluate(assignment, upload):
+    if b"HANG" in open(upload["path"], "rb").read():
+        re.match(r"(a+)+$", "a" * 64 + "b")
+    return real(assignment, upload)
+worker.evaluate = evaluate
+sys.exit(worker.main(sys.argv[1:]))
+"""
+
+
+def _wait(what, within: float = 300.0):
+    deadline = time.time() + within
+    while time.time() < deadline:
+        value = what()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"waited {within:g} s in vain")
+
+
+def test_a_hanging_evaluation_keeps_its_lease_and_a_later_upload_is_still_evaluated(make_config):
+    from grader.serve import ServeContext, accounts
+    from grader.serve.db import Database
+    from grader.serve.uploads import store
+
+    lease_s = 4.0
+    cfg = make_config(**{"lease_s: 3": f"lease_s: {lease_s}"})
+    context = ServeContext(cfg)
+    db: Database = context.db
+    alice = accounts.create(db, "alice", password="alice-password")
+    bob = accounts.create(db, "bob", password="bob-password")
+    assert alice and bob
+    ids = {r["login"]: r["id"] for r in db.query("SELECT id, login FROM users")}
+    hanging = store(db, context.data_dir, ids["alice"], "quoridor", "player.py",
+                    GOOD.read_bytes() + b"\n# HANG\n")["id"]
+    workers = []
+    try:
+        first = subprocess.Popen([sys.executable, "-c", HANGING_WORKER, str(cfg)], cwd=ROOT)
+        workers.append(first)
+        row = _wait(lambda: db.one("SELECT * FROM uploads WHERE id = ? AND status = 'running'", (hanging,)))
+        owner = row["lease_owner"]
+        workers.append(subprocess.Popen([sys.executable, "-c", HANGING_WORKER, str(cfg)], cwd=ROOT))
+        later = store(db, context.data_dir, ids["bob"], "quoridor", "player.py", GOOD.read_bytes())["id"]
+        done = _wait(lambda: db.one("SELECT * FROM uploads WHERE id = ? AND status = 'done'", (later,)))
+        assert done["passed"] == 1
+        # Several leases long, the first worker still holds the hanging job: nobody took it over.
+        until = time.time() + 3 * lease_s
+        while time.time() < until:
+            row = db.one("SELECT * FROM uploads WHERE id = ?", (hanging,))
+            assert row["status"] == "running" and row["lease_owner"] == owner and row["attempts"] == 1, row
+            assert first.poll() is None
+            time.sleep(0.5)
+        # The first worker dies: its heartbeat dies with it, the lease runs out, the other worker takes over.
+        first.kill()
+        first.wait()
+        row = _wait(lambda: db.one("SELECT * FROM uploads WHERE id = ? AND attempts = 2", (hanging,)))
+        assert row["lease_owner"] != owner
+    finally:
+        for w in workers:
+            w.kill()
+            w.wait()
