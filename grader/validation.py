@@ -19,6 +19,7 @@ from typing import Any
 from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
 
+from . import bounded, python_source
 from .assignment import Assignment
 from .match import Allowance, PlayerFactory, play_game, player_factory
 from .players import build_java, language, player_kwargs
@@ -90,7 +91,12 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(Check("interface", "Interface", False, 0, 0, sub.problem or "not staged"))
         return _finish(report)
 
-    if submission_kind(assignment, sub) == "program":
+    try:
+        kind = submission_kind(assignment, sub)
+    except bounded.Refused as exc:
+        report.checks.append(Check("interface", "Interface", False, 0, 0, str(exc)))
+        return _finish(report)
+    if kind == "program":
         report.kind = "program"
         on_stage("The program, through its console")
         report.checks.append(_program(assignment, sub))
@@ -120,9 +126,8 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
 def submission_kind(assignment: Assignment, sub: Submission) -> str:
     """"module" or "program". With kind auto, a submission that defines the student API's function
-    at its top level is a module; anything else is the interactive program (read, never run, here)."""
-    import ast
-
+    at its top level is a module; anything else is the interactive program (read, never run, here).
+    The entry file is read under bounds (grader/python_source.py): `bounded.Refused` when it is too large."""
     from .program_driver import program_kind
 
     kind = program_kind(assignment.ruleset)
@@ -132,12 +137,12 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
     if setting != "auto":
         return setting
     try:
-        source = (sub.staged / assignment.ruleset.entry).read_bytes()
-        tree = ast.parse(source)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        found = python_source.facts(sub.staged / assignment.ruleset.entry)
+    except OSError:
         return "module"                     # the interface stage says what is wrong with it
-    defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    return "module" if kind.module_function in defined else "program"
+    if found is None:
+        return "module"
+    return "module" if kind.module_function in found.functions else "program"
 
 
 def _program(assignment: Assignment, sub: Submission) -> Check:
