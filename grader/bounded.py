@@ -77,10 +77,12 @@ def _address_space() -> int:
     return 0
 
 
-def run(fn: Callable[..., T], *args: Any, what: str, memory_mb: int = MEMORY_MB, cpu_s: float = CPU_S) -> T:
-    """fn(*args) in a forked child bounded in memory and CPU time; its result, or `Refused` saying that
-    `what` (e.g. "red_blue_nim.py") could not be read within those bounds. An exception fn raises
+def run(fn: Callable[..., T], *args: Any, what: str, memory_mb: int | None = None, cpu_s: float | None = None) -> T:
+    """fn(*args) in a forked child bounded in memory and CPU time (default MEMORY_MB, CPU_S); its result,
+    or `Refused` saying that `what` (e.g. "red_blue_nim.py") could not be read within those bounds. An exception fn raises
     is raised here again (as itself when it pickles)."""
+    memory_mb = MEMORY_MB if memory_mb is None else memory_mb
+    cpu_s = CPU_S if cpu_s is None else cpu_s
     if not hasattr(os, "fork"):
         return fn(*args)                # no fork on this system: the size checks are the only bound
     reader, writer = os.pipe()

@@ -25,11 +25,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import bounded
+
 LANGUAGES = {".py": "python", ".java": "java", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
              ".hpp": "cpp", ".cs": "csharp", ".js": "javascript", ".rs": "rust", ".go": "go"}
 COMMENT = {"python": "#"}            # every other language here takes //
 SKIPPED_DIRS = {"__pycache__", ".git", "__MACOSX", "data", "node_modules"}
 MAX_FILE_BYTES = 512 * 1024          # a file larger than this is data, not code a student wrote
+TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
 
@@ -73,7 +76,7 @@ class Pair:
 class SimilarityReport:
     documents: list[Document]
     pairs: list[Pair]                 # ranked, best first; only those at or above min_score
-    skipped: list[str]                # one sentence per submission that had no code to compare
+    skipped: list[str]                # one sentence per document that had no code to compare or was too costly
     settings: dict
     seconds: float = 0.0
 
@@ -158,11 +161,17 @@ def archive_documents(archive: Path, entry: str) -> list[Document]:
 
 # --------------------------------------------------------------------------------- fingerprints
 def fingerprint(doc: Document, k: int, window: int, boilerplate) -> None:
-    import copydetect
+    """Tokenise and hash `doc` in a bounded child (grader/bounded.py): a student's bytes can make the
+    tokenizer slow or hungry. `bounded.Refused` with a sentence when it is too costly."""
+    import copydetect  # imported here, before the fork: the child imports nothing
 
     name = f"code{next(ext for ext, lang in LANGUAGES.items() if lang == doc.language)}"
-    doc.fingerprint = copydetect.CodeFingerprint(name, k, window, boilerplate=boilerplate,
-                                                 fp=io.StringIO(doc.text))
+    doc.fingerprint = bounded.run(_code_fingerprint, copydetect.CodeFingerprint, name, k, window, boilerplate,
+                                  doc.text, what=f"the code of {doc.label}", cpu_s=TOKENIZE_CPU_S)
+
+
+def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str):
+    return make(name, k, window, boilerplate=boilerplate, fp=io.StringIO(text))
 
 
 def skeleton_hashes(paths: list[Path], k: int, window: int):
@@ -232,9 +241,15 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
     """Every pair of submissions, and every submission against each reference/archive document."""
     t0 = time.perf_counter()
     boiler = skeleton_hashes(skeleton, k, window)
-    docs = submissions + others
-    for doc in docs:
-        fingerprint(doc, k, window, boiler)
+    docs, refused = [], []
+    for doc in submissions + others:
+        try:
+            fingerprint(doc, k, window, boiler)
+            docs.append(doc)
+        except bounded.Refused as exc:
+            refused.append(f"{doc.label}: {exc}")
+    kept = {id(d) for d in docs}
+    submissions = [d for d in submissions if id(d) in kept]
     n_subs = len(submissions)
     cutoff = common_cutoff if common_cutoff is not None else max(10, n_subs // 10)
     holders: dict[int, int] = defaultdict(int)
@@ -260,7 +275,7 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
     pairs.sort(key=lambda p: (-p.score, -p.tokens, p.a.id, p.b.id))
     settings = {"k": k, "window": window, "min_score": min_score, "common_cutoff": cutoff,
                 "skeleton": [str(p) for p in skeleton]}
-    return SimilarityReport(docs, pairs, [], settings, time.perf_counter() - t0)
+    return SimilarityReport(docs, pairs, refused, settings, time.perf_counter() - t0)
 
 
 def csv_text(report: SimilarityReport) -> str:
