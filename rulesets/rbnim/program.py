@@ -11,8 +11,9 @@ Nothing here imports the grader: `play` only uses the console object it is given
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from rulesets import linear_re
 
 from .engine import RBNimGame, RBNimState
 from .probes import values_sentence
@@ -44,14 +45,14 @@ PILES = ("red", "blue")
 # "('blue', 2)", "RED x1", "red 2"); the count may be a number word
 _FILLER = r"(?:\s+|\s*[,:'\"()]\s*)+(?:(?:marbles?|balls?|stones?|marble\(s\)|from|the|of|pile)\s+)*"
 _COUNT = r"[+-]?\d+|[a-z]+"            # digits or a word; console.number says whether the word is a number
-PAIRS = [re.compile(rf"(?i)\b(?P<count>{_COUNT})\b{_FILLER}(?P<pile>red|blue)\b"),
-         re.compile(rf"(?i)\b(?P<pile>red|blue)s?\b['\"]?(?:\s*(?:pile|marbles?|balls?|stones?)\b)?\s*[,:x=-]?\s*"
+PAIRS = [linear_re.compile(rf"(?i)\b(?P<count>{_COUNT})\b{_FILLER}(?P<pile>red|blue)\b"),
+         linear_re.compile(rf"(?i)\b(?P<pile>red|blue)s?\b['\"]?(?:\s*(?:pile|marbles?|balls?|stones?)\b)?\s*[,:x=-]?\s*"
                     rf"(?P<count>{_COUNT})\b")]
-REFUSED = re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|please (?:enter|type|choose)|error|illegal|"
+REFUSED = linear_re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|please (?:enter|type|choose)|error|illegal|"
                      r"must be|not allowed|cannot|can't)\b")
-ASKS_PILE = re.compile(r"(?i)\b(?:red|blue|piles?|colou?rs?|r/b|b/r)\b")
-ASKS_COUNT = re.compile(r"(?i)\b(?:how many|number|count|amount|quantity|1 or 2|1-2|1/2|one or two)\b")
-ASKS_LETTER = re.compile(r"(?i)\b[rb]\s*(?:/|or)\s*[rb]\b")
+ASKS_PILE = linear_re.compile(r"(?i)\b(?:red|blue|piles?|colou?rs?|r/b|b/r)\b")
+ASKS_COUNT = linear_re.compile(r"(?i)\b(?:how many|number|count|amount|quantity|1 or 2|1-2|1/2|one or two)\b")
+ASKS_LETTER = linear_re.compile(r"(?i)\b[rb]\s*(?:/|or)\s*[rb]\b")
 BOTH_FORMS = ("{pile} {count}", "{count} {pile}", "{pile}\n{count}")
 
 
@@ -141,7 +142,7 @@ class Scenario:
         """The computer should have moved but nothing in `output` reads as its move: why, as an exception."""
         if console.error:
             raise console.fail(f"The program stopped at {_where(state)} before the computer's move.")
-        if typed is None and console.waiting and not re.search(r"(?i)\b(?:computer|cpu|ai)\b", output):
+        if typed is None and console.waiting and not linear_re.search(r"(?i)\b(?:computer|cpu|ai)\b", output):
             raise console.fail(f"With arguments {' '.join(self.argv)!r} the computer moves first"
                                f"{self.defaulted('first')}, but the program asked the human for a move: "
                                f"{console.prompt(output)!r}.")
@@ -252,7 +253,7 @@ def read_result(console, matches) -> tuple[str | None, int | None]:
             raw = groups.get("score")
             number = console.number(raw) if raw is not None else None
             if number is None:
-                found = re.search(r"[+-]?\d+", text[_first_claim(text):])
+                found = linear_re.search(r"[+-]?\d+", text[_first_claim(text):])
                 number = int(found.group(0)) if found else None
             score = None if number is None else abs(number)
     if len(winners) > 1:
@@ -260,7 +261,7 @@ def read_result(console, matches) -> tuple[str | None, int | None]:
     return (next(iter(winners)) if winners else None), score
 
 
-CLAIM = re.compile(r"(?i)\b(?P<who>computer|cpu|ai|human|you|player)\b(?:'s)?[^\n.!]*?"
+CLAIM = linear_re.compile(r"(?i)\b(?P<who>computer|cpu|ai|human|you|player)\b(?:'s)?[^\n.!]*?"
                    r"\b(?P<verb>wins?|won|loses?|lost)\b|\bwinner\b\W*(?:is\s+)?(?:the\s+)?(?P<named>computer|human|you|player)\b")
 
 
@@ -340,23 +341,23 @@ class Human:
                     return "menu", str(key)
             if "pile" not in asked:
                 for key, label in options.items():
-                    if re.search(rf"(?i)\b{pile}\b", label) and not pairs(label, console.number):
+                    if linear_re.search(rf"(?i)\b{pile}\b", label) and not pairs(label, console.number):
                         return "pile", str(key)
             if "pile" in asked:                       # "1) one marble  2) two marbles"
                 for key, label in options.items():
-                    if count in [console.number(w) for w in re.findall(r"(?i)[a-z]+|\d+", label)]:
+                    if count in [console.number(w) for w in linear_re.findall(r"(?i)[a-z]+|\d+", label)]:
                         return "count", str(key)
         prompt = console.prompt(text)
-        colour_words = set(re.findall(r"(?i)\b(red|blue)\b", prompt.lower()))
+        colour_words = set(linear_re.findall(r"(?i)\b(red|blue)\b", prompt.lower()))
         wants_pile = bool(ASKS_PILE.search(prompt))
         wants_count = bool(ASKS_COUNT.search(prompt))
         example = {order: bool(pairs(prompt, console.number, [pattern])) for order, pattern in zip(BOTH_FORMS, PAIRS[::-1])}
         if wants_count and len(colour_words) == 1 and not any(example.values()) \
-                and not re.search(r"(?i)\b(?:piles?|colou?rs?)\b", prompt):
+                and not linear_re.search(r"(?i)\b(?:piles?|colou?rs?)\b", prompt):
             colour = colour_words.pop()               # "Enter number of red marbles to take:"
             return f"count:{colour}", str(count if colour == pile else 0)
         if wants_pile and not wants_count and "pile" not in asked:
-            return "pile", pile[0].upper() if re.search(r"\bR\s*/\s*B\b", prompt) else \
+            return "pile", pile[0].upper() if linear_re.search(r"\bR\s*/\s*B\b", prompt) else \
                 pile[0] if ASKS_LETTER.search(prompt) else pile
         if wants_count and not wants_pile and "count" not in asked:
             return "count", str(count)
