@@ -118,8 +118,8 @@ FAMILIES = {
          '    print(f"Our Winner is {winner} with a score of {score}")'),
     "count, then colour; 'The computer takes two blue marbles.'; 'Computer loses. Human wins. Final score: 2'":
         (COUNT_THEN_COLOUR, f'            print(f">The Computer takes {{ {WORDS}[move[1]] }} {{move[0]}} marbles.")',
-         '    print(f"Computer loses. Human wins. Final score: {score}" if winner == "human" else '
-         'f"Computer wins. Human loses. Final score: {score}")'),
+         ('    print(f"Computer loses. Human wins. Final score: {score}" if winner == "human" else '
+         'f"Computer wins. Human loses. Final score: {score}")')),
     "numbered menu; \"Computer played: ('blue', 2)\"; 'You win!' then '+6 points.'":
         (MENU, '            print(f"Computer played: {move}")',
          '    print("You win!" if winner == "human" else "Computer wins!")\n    print(f"+{score} points.")'),
@@ -127,12 +127,12 @@ FAMILIES = {
         (BOTH_COUNT_FIRST, '            print(f"CPU chooses {move[1]} {move[0]}")',
          '    print(f"Game over. {other if winner == player else player} loses with a score of {-score}.")'),
     "letters r/b and a count; 'Computer took a red marble'; 'human wins!' then 'Score: 6'":
-        (LETTERS, '            print(f"Computer took {\'a\' if move[1] == 1 else \'two\'} {move[0]} marble'
-                  '{\'s\' if move[1] == 2 else \'\'}")',
+        (LETTERS, ('            print(f"Computer took {\'a\' if move[1] == 1 else \'two\'} {move[0]} marble'
+                  '{\'s\' if move[1] == 2 else \'\'}")'),
          '    print(f"{winner} wins!")\n    print(f"Score: {score}")'),
     "a count per colour; 'Computer takes 0 red and 2 blue marbles.'; 'Human Wins with score : 6'":
-        (PER_COLOUR, '            print(f"Computer takes {move[1] if move[0] == \'red\' else 0} red and '
-                     '{move[1] if move[0] == \'blue\' else 0} blue marbles.")',
+        (PER_COLOUR, ('            print(f"Computer takes {move[1] if move[0] == \'red\' else 0} red and '
+                     '{move[1] if move[0] == \'blue\' else 0} blue marbles.")'),
          '    print(f"{winner.capitalize()} {\'Wins\' if winner == \'human\' else \'won\'} with score : {score}")'),
     "free text that refuses 'red 2' and takes '2 red'; 'Computer removed 1 marble from blue'; "
     "'Computer wins with a score of 6'":
