@@ -22,7 +22,7 @@ import resource
 import select
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -79,79 +79,136 @@ def _address_space() -> int:
 
 def run(fn: Callable[..., T], *args: Any, what: str, memory_mb: int | None = None, cpu_s: float | None = None) -> T:
     """fn(*args) in a forked child bounded in memory and CPU time (default MEMORY_MB, CPU_S); its result,
-    or `Refused` saying that `what` (e.g. "red_blue_nim.py") could not be read within those bounds. An exception fn raises
-    is raised here again (as itself when it pickles)."""
+    or `Refused` saying that `what` (e.g. "red_blue_nim.py") could not be read within those bounds. An
+    exception fn raises is raised here again (as itself when it pickles)."""
+    (result,) = run_each(fn, [args], what=lambda _: what, memory_mb=memory_mb, cpu_s=cpu_s)
+    if isinstance(result, Refused):
+        raise result
+    return result
+
+
+def run_each(fn: Callable[..., T], items: Sequence[tuple], *, what: Callable[[int], str],
+             memory_mb: int | None = None, cpu_s: float | None = None) -> list[T | Refused]:
+    """fn(*item) for every item, in one forked child for all of them (a fork costs more than a small
+    read on a busy machine), each item bounded on its own: `cpu_s` of CPU time and `memory_mb` above
+    the grader's address space. An item past a bound becomes `Refused` (naming `what(index)`) in its
+    place; if one kills the child, the rest go on in a new child. An exception fn raises is raised here."""
     memory_mb = MEMORY_MB if memory_mb is None else memory_mb
     cpu_s = CPU_S if cpu_s is None else cpu_s
-    if not hasattr(os, "fork"):
-        return fn(*args)                # no fork on this system: the size checks are the only bound
+    if not hasattr(os, "fork"):         # no fork on this system: the size checks are the only bound
+        return [fn(*item) for item in items]
+    bounds = f"{memory_mb} MB and {cpu_s:g} s of the grader's time"
+    results: dict[int, Any] = {}
+    LAST.max_rss_mb = LAST.cpu_s = 0.0
+    while len(results) < len(items):
+        first = len(results)
+        stopped = _batch(fn, items, first, memory_mb, cpu_s, results)
+        if len(results) == first or stopped:          # the child died (or was stopped) on item `first`
+            results[len(results)] = ("stopped", stopped or "could not be read")
+    out: list[Any] = []
+    for index in range(len(items)):
+        outcome, value = results[index]
+        if outcome == "raised":
+            raise value if isinstance(value, BaseException) else RuntimeError(str(value))
+        out.append(value if outcome == "ok" else
+                   Refused(f"{what(index)} could not be read within {bounds}: it {value}."))
+    return out
+
+
+def _batch(fn: Callable[..., Any], items: Sequence[tuple], first: int, memory_mb: int, cpu_s: float,
+           results: dict[int, Any]) -> str:
+    """Items from `first` on in one child, each outcome put in `results` as it arrives; "" when the
+    child ended by itself, else why it was stopped."""
     reader, writer = os.pipe()
     space = _address_space()
     pid = os.fork()
     if pid == 0:                        # the child: never returns
         os.close(reader)
-        _child(writer, fn, args, space + memory_mb * 1024 * 1024 if space else 0, cpu_s)
+        _child(writer, fn, items, first, space + memory_mb * 1024 * 1024 if space else 0, cpu_s)
     os.close(writer)
-    data, stopped = _collect(reader, pid, cpu_s * WALL_FACTOR + 5)
+    stopped = _collect(reader, pid, cpu_s * WALL_FACTOR + 5, first, results)
     _, status, usage = os.wait4(pid, 0)
-    LAST.max_rss_mb, LAST.cpu_s = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
-    bounds = f"{memory_mb} MB and {cpu_s:g} s of the grader's time"
-    if stopped or not data:
-        cpu_out = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
-        raise Refused(f"{what} could not be read within {bounds}: it "
-                      f"{stopped or ('took too long' if cpu_out else 'needed more memory')}.")
-    outcome, value = pickle.loads(data)
-    if outcome == "memory":
-        raise Refused(f"{what} could not be read within {bounds}: it needed more memory.")
-    if outcome == "raised":
-        raise value if isinstance(value, BaseException) else RuntimeError(str(value))
-    return value
+    LAST.max_rss_mb = max(LAST.max_rss_mb, usage.ru_maxrss / 1024)
+    LAST.cpu_s += usage.ru_utime + usage.ru_stime
+    if not stopped and os.WIFSIGNALED(status):
+        stopped = "took too long" if os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL) else \
+            "could not be read"
+    elif not stopped and len(results) < len(items):
+        stopped = "needed more memory"
+    return stopped
 
 
-def _child(writer: int, fn: Callable[..., Any], args: tuple, address_space: int, cpu_s: float) -> None:
+class _OverBudget(BaseException):
+    """Raised in the child by the CPU-time timer of one item."""
+
+
+def _over_budget(signum: int, frame: Any) -> None:
+    raise _OverBudget
+
+
+def _child(writer: int, fn: Callable[..., Any], items: Sequence[tuple], first: int, address_space: int,
+           cpu_s: float) -> None:
     code = 0
     try:
         if address_space:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
-        cpu = math.ceil(cpu_s)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        try:
-            outcome: tuple[str, Any] = ("ok", fn(*args))
-        except MemoryError:
-            outcome = ("memory", None)
-        except Exception as exc:       # handed back to the caller, as in a direct call
-            outcome = ("raised", exc)
-        try:
-            data = pickle.dumps(outcome)
-        except Exception as exc:
-            data = pickle.dumps(("raised", RuntimeError(f"unpicklable result: {exc}")))
-        view = memoryview(data)
-        while view:
-            view = view[os.write(writer, view):]
+        signal.signal(signal.SIGVTALRM, _over_budget)
+        ceiling = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        for index in range(first, len(items)):
+            used = resource.getrusage(resource.RUSAGE_SELF)
+            soft = math.ceil(used.ru_utime + used.ru_stime + cpu_s) + 2   # past the timer: the kernel's SIGXCPU
+            if ceiling != resource.RLIM_INFINITY:
+                soft = min(soft, ceiling)
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, ceiling))
+            signal.setitimer(signal.ITIMER_VIRTUAL, cpu_s)
+            try:
+                outcome: tuple[str, Any] = ("ok", fn(*items[index]))
+            except _OverBudget:
+                outcome = ("stopped", "took too long")
+            except MemoryError:
+                outcome = ("stopped", "needed more memory")
+            except Exception as exc:    # handed back to the caller, as in a direct call
+                outcome = ("raised", exc)
+            finally:
+                signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            try:
+                data = pickle.dumps((index, outcome))
+            except MemoryError:
+                data = pickle.dumps((index, ("stopped", "needed more memory")))
+            except Exception as exc:
+                data = pickle.dumps((index, ("raised", RuntimeError(f"unpicklable result: {exc}"))))
+            view = memoryview(len(data).to_bytes(8, "big") + data)
+            while view:
+                view = view[os.write(writer, view):]
     except BaseException:
         code = 1
     finally:
         os._exit(code)
 
 
-def _collect(reader: int, pid: int, wall_s: float) -> tuple[bytes, str]:
-    """Everything the child writes before it closes the pipe: (data, "") or (b"", why it was stopped)."""
-    chunks: list[bytes] = []
-    size = 0
+def _collect(reader: int, pid: int, wall_s: float, first: int, results: dict[int, Any]) -> str:
+    """Outcomes the child writes (8-byte length, pickled (index, outcome)) into `results` until it closes
+    the pipe: "" then, or why it was stopped (`wall_s` is each item's wall-clock backstop)."""
+    buffer = b""
     deadline = time.monotonic() + wall_s
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([reader], [], [], left)[0]:
                 os.kill(pid, signal.SIGKILL)
-                return b"", "took too long"
+                return "took too long"
             chunk = os.read(reader, 1 << 20)
             if not chunk:
-                return b"".join(chunks), ""
-            size += len(chunk)
-            if size > _RESULT_LIMIT:
+                return ""
+            buffer += chunk
+            if len(buffer) > _RESULT_LIMIT:
                 os.kill(pid, signal.SIGKILL)
-                return b"", "took too long"
-            chunks.append(chunk)
+                return "gave too large a result"
+            while len(buffer) >= 8 and len(buffer) >= 8 + int.from_bytes(buffer[:8], "big"):
+                size = int.from_bytes(buffer[:8], "big")
+                index, outcome = pickle.loads(buffer[8:8 + size])
+                buffer = buffer[8 + size:]
+                results[index] = outcome
+                deadline = time.monotonic() + wall_s
     finally:
         os.close(reader)

@@ -163,11 +163,24 @@ def archive_documents(archive: Path, entry: str) -> list[Document]:
 def fingerprint(doc: Document, k: int, window: int, boilerplate) -> None:
     """Tokenise and hash `doc` in a bounded child (grader/bounded.py): a student's bytes can make the
     tokenizer slow or hungry. `bounded.Refused` with a sentence when it is too costly."""
+    (refused,) = fingerprint_all([doc], k, window, boilerplate)
+    if refused:
+        raise bounded.Refused(refused)
+
+
+def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> list[str]:
+    """Tokenise and hash every document, all in one bounded child and each within its own bounds;
+    one sentence per document ("" when fingerprinted) says why one was set aside."""
     import copydetect  # imported here, before the fork: the child imports nothing
 
-    name = f"code{next(ext for ext, lang in LANGUAGES.items() if lang == doc.language)}"
-    doc.fingerprint = bounded.run(_code_fingerprint, copydetect.CodeFingerprint, name, k, window, boilerplate,
-                                  doc.text, what=f"the code of {doc.label}", cpu_s=TOKENIZE_CPU_S)
+    items = [(copydetect.CodeFingerprint, f"code{next(e for e, lang in LANGUAGES.items() if lang == d.language)}",
+              k, window, boilerplate, d.text) for d in docs]
+    outcomes = bounded.run_each(_code_fingerprint, items, what=lambda n: f"the code of {docs[n].label}",
+                                cpu_s=TOKENIZE_CPU_S)
+    for doc, outcome in zip(docs, outcomes):
+        if not isinstance(outcome, bounded.Refused):
+            doc.fingerprint = outcome
+    return [str(o) if isinstance(o, bounded.Refused) else "" for o in outcomes]
 
 
 def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str):
@@ -242,12 +255,11 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
     t0 = time.perf_counter()
     boiler = skeleton_hashes(skeleton, k, window)
     docs, refused = [], []
-    for doc in submissions + others:
-        try:
-            fingerprint(doc, k, window, boiler)
+    for doc, why in zip(submissions + others, fingerprint_all(submissions + others, k, window, boiler)):
+        if why:
+            refused.append(f"{doc.label}: {why}")
+        else:
             docs.append(doc)
-        except bounded.Refused as exc:
-            refused.append(f"{doc.label}: {exc}")
     kept = {id(d) for d in docs}
     submissions = [d for d in submissions if id(d) in kept]
     n_subs = len(submissions)
