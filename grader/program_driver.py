@@ -5,6 +5,8 @@ A ruleset declares its command-line kind as data, `PROGRAM` in its package (or a
 attribute of the Ruleset), an object with:
 
     entry: str                      the script, e.g. "red_blue_nim.py"
+    entries: tuple[str, ...]        (optional) the scripts it may be, the first present is run
+    is_program(facts) -> bool       whether a Python source (grader.python_source.Facts) is this kind
     patterns: dict[str, str]        default regular expressions (and answer templates) by name
     templates: tuple[str, ...]      names in `patterns` that are str.format templates (optional)
     points: float                   what the kind is worth
@@ -275,9 +277,16 @@ def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str,
     return merged
 
 
-def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str]) -> ScenarioResult:
+def entry_file(kind, folder: Path) -> str | None:
+    """The kind's script present in `folder` (the first of `kind.entries`), None if none is."""
+    return next((name for name in getattr(kind, "entries", (kind.entry,)) if (Path(folder) / name).is_file()), None)
+
+
+def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],
+                 entry: str | None = None) -> ScenarioResult:
     """One scenario in a fresh sandboxed process."""
-    proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": kind.entry}, name=f"program {scenario.label}")
+    entry = entry or kind.entry
+    proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": entry}, name=f"program {scenario.label}")
     console = Console(proc, patterns, limits, tuple(getattr(kind, "templates", ())))
     try:
         res = proc.start()
@@ -321,13 +330,14 @@ def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict 
     merged = check_patterns(kind, patterns, own_patterns)
     submission_dir = Path(submission_dir)
     scenarios = kind.scenarios()
-    if not (submission_dir / kind.entry).is_file():
+    entry = entry_file(kind, submission_dir)
+    if entry is None:
         lines = [f"The submission has no {kind.entry}."]
         return ProgramReport(0.0, kind.points, False, lines,
                              [ScenarioResult(s.label, False, lines[0]) for s in scenarios])
     results: list[ScenarioResult] = []
     for k, scenario in enumerate(scenarios):
-        result = run_scenario(kind, scenario, submission_dir, limits, merged)
+        result = run_scenario(kind, scenario, submission_dir, limits, merged, entry)
         results.append(result)
         if result.hung:
             stopped = result.stopped or "the program hung"

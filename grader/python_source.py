@@ -20,6 +20,7 @@ class Facts:
     bound: frozenset[str]           # names bound at the top level by def, class or import
     imported: frozenset[str]        # every module name imported anywhere (each dotted part, relative imports' names)
     reads_console: bool             # calls input(...) or touches a .stdin
+    prompts: bool                   # asks a question at its console: input("...") with a prompt
 
 
 def facts(path: Path) -> Facts | None:
@@ -43,7 +44,7 @@ def facts_of(source: bytes) -> Facts | None:
             bound.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-    reads_console = False
+    reads_console = prompts = False
     for each in ast.walk(tree):
         if isinstance(each, ast.Import):
             imported |= {part for alias in each.names for part in alias.name.split(".")}
@@ -54,4 +55,6 @@ def facts_of(source: bytes) -> Facts | None:
         elif (isinstance(each, ast.Name) and each.id == "input") or (isinstance(each, ast.Attribute)
                                                                      and each.attr == "stdin"):
             reads_console = True
-    return Facts(frozenset(functions), frozenset(bound), frozenset(imported), reads_console)
+        if isinstance(each, ast.Call) and isinstance(each.func, ast.Name) and each.func.id == "input" and each.args:
+            prompts = True
+    return Facts(frozenset(functions), frozenset(bound), frozenset(imported), reads_console, prompts)

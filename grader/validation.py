@@ -23,6 +23,7 @@ from . import bounded, python_source
 from .assignment import Assignment
 from .match import Allowance, PlayerFactory, play_game, player_factory
 from .players import build_java, language, player_kwargs
+from .program_driver import check_program, entry_file, program_kind
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -128,27 +129,26 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
     """"module" or "program". With kind auto, a submission that defines the student API's function
     at its top level is a module; anything else is the interactive program (read, never run, here).
     The entry file is read under bounds (grader/python_source.py): `bounded.Refused` when it is too large."""
-    from .program_driver import program_kind
-
     kind = program_kind(assignment.ruleset)
     setting = assignment.config.validation.kind
     if kind is None:
         return "module"
     if setting != "auto":
         return setting
+    entry = entry_file(kind, sub.staged)
+    if entry is None:
+        return "module"                     # the interface stage (or the build) says what is missing
     try:
-        found = python_source.facts(sub.staged / assignment.ruleset.entry)
+        found = python_source.facts(sub.staged / entry)
     except OSError:
-        return "module"                     # the interface stage says what is wrong with it
+        return "module"
     if found is None:
         return "module"
-    return "module" if kind.module_function in found.functions else "program"
+    return "program" if kind.is_program(found) else "module"
 
 
 def _program(assignment: Assignment, sub: Submission) -> Check:
     """The command-line program, driven through its stdin and stdout scenario by scenario."""
-    from .program_driver import check_program
-
     settings = assignment.config.validation
     rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
                         settings.submission_patterns.get(sub.id))

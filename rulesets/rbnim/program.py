@@ -441,6 +441,10 @@ class ProgramKind:
     templates: tuple = ("human_answer",)          # patterns that are str.format templates, not regexes
     module_function: str = "choose_move"          # a submission defining this at top level is a module
 
+    def is_program(self, facts) -> bool:
+        """A Python source (grader.python_source.Facts) without `choose_move` is the program."""
+        return self.module_function not in facts.functions
+
     def scenarios(self) -> list[Scenario]:
         return [
             Scenario("defaults (3 5: standard, computer first)", ["3", "5"], 3, 5, "standard", True),
