@@ -35,12 +35,16 @@ QUOTED = linear_re.compile(r"'[^'\n]{1,40}'|\"[^\"\n]{1,40}\"|\([^)\n]*\)|\b(?i:
 REFUSED = linear_re.compile(r"(?i)\b(?:invalid|illegal|try again|not (?:a )?valid|not allowed|error|wrong|cannot)\b")
 AI = r"(?:ai|computer|cpu|bot|machine)"
 VERSUS = linear_re.compile(rf"(?i)\b(?:human|player|you)\b[^\n]*\b{AI}\b|\b{AI}\b[^\n]*\b(?:human|player|you)\b")
+AGAINST = linear_re.compile(rf"(?i)\b(?:against|vs\.?|versus|with)\s+(?:the\s+|an?\s+)?{AI}\b")
 AI_FIRST = linear_re.compile(rf"(?i)^\W*{AI}\b")
 ROLE_WORDS = linear_re.compile(r"(?i)\b(?:colou?rs?|dots?)\b")
+ROLE = {"colours": r"(?i)\bcolou?r", "dots": r"(?i)\bdot"}
 ASKS_FIRST = linear_re.compile(r"(?i)\b(?:first|start|begin|starts)\b")
 ASKS_YES = linear_re.compile(r"(?i)\b(?:y/n|yes/no|\(y\)|yes or no)\b|\?\s*$")
 ASKS_MOVE = linear_re.compile(r"(?i)\b(?:move|placement)\b")      # "Enter your move", not "Who moves first?"
-PROMPTS = linear_re.compile(r"(?i)\b(?:human|mode|colou?rs?|dots|move|first)\b")
+# options offered inside a prompt: "Enter '0' for Colors or '1' for Dots", "(1 = human first, 2 = AI first)"
+INLINE = linear_re.compile(r"(?i)['\"(\[]?\b(\d)\b['\")\]]?\s*(?:for|=|:|->|-)\s*([a-z]+(?:\s+(?:vs\.?|versus|against|"
+                           r"first|second|starts?)(?:\s+[a-z]+)?)?)")
 MAX_PLIES = 10                 # moves played in one scenario (both sides): enough to see the AI answer several
 SETUP_QUESTIONS = 8            # set-up questions answered before the first move at most
 
@@ -84,28 +88,31 @@ class Scenario:
         prompt = console.prompt(output)
         if not console.waiting or ASKS_MOVE.search(QUOTED.sub(" ", prompt)):
             return False
-        menu = [label for label in console.menu(output).values() if self.score(label, "colours") or
+        offered = list(console.menu(output).values()) + [m[2] for m in INLINE.finditer(prompt)]
+        menu = [label for label in offered if self.score(label, "colours") or
                 self.score(label, "dots") or ROLE_WORDS.search(label)]
-        return bool(menu or ROLE_WORDS.search(prompt) or ASKS_FIRST.search(prompt) or VERSUS.search(prompt))
+        return bool(menu or ROLE_WORDS.search(prompt) or ASKS_FIRST.search(prompt) or VERSUS.search(prompt)
+                    or AGAINST.search(prompt))
 
     def setup_answer(self, console, output: str, role: str) -> str:
         """What a person types to get a game against the AI, moving first or second, as `role`."""
         prompt = console.prompt(output)
-        options = console.menu(output)
+        options = console.menu(output) | {int(m[1]): m[2] for m in INLINE.finditer(prompt)}
         if options:
             scores = {key: self.score(label, role) for key, label in options.items()}
             best = max(scores, key=lambda k: scores[k])
             if scores[best] > 0:
                 return str(best)
-        if ROLE_WORDS.search(prompt):
-            return role
+        if ROLE_WORDS.search(prompt):               # the role in the prompt's own spelling: "colors", "Dots"
+            shown = linear_re.search(ROLE[role] + r"\w*", prompt)
+            return shown.group(0).lower() if shown else role
         if ASKS_FIRST.search(prompt):
             if linear_re.search(rf"(?i)\b{AI}\b", prompt) and linear_re.search(r"(?i)\b(?:human|you|player)\b", prompt) \
                     and not ASKS_YES.search(prompt):
                 return "ai" if self.computer_first else "human"
             return "n" if self.computer_first else "y"          # "Do you want to go first? (y/n)"
-        if VERSUS.search(prompt):
-            return "2"
+        if (AGAINST.search(prompt) or VERSUS.search(prompt)) and ASKS_YES.search(prompt):
+            return "y"                                      # "Play against the computer? (y/n)"
         raise console.unparsable("what the program asks before the game", "human_answer", output,
                                  f"{prompt!r} asks neither for the mode, nor who starts, nor colours or dots")
 
@@ -118,7 +125,7 @@ class Scenario:
             points += 2 if bool(AI_FIRST.search(text)) == self.computer_first else 0
         elif linear_re.search(rf"(?i)\b{AI}\b[^\n]*\b{AI}\b|\bhuman\b[^\n]*\bhuman\b", text):
             points -= 4                                      # AI vs AI, human vs human
-        if linear_re.search(rf"(?i)\b{role.rstrip('s')}", text):
+        if linear_re.search(ROLE[role], text):
             points += 3
         if ASKS_FIRST.search(text) and not ROLE_WORDS.search(text):
             wants_ai = bool(linear_re.search(rf"(?i)\b{AI}\b", text))

@@ -60,11 +60,52 @@ main()
 '''
 
 
-def write(folder: Path, move_out: str = "{move}") -> Path:
+QUESTIONS = '''import sys
+from board import Board
+
+
+def main():
+    against = input("Play against the computer? (y/n) ").strip().lower()
+    if against != "y":
+        sys.exit("Two humans: not graded here.")
+    first = input("Do you want to play first? (y/n) ").strip().lower() == "y"
+    while True:
+        side = input("Enter '0' for Colors or '1' for Dots: ").strip()
+        if side in ("0", "1"):
+            break
+        print("Invalid choice.")
+    ai = Board("dots" if side == "0" else "colors", not first)
+    my_turn = first
+    for _ in range(60):
+        if my_turn:
+            text = input("Your turn, type a regular move such as '0 2 H 1' or a recycling one: ")
+            move = " ".join(text.upper().split())
+            if move not in ai.moves():
+                print("That move is not valid, try again.")
+                continue
+            ai.opponent_move(move)
+        else:
+            print("Computer's move: " + ai.choose_move())
+        my_turn = not my_turn
+    print("Draw: 60 moves without a line.")
+
+
+main()
+'''
+
+
+def write(folder: Path, move_out: str = "{move}", program: str = CONSOLE) -> Path:
     folder.mkdir(parents=True)
     (folder / "board.py").write_text(RANDOM.replace("class Player:", "class Board:"))
-    (folder / "main.py").write_text(CONSOLE.replace("{MOVE_OUT}", move_out))
+    (folder / "main.py").write_text(program.replace("{MOVE_OUT}", move_out))
     return folder
+
+
+def test_yes_no_questions_and_options_inside_a_prompt_are_answered_by_meaning(tmp_path):
+    report = check_program(DOUBLECARD, write(tmp_path / "student", program=QUESTIONS), LIMITS)
+    assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + report.scenarios[1].transcript
+    human_first = report.scenarios[1].transcript
+    assert ">>> y\n" in human_first and ">>> 0\n" in human_first and "Computer's move: 0 " in human_first
 
 
 def test_a_console_program_is_played_through_its_menus_and_its_ai_checked(tmp_path):
