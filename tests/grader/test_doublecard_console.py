@@ -11,7 +11,7 @@ import pytest
 
 import rulesets
 from grader.cli import main
-from grader.program_driver import check_program
+from grader.program_driver import check_program, program_kind
 from sandbox import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,9 +135,8 @@ def test_grader_check_routes_a_console_program_to_its_console(tmp_path, capsys):
 def test_a_program_that_reads_without_prompting_stays_a_line_protocol_player(prompt):
     from grader.python_source import facts_of
 
+    kind = program_kind(DOUBLECARD)
     found = facts_of(f"import sys\nline = {prompt}\nprint('0 1 A 1')\n".encode())
-    assert found is not None and not DOUBLECARD_PROGRAM.is_program(found)
-    assert DOUBLECARD_PROGRAM.is_program(facts_of(CONSOLE.encode()))
+    assert found is not None and not kind.is_program(found)
+    assert kind.is_program(facts_of(CONSOLE.encode()))
 
-
-DOUBLECARD_PROGRAM = __import__("rulesets.doublecard", fromlist=["PROGRAM"]).PROGRAM
