@@ -21,7 +21,8 @@ stays in the ruleset; this module knows nothing about games.
 
 Reading a console as a person does is general, so the Console also offers what any ruleset's
 scenarios need to answer prompts by their meaning: `prompt(text)` (the question the program is
-asking now), `menu(text)` (its numbered options) and `number(text)` (digits or number words).
+asking now), `menu(text)` (its numbered options, in a menu or inside the question) and
+`number(text)` (digits or number words).
 
 The output is the student's, so reading it is bounded: every pattern runs on RE2
 (rulesets/linear_re.py: time linear in the text, whatever the pattern), the output of one call is
@@ -48,6 +49,9 @@ READ_BUDGET_S = 2.0                  # the grader's CPU time for reading the out
 NUMBER_WORDS = {"no": 0, "zero": 0, "none": 0, "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "pair": 2,
                 "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 # "1) Take 1 red", "2. blue 2", "[3] Red x1", "4 - Pick 2 blue marbles": a number, a closing mark, a label
+# options offered inside the question: "Enter '0' for Colors or '1' for Dots", "(1 = red, 2 = blue)"
+INLINE_OPTION = linear_re.compile(r"(?i)['\"(\[]?\b(\d)\b['\")\]]?\s*(?:for|=|:|->|-)\s*([a-z]+(?:\s+(?:vs\.?|versus|"
+                                  r"against|first|second|starts?)(?:\s+[a-z]+)?)?)")
 MENU_LINE = linear_re.compile(r"(?m)^[ \t]*[\[(]?(\d{1,2})[ \t]*[.):\]\-][ \t]*(\S.*?)\s*$")
 
 
@@ -68,7 +72,11 @@ def last_prompt(text: str) -> str:
 
 
 def menu_options(text: str) -> dict[int, str]:
-    """The numbered options of the last menu in `text` ({number: label}), at least two of them."""
+    """The numbered options the program offers now ({number: label}, at least two): those inside its
+    question ("Select a pile (1 = red, 2 = blue):"), else those of the last menu in `text`."""
+    inline = {int(m[1]): m[2] for m in INLINE_OPTION.finditer(last_prompt(text))}
+    if len(inline) >= 2:
+        return inline
     found: dict[int, str] = {}
     for match in MENU_LINE.finditer(text):
         key = int(match[1])

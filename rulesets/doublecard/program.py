@@ -42,9 +42,6 @@ ROLE = {"colours": r"(?i)\bcolou?r", "dots": r"(?i)\bdot"}
 ASKS_FIRST = linear_re.compile(r"(?i)\b(?:first|start|begin|starts)\b")
 ASKS_YES = linear_re.compile(r"(?i)\b(?:y/n|yes/no|\(y\)|yes or no)\b|\?\s*$")
 ASKS_MOVE = linear_re.compile(r"(?i)\b(?:move|placement)\b")      # "Enter your move", not "Who moves first?"
-# options offered inside a prompt: "Enter '0' for Colors or '1' for Dots", "(1 = human first, 2 = AI first)"
-INLINE = linear_re.compile(r"(?i)['\"(\[]?\b(\d)\b['\")\]]?\s*(?:for|=|:|->|-)\s*([a-z]+(?:\s+(?:vs\.?|versus|against|"
-                           r"first|second|starts?)(?:\s+[a-z]+)?)?)")
 MAX_PLIES = 10                 # moves played in one scenario (both sides): enough to see the AI answer several
 SETUP_QUESTIONS = 8            # set-up questions answered before the first move at most
 
@@ -88,8 +85,7 @@ class Scenario:
         prompt = console.prompt(output)
         if not console.waiting or ASKS_MOVE.search(QUOTED.sub(" ", prompt)):
             return False
-        offered = list(console.menu(output).values()) + [m[2] for m in INLINE.finditer(prompt)]
-        menu = [label for label in offered if self.score(label, "colours") or
+        menu = [label for label in console.menu(output).values() if self.score(label, "colours") or
                 self.score(label, "dots") or ROLE_WORDS.search(label)]
         return bool(menu or ROLE_WORDS.search(prompt) or ASKS_FIRST.search(prompt) or VERSUS.search(prompt)
                     or AGAINST.search(prompt))
@@ -97,7 +93,7 @@ class Scenario:
     def setup_answer(self, console, output: str, role: str) -> str:
         """What a person types to get a game against the AI, moving first or second, as `role`."""
         prompt = console.prompt(output)
-        options = console.menu(output) | {int(m[1]): m[2] for m in INLINE.finditer(prompt)}
+        options = console.menu(output)          # a menu, or options inside the question ("'0' for Colors")
         if options:
             scores = {key: self.score(label, role) for key, label in options.items()}
             best = max(scores, key=lambda k: scores[k])

@@ -340,7 +340,22 @@ def ask_human(red, blue):
                 return words[0], int(words[1])
         print("Invalid move, try again.")
 '''
+OPTIONS_IN_THE_QUESTION = '''
+def ask_human(red, blue):
+    while True:
+        choice = input("Which pile? Type 1 for red, 2 for blue: ").strip()
+        if choice in ("1", "2"):
+            pile = "red" if choice == "1" else "blue"
+            break
+        print("Invalid choice, try again.")
+    while True:
+        n = input("How many marbles (1 or 2)? ").strip()
+        if n in ("1", "2") and (red if pile == "red" else blue) >= int(n):
+            return pile, int(n)
+        print("Invalid number, try again.")
+'''
 ROUND_TWO = {"options shown capitalised in a list": CAPITALISED_OPTIONS,
+             "numbered options inside the question": OPTIONS_IN_THE_QUESTION,
              "a prompt that asks only for a colour, with a hint about the count": COLOUR_ONLY,
              "a numbered list of colours under a prompt that asks for a colour": COLOUR_MENU_ASKS_A_COLOUR,
              "an example move inside the prompt": EXAMPLE_IN_PROMPT}
