@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rich.markup import escape
 
+from . import bounded, python_source
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
 from .safetext import SafeConsole, markup, one_line
 
@@ -101,21 +102,11 @@ def cmd_check(args) -> int:
 
 def _imported_names(path: Path) -> set[str]:
     """Module names a Python file imports (each dotted part, and relative imports' names)."""
-    import ast
-
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
-    except (SyntaxError, ValueError, OSError):
+        found = python_source.facts(path)
+    except (OSError, bounded.Refused):
         return set()
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names |= {part for alias in node.names for part in alias.name.split(".")}
-        elif isinstance(node, ast.ImportFrom):
-            names |= set((node.module or "").split(".")) - {""}
-            if node.level:
-                names |= {alias.name for alias in node.names}
-    return names
+    return set(found.imported) if found else set()
 
 
 def _with_helpers(path: Path, entry: str) -> tuple[Path, list[str]]:
@@ -232,7 +223,11 @@ def _entrant(assignment: Assignment, spec: str):
                programs=assignment.ruleset.lines is not None)
     if sub.problem:
         raise UsageError(f"{spec}: {sub.problem}")
-    if submission_kind(assignment, sub) == "program":
+    try:
+        kind = submission_kind(assignment, sub)
+    except bounded.Refused as exc:
+        raise UsageError(f"{spec}: {exc}") from None
+    if kind == "program":
         raise UsageError(f"{spec}: is an interactive command-line program, which plays no games; "
                          f"'grader check {spec} --assignment {assignment.name}' grades it through its console.")
     return sub

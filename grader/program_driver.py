@@ -5,6 +5,8 @@ A ruleset declares its command-line kind as data, `PROGRAM` in its package (or a
 attribute of the Ruleset), an object with:
 
     entry: str                      the script, e.g. "red_blue_nim.py"
+    entries: tuple[str, ...]        (optional) the scripts it may be, the first present is run
+    is_program(facts) -> bool       whether a Python source (grader.python_source.Facts) is this kind
     patterns: dict[str, str]        default regular expressions (and answer templates) by name
     templates: tuple[str, ...]      names in `patterns` that are str.format templates (optional)
     points: float                   what the kind is worth
@@ -19,24 +21,38 @@ stays in the ruleset; this module knows nothing about games.
 
 Reading a console as a person does is general, so the Console also offers what any ruleset's
 scenarios need to answer prompts by their meaning: `prompt(text)` (the question the program is
-asking now), `menu(text)` (its numbered options) and `number(text)` (digits or number words).
+asking now), `menu(text)` (its numbered options, in a menu or inside the question) and
+`number(text)` (digits or number words).
+
+The output is the student's, so reading it is bounded: every pattern runs on RE2
+(rulesets/linear_re.py: time linear in the text, whatever the pattern), the output of one call is
+cut to `OUTPUT_CHARS` here whatever the program's side sent, and each read has a budget of
+`READ_BUDGET_S` of the grader's CPU time, checked at every `find`, `number`, `menu` and `prompt`:
+past it the scenario ends with "the program's output could not be read in 2 s" (`OutputUnreadable`)
+and the remaining scenarios are not tried.
 """
 from __future__ import annotations
 
 import importlib
-import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulesets import linear_re
 from sandbox import Limits, PlayerProcess, Verdict
 
 SHIM = "sandbox.console_shim"
 SHOWN_CHARS = 300
+OUTPUT_CHARS = 8000                  # what one call's output may hold (sandbox.console_shim trims to this too)
+READ_BUDGET_S = 2.0                  # the grader's CPU time for reading the output of one call
 NUMBER_WORDS = {"no": 0, "zero": 0, "none": 0, "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "pair": 2,
                 "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 # "1) Take 1 red", "2. blue 2", "[3] Red x1", "4 - Pick 2 blue marbles": a number, a closing mark, a label
-MENU_LINE = re.compile(r"^\s*[\[(]?(\d{1,2})\s*[.):\]\-]\s*(\S.*?)\s*$", re.M)
+# options offered inside the question: "Enter '0' for Colors or '1' for Dots", "(1 = red, 2 = blue)"
+INLINE_OPTION = linear_re.compile(r"(?i)['\"(\[]?\b(\d)\b['\")\]]?\s*(?:for|=|:|->|-)\s*([a-z]+(?:\s+(?:vs\.?|versus|"
+                                  r"against|first|second|starts?)(?:\s+[a-z]+)?)?)")
+MENU_LINE = linear_re.compile(r"(?m)^[ \t]*[\[(]?(\d{1,2})[ \t]*[.):\]\-][ \t]*(\S.*?)\s*$")
 
 
 def read_number(text: str | None) -> int | None:
@@ -44,7 +60,7 @@ def read_number(text: str | None) -> int | None:
     if text is None:
         return None
     word = text.strip().lower()
-    if re.fullmatch(r"[+-]?\d+", word):
+    if linear_re.fullmatch(r"[+-]?\d+", word):
         return int(word)
     return NUMBER_WORDS.get(word)
 
@@ -56,7 +72,11 @@ def last_prompt(text: str) -> str:
 
 
 def menu_options(text: str) -> dict[int, str]:
-    """The numbered options of the last menu in `text` ({number: label}), at least two of them."""
+    """The numbered options the program offers now ({number: label}, at least two): those inside its
+    question ("Select a pile (1 = red, 2 = blue):"), else those of the last menu in `text`."""
+    inline = {int(m[1]): m[2] for m in INLINE_OPTION.finditer(last_prompt(text))}
+    if len(inline) >= 2:
+        return inline
     found: dict[int, str] = {}
     for match in MENU_LINE.finditer(text):
         key = int(match[1])
@@ -81,6 +101,14 @@ class ScenarioFailed(Exception):
 class ProgramHangs(ScenarioFailed):
     """The program stopped making progress; the remaining scenarios are not tried."""
 
+    stopped = "the program hung"
+
+
+class OutputUnreadable(ProgramHangs):
+    """Reading one call's output took more than the read budget: the check stops as for a hang."""
+
+    stopped = "its output could not be read in time"
+
 
 class Unparsable(ScenarioFailed):
     """Output the driver could not follow: a TA must read the transcript (no points are recorded).
@@ -96,13 +124,17 @@ class Unparsable(ScenarioFailed):
 class Console:
     """One run of the program in a sandboxed process, as the human at the keyboard sees it."""
 
-    def __init__(self, proc, patterns: dict[str, str], limits: Limits) -> None:
+    def __init__(self, proc, patterns: dict[str, str], limits: Limits, templates: tuple[str, ...] = (),
+                 read_budget_s: float = READ_BUDGET_S, clock=time.thread_time) -> None:
         self.proc, self.limits = proc, limits
         self.patterns = patterns
+        self.compiled = {name: linear_re.compile(p) for name, p in patterns.items() if name not in templates}
         self.transcript: list[str] = []          # ">>> " marks what the human typed
         self.waiting = self.exited = False
         self.exit_code: int | None = None
         self.error: str | None = None
+        self.read_budget_s, self.clock = read_budget_s, clock
+        self.read_from, self.read_when = clock(), "after starting"
 
     # ------------------------------------------------------------------ the program
     def launch(self, argv: list[str]) -> str:
@@ -126,10 +158,18 @@ class Console:
         res = self.proc.call(method, args, soft=self.limits.call_s)
         if res.verdict is Verdict.OK:
             reply = res.value
+            if not _console_reply(reply):
+                raise self.fail(f"{when.capitalize()}, the program's side of the console sent something that "
+                                f"is not a console reply (does the program write to the grader's pipes?).")
+            output = reply["output"]
+            if len(output) > OUTPUT_CHARS:
+                output = (f"[{len(output) - OUTPUT_CHARS} earlier characters of output trimmed]\n"
+                          + output[-OUTPUT_CHARS:])
             self.waiting, self.exited = bool(reply["waiting"]), bool(reply["exited"])
             self.exit_code, self.error = reply["exit_code"], reply["error"]
-            self.transcript.append(reply["output"])
-            return reply["output"]
+            self.transcript.append(output)
+            self.read_from, self.read_when = self.clock(), when
+            return output
         if res.verdict in (Verdict.KILLED, Verdict.LATE):
             raise ProgramHangs(f"{when.capitalize()}, the program neither asked for input nor ended within "
                                f"{self.limits.call_s:g} s: it hangs.")
@@ -139,10 +179,18 @@ class Console:
     def pattern(self, name: str) -> str:
         return self.patterns[name]
 
-    def find(self, name: str, text: str) -> list[re.Match]:
-        return list(re.finditer(self.patterns[name], text))
+    def find(self, name: str, text: str) -> list:
+        """Every match of pattern `name` in `text` (RE2 matches: m["group"], .group(), .start())."""
+        self.within_budget()
+        return list(self.compiled[name].finditer(text))
 
-    def expect(self, name: str, text: str, what: str) -> re.Match:
+    def within_budget(self) -> None:
+        """OutputUnreadable once reading the last call's output has used more than the read budget."""
+        if self.clock() - self.read_from > self.read_budget_s:
+            raise OutputUnreadable(f"{self.read_when.capitalize()}, the program's output could not be read in "
+                                   f"{self.read_budget_s:g} s.")
+
+    def expect(self, name: str, text: str, what: str) -> Any:
         """The last match of pattern `name` in `text`; Unparsable (quoting `text`) if none."""
         found = self.find(name, text)
         if not found:
@@ -154,9 +202,17 @@ class Console:
         return Unparsable(what, name, self.patterns[name], text, why)
 
     # ------------------------------------------------------------------ reading prompts as a person does
-    prompt = staticmethod(last_prompt)
-    menu = staticmethod(menu_options)
-    number = staticmethod(read_number)
+    def prompt(self, text: str) -> str:
+        self.within_budget()
+        return last_prompt(text)
+
+    def menu(self, text: str) -> dict[int, str]:
+        self.within_budget()
+        return menu_options(text)
+
+    def number(self, text: str | None) -> int | None:
+        self.within_budget()
+        return read_number(text)
 
     def fail(self, sentence: str) -> ScenarioFailed:
         """The exception to raise for a wrong behaviour, with the program's error if it crashed."""
@@ -172,6 +228,7 @@ class ScenarioResult:
     sentence: str
     transcript: str = ""
     hung: bool = False                  # stopped making progress: later scenarios are skipped
+    stopped: str = ""                   # why, when hung: "the program hung", "its output could not be read in time"
     needs_human: bool = False           # the driver could not follow the output: a TA reads the transcript
 
 
@@ -207,7 +264,7 @@ def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str,
     """The kind's default patterns with config overrides (later ones win: the assignment's, then one
     submission's); ValueError with a sentence if one is bad."""
     merged = dict(kind.patterns)
-    overrides = {}
+    overrides: dict[str, Any] = {}
     for layer in (patterns, *more):
         overrides |= layer or {}
     for name, value in overrides.items():
@@ -220,16 +277,25 @@ def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str,
         if name in getattr(kind, "templates", ()):
             continue
         try:
-            re.compile(value)
-        except re.error as exc:
-            raise ValueError(f"program pattern {name!r} is not a regular expression: {exc}.") from None
+            linear_re.compile(value)
+        except linear_re.error as exc:
+            why = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else exc
+            raise ValueError(f"program pattern {name!r} is not a regular expression that reads in linear time "
+                             f"(no look-arounds or back-references): {why}.") from None
     return merged
 
 
-def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str]) -> ScenarioResult:
+def entry_file(kind, folder: Path) -> str | None:
+    """The kind's script present in `folder` (the first of `kind.entries`), None if none is."""
+    return next((name for name in getattr(kind, "entries", (kind.entry,)) if (Path(folder) / name).is_file()), None)
+
+
+def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],
+                 entry: str | None = None) -> ScenarioResult:
     """One scenario in a fresh sandboxed process."""
-    proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": kind.entry}, name=f"program {scenario.label}")
-    console = Console(proc, patterns, limits)
+    entry = entry or kind.entry
+    proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": entry}, name=f"program {scenario.label}")
+    console = Console(proc, patterns, limits, tuple(getattr(kind, "templates", ())))
     try:
         res = proc.start()
         if not res.ok:
@@ -238,9 +304,18 @@ def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns:
         return ScenarioResult(scenario.label, True, "passed", "".join(_lines(console.transcript)))
     except ScenarioFailed as exc:
         return ScenarioResult(scenario.label, False, str(exc), "".join(_lines(console.transcript)),
-                              hung=isinstance(exc, ProgramHangs), needs_human=isinstance(exc, Unparsable))
+                              hung=isinstance(exc, ProgramHangs), needs_human=isinstance(exc, Unparsable),
+                              stopped=exc.stopped if isinstance(exc, ProgramHangs) else "")
     finally:
         proc.close()
+
+
+def _console_reply(reply: Any) -> bool:
+    """Whether `reply` has the shape sandbox.console_shim sends (the program can write the pipe itself)."""
+    return (isinstance(reply, dict) and isinstance(reply.get("output"), str)
+            and isinstance(reply.get("waiting"), bool) and isinstance(reply.get("exited"), bool)
+            and (reply.get("exit_code") is None or type(reply.get("exit_code")) is int)
+            and (reply.get("error") is None or isinstance(reply.get("error"), str)))
 
 
 def _lines(parts: list[str]):
@@ -263,22 +338,25 @@ def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict 
     merged = check_patterns(kind, patterns, own_patterns)
     submission_dir = Path(submission_dir)
     scenarios = kind.scenarios()
-    if not (submission_dir / kind.entry).is_file():
+    entry = entry_file(kind, submission_dir)
+    if entry is None:
         lines = [f"The submission has no {kind.entry}."]
         return ProgramReport(0.0, kind.points, False, lines,
                              [ScenarioResult(s.label, False, lines[0]) for s in scenarios])
     results: list[ScenarioResult] = []
     for k, scenario in enumerate(scenarios):
-        result = run_scenario(kind, scenario, submission_dir, limits, merged)
+        result = run_scenario(kind, scenario, submission_dir, limits, merged, entry)
         results.append(result)
         if result.hung:
-            results += [ScenarioResult(s.label, False, "not tried: the program hung in an earlier scenario")
+            stopped = result.stopped or "the program hung"
+            results += [ScenarioResult(s.label, False, f"not tried: {stopped} in an earlier scenario")
                         for s in scenarios[k + 1:]]
             break
     good = sum(r.passed for r in results)
     lines = [f"{r.label}: {r.sentence}" for r in results if not r.passed and not r.sentence.startswith("not tried")]
     skipped = sum(r.sentence.startswith("not tried") for r in results)
     if skipped:
-        lines.append(f"{skipped} more scenario(s) were not tried because the program hung.")
+        stopped = next((r.stopped for r in results if r.hung), "") or "the program hung"
+        lines.append(f"{skipped} more scenario(s) were not tried because {stopped}.")
     points = round(kind.points * good / len(results), 4) if results else 0.0
     return ProgramReport(points, kind.points, good == len(results), lines, results)

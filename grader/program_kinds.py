@@ -18,7 +18,6 @@ copy's file names (and, for `.py` files, their syntax tree); nothing here runs a
 """
 from __future__ import annotations
 
-import ast
 import os
 import re
 import shutil
@@ -31,6 +30,8 @@ from pathlib import Path
 from rulesets.base import Ruleset
 from sandbox import java
 from sandbox.program import Program, loader_paths
+
+from . import bounded, python_source
 
 TOOLCHAIN = ("/usr/bin", "/bin", "/usr/lib", "/usr/libexec", "/lib", "/lib64", "/usr/local/bin", "/usr/local/lib")
 HEADERS = ("/usr/include", "/usr/local/include")
@@ -234,21 +235,16 @@ PROGRAMS = ("cargo", "javac", "g++", "gcc", "none", "python")      # the line-pr
 
 def is_api_module(path: Path, names: tuple[str, ...]) -> bool:
     """Whether a Python file is for the ruleset's shim rather than a console program (read, never
-    run): it defines or imports one of the API's `names` at its top level, or it never reads its
-    console (no `input(...)`, no `stdin`), so a misnamed API class still gets the interface's sentence."""
+    run, and read in a bounded child: grader/python_source.py): it defines or imports one of the API's
+    `names` at its top level, or it never reads its console (no `input(...)`, no `stdin`), so a
+    misnamed API class still gets the interface's sentence."""
     try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        found = python_source.facts(path)
+    except (OSError, bounded.Refused):
         return True                        # the interface stage says what is wrong with it
-    bound = set()
-    for node in tree.body:
-        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            bound.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-    reads_console = any((isinstance(n, ast.Name) and n.id == "input") or
-                        (isinstance(n, ast.Attribute) and n.attr == "stdin") for n in ast.walk(tree))
-    return bool(bound & set(names)) or not reads_console
+    if found is None:
+        return True
+    return bool(found.bound & set(names)) or not found.reads_console
 
 
 def python_main(staged: Path) -> Path | None:

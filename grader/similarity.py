@@ -25,11 +25,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import bounded
+
 LANGUAGES = {".py": "python", ".java": "java", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
              ".hpp": "cpp", ".cs": "csharp", ".js": "javascript", ".rs": "rust", ".go": "go"}
 COMMENT = {"python": "#"}            # every other language here takes //
 SKIPPED_DIRS = {"__pycache__", ".git", "__MACOSX", "data", "node_modules"}
 MAX_FILE_BYTES = 512 * 1024          # a file larger than this is data, not code a student wrote
+TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
 
@@ -73,7 +76,7 @@ class Pair:
 class SimilarityReport:
     documents: list[Document]
     pairs: list[Pair]                 # ranked, best first; only those at or above min_score
-    skipped: list[str]                # one sentence per submission that had no code to compare
+    skipped: list[str]                # one sentence per document that had no code to compare or was too costly
     settings: dict
     seconds: float = 0.0
 
@@ -158,11 +161,30 @@ def archive_documents(archive: Path, entry: str) -> list[Document]:
 
 # --------------------------------------------------------------------------------- fingerprints
 def fingerprint(doc: Document, k: int, window: int, boilerplate) -> None:
-    import copydetect
+    """Tokenise and hash `doc` in a bounded child (grader/bounded.py): a student's bytes can make the
+    tokenizer slow or hungry. `bounded.Refused` with a sentence when it is too costly."""
+    (refused,) = fingerprint_all([doc], k, window, boilerplate)
+    if refused:
+        raise bounded.Refused(refused)
 
-    name = f"code{next(ext for ext, lang in LANGUAGES.items() if lang == doc.language)}"
-    doc.fingerprint = copydetect.CodeFingerprint(name, k, window, boilerplate=boilerplate,
-                                                 fp=io.StringIO(doc.text))
+
+def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> list[str]:
+    """Tokenise and hash every document, all in one bounded child and each within its own bounds;
+    one sentence per document ("" when fingerprinted) says why one was set aside."""
+    import copydetect  # imported here, before the fork: the child imports nothing
+
+    items = [(copydetect.CodeFingerprint, f"code{next(e for e, lang in LANGUAGES.items() if lang == d.language)}",
+              k, window, boilerplate, d.text) for d in docs]
+    outcomes = bounded.run_each(_code_fingerprint, items, what=lambda n: f"the code of {docs[n].label}",
+                                cpu_s=TOKENIZE_CPU_S)
+    for doc, outcome in zip(docs, outcomes):
+        if not isinstance(outcome, bounded.Refused):
+            doc.fingerprint = outcome
+    return [str(o) if isinstance(o, bounded.Refused) else "" for o in outcomes]
+
+
+def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str):
+    return make(name, k, window, boilerplate=boilerplate, fp=io.StringIO(text))
 
 
 def skeleton_hashes(paths: list[Path], k: int, window: int):
@@ -232,9 +254,14 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
     """Every pair of submissions, and every submission against each reference/archive document."""
     t0 = time.perf_counter()
     boiler = skeleton_hashes(skeleton, k, window)
-    docs = submissions + others
-    for doc in docs:
-        fingerprint(doc, k, window, boiler)
+    docs, refused = [], []
+    for doc, why in zip(submissions + others, fingerprint_all(submissions + others, k, window, boiler)):
+        if why:
+            refused.append(f"{doc.label}: {why}")
+        else:
+            docs.append(doc)
+    kept = {id(d) for d in docs}
+    submissions = [d for d in submissions if id(d) in kept]
     n_subs = len(submissions)
     cutoff = common_cutoff if common_cutoff is not None else max(10, n_subs // 10)
     holders: dict[int, int] = defaultdict(int)
@@ -260,7 +287,7 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
     pairs.sort(key=lambda p: (-p.score, -p.tokens, p.a.id, p.b.id))
     settings = {"k": k, "window": window, "min_score": min_score, "common_cutoff": cutoff,
                 "skeleton": [str(p) for p in skeleton]}
-    return SimilarityReport(docs, pairs, [], settings, time.perf_counter() - t0)
+    return SimilarityReport(docs, pairs, refused, settings, time.perf_counter() - t0)
 
 
 def csv_text(report: SimilarityReport) -> str:

@@ -71,7 +71,7 @@ def run_similarity(assignment: Assignment, results: dict | None = None) -> Instr
         others += archive_documents((assignment.base / cfg.archive).resolve(), assignment.ruleset.entry)
     report = compare(subs, others, skeleton, k=cfg.k, window=cfg.window, min_score=cfg.min_score,
                      common_cutoff=cfg.common_cutoff)
-    report.skipped = skipped
+    report.skipped = skipped + report.skipped
     out = InstructorReport(report)
     if results and results.get("games"):
         from .collusion import find_collusion

@@ -19,10 +19,12 @@ from typing import Any
 from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
 
+from . import bounded, python_source
 from .assignment import Assignment
 from .builds import build
 from .match import Allowance, PlayerFactory, play_game, player_factory
 from .players import player_kwargs
+from .program_driver import check_program, entry_file, program_kind
 from .program_kinds import language
 from .replies import ask, read
 from .submissions import Submission, builtin
@@ -92,7 +94,12 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(Check("interface", "Interface", False, 0, 0, sub.problem or "not staged"))
         return _finish(report)
 
-    if submission_kind(assignment, sub) == "program":
+    try:
+        kind = submission_kind(assignment, sub)
+    except bounded.Refused as exc:
+        report.checks.append(Check("interface", "Interface", False, 0, 0, str(exc)))
+        return _finish(report)
+    if kind == "program":
         report.kind = "program"
         on_stage("The program, through its console")
         report.checks.append(_program(assignment, sub))
@@ -122,30 +129,28 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
 def submission_kind(assignment: Assignment, sub: Submission) -> str:
     """"module" or "program". With kind auto, a submission that defines the student API's function
-    at its top level is a module; anything else is the interactive program (read, never run, here)."""
-    import ast
-
-    from .program_driver import program_kind
-
+    at its top level is a module; anything else is the interactive program (read, never run, here).
+    The entry file is read under bounds (grader/python_source.py): `bounded.Refused` when it is too large."""
     kind = program_kind(assignment.ruleset)
     setting = assignment.config.validation.kind
     if kind is None:
         return "module"
     if setting != "auto":
         return setting
+    entry = entry_file(kind, sub.staged)
+    if entry is None:
+        return "module"                     # the interface stage (or the build) says what is missing
     try:
-        source = (sub.staged / assignment.ruleset.entry).read_bytes()
-        tree = ast.parse(source)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return "module"                     # the interface stage says what is wrong with it
-    defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    return "module" if kind.module_function in defined else "program"
+        found = python_source.facts(sub.staged / entry)
+    except OSError:
+        return "module"
+    if found is None:
+        return "module"
+    return "program" if kind.is_program(found) else "module"
 
 
 def _program(assignment: Assignment, sub: Submission) -> Check:
     """The command-line program, driven through its stdin and stdout scenario by scenario."""
-    from .program_driver import check_program
-
     settings = assignment.config.validation
     rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
                         settings.submission_patterns.get(sub.id))

@@ -26,7 +26,8 @@ def move_label(move: Move) -> str:
     return "skip" if move == SKIP else f"pit {move[1]}"
 
 
-_TRANSPORT = re.compile(r"^\s*(pit|skip|nothing)\b\s*(-?\d+)?\s*(-?\d+)?\s*$", re.IGNORECASE)
+# possessive quantifiers (*+, ++): no backtracking, so a crafted answer costs time linear in its length
+_TRANSPORT = re.compile(r"^\s*+(pit|skip|nothing)\b\s*+(-?\d++)?\s*+(-?\d++)?\s*+$", re.IGNORECASE)
 
 
 def parse_wire(data: JSON) -> tuple[Move, int | None]:

@@ -9,6 +9,7 @@ from rulesets.replies import INVALID, ListOf, Obj, OneOf, Str
 from .engine import DoubleCardGame, DoubleCardState
 from .lines import DoubleCardLines
 from .probes import probes
+from .program import PROGRAM
 
 MOVE = OneOf(Str(max_len=200), INVALID, text='a move like "0 5 A 2" or {"invalid": ...}')
 
@@ -32,4 +33,4 @@ RULESET = Ruleset(
     lines=DoubleCardLines,
 )
 
-__all__ = ["RULESET", "DoubleCardGame", "DoubleCardState"]
+__all__ = ["PROGRAM", "RULESET", "DoubleCardGame", "DoubleCardState"]

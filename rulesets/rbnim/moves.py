@@ -11,7 +11,8 @@ from typing import Any
 from rulesets.base import JSON, IllegalMove, Move
 
 PILES = {"red": "red", "r": "red", "blue": "blue", "b": "blue"}
-_TEXT = re.compile(r"^\s*([a-z]+)\s*[ ,:]?\s*(\d+)\s*$|^\s*(\d+)\s*[ ,:]?\s*([a-z]+)\s*$", re.IGNORECASE)
+# possessive quantifiers (*+, ++): no backtracking, so a crafted answer costs time linear in its length
+_TEXT = re.compile(r"^\s*+([a-z]++)\s*+[,:]?\s*+(\d++)\s*+$|^\s*+(\d++)\s*+[,:]?\s*+([a-z]++)\s*+$", re.IGNORECASE)
 
 
 def _is_int(x: Any) -> bool:

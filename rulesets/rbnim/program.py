@@ -11,8 +11,9 @@ Nothing here imports the grader: `play` only uses the console object it is given
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from rulesets import linear_re
 
 from .engine import RBNimGame, RBNimState
 from .probes import values_sentence
@@ -44,15 +45,37 @@ PILES = ("red", "blue")
 # "('blue', 2)", "RED x1", "red 2"); the count may be a number word
 _FILLER = r"(?:\s+|\s*[,:'\"()]\s*)+(?:(?:marbles?|balls?|stones?|marble\(s\)|from|the|of|pile)\s+)*"
 _COUNT = r"[+-]?\d+|[a-z]+"            # digits or a word; console.number says whether the word is a number
-PAIRS = [re.compile(rf"(?i)\b(?P<count>{_COUNT})\b{_FILLER}(?P<pile>red|blue)\b"),
-         re.compile(rf"(?i)\b(?P<pile>red|blue)s?\b['\"]?(?:\s*(?:pile|marbles?|balls?|stones?)\b)?\s*[,:x=-]?\s*"
+PAIRS = [linear_re.compile(rf"(?i)\b(?P<count>{_COUNT})\b{_FILLER}(?P<pile>red|blue)\b"),
+         linear_re.compile(rf"(?i)\b(?P<pile>red|blue)s?\b['\"]?(?:\s*(?:pile|marbles?|balls?|stones?)\b)?\s*[,:x=-]?\s*"
                     rf"(?P<count>{_COUNT})\b")]
-REFUSED = re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|please (?:enter|type|choose)|error|illegal|"
+REFUSED = linear_re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|please (?:enter|type|choose)|error|illegal|"
                      r"must be|not allowed|cannot|can't)\b")
-ASKS_PILE = re.compile(r"(?i)\b(?:red|blue|piles?|colou?rs?|r/b|b/r)\b")
-ASKS_COUNT = re.compile(r"(?i)\b(?:how many|number|count|amount|quantity|1 or 2|1-2|1/2|one or two)\b")
-ASKS_LETTER = re.compile(r"(?i)\b[rb]\s*(?:/|or)\s*[rb]\b")
+ASKS_PILE = linear_re.compile(r"(?i)\b(?:red|blue|piles?|colou?rs?|r/b|b/r)\b")
+ASKS_COUNT = linear_re.compile(r"(?i)\b(?:how many|number|count|amount|quantity|1 or 2|1-2|1/2|one or two)\b")
+ASKS_LETTER = linear_re.compile(r"(?i)\b[rb]\s*(?:/|or)\s*[rb]\b")
 BOTH_FORMS = ("{pile} {count}", "{count} {pile}", "{pile}\n{count}")
+# what only illustrates, never the game's state: quoted strings ("e.g. 'red 2'", "['Red 1', 'Blue 2']")
+# and examples ("e.g. red 2", "for example 2 blue") up to the end of their parenthesis or line
+QUOTED = linear_re.compile(r"'([^'\n]{1,40})'|\"([^\"\n]{1,40})\"")
+EXAMPLE = linear_re.compile(r"(?i)(?:\be\.?\s?g\b\.?|\bfor (?:example|instance)\b|\bexamples?\b:?|\bsuch as\b)[^\n)\]]*")
+HINT = linear_re.compile(r"\([^)\n]*\)|\[[^\]\n]*\]")
+ASKS_COLOUR_WORD = linear_re.compile(r"(?i)\bcolou?rs?\b")
+REFUSED_PART = linear_re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|error|illegal|not allowed|wrong)\b")
+
+
+def without_examples(text: str) -> str:
+    """`text` without what only illustrates (quoted strings, "e.g. ..."): never read as the piles."""
+    return EXAMPLE.sub(" ", QUOTED.sub(" ", text))
+
+
+def main_clause(prompt: str) -> str:
+    """The question without its hints: "Pick the colour (you take 1 or 2 next)" asks for a colour."""
+    return without_examples(HINT.sub(" ", prompt))
+
+
+def shown_options(text: str) -> list[str]:
+    """Quoted strings in `text`, as shown: a list of moves ("['Red 1', 'Blue 2']") or an example."""
+    return [m[1] if m[1] is not None else m[2] for m in QUOTED.finditer(text)]
 
 
 def pairs(text: str, number, patterns=PAIRS) -> list[tuple[str, int]]:
@@ -141,7 +164,7 @@ class Scenario:
         """The computer should have moved but nothing in `output` reads as its move: why, as an exception."""
         if console.error:
             raise console.fail(f"The program stopped at {_where(state)} before the computer's move.")
-        if typed is None and console.waiting and not re.search(r"(?i)\b(?:computer|cpu|ai)\b", output):
+        if typed is None and console.waiting and not linear_re.search(r"(?i)\b(?:computer|cpu|ai)\b", output):
             raise console.fail(f"With arguments {' '.join(self.argv)!r} the computer moves first"
                                f"{self.defaulted('first')}, but the program asked the human for a move: "
                                f"{console.prompt(output)!r}.")
@@ -190,7 +213,7 @@ class Scenario:
             passed.append((red - count, blue) if pile == "red" else (red, blue - count))
         said = {_line(output, m) for m in console.find("computer_move", output)}
         for line in output.splitlines():
-            shown = None if line.strip() in said else piles_shown(line, console.number)
+            shown = None if line.strip() in said else piles_shown(without_examples(line), console.number)
             if shown is not None and shown not in passed:
                 when = f"after the human typed {typed!r}" if typed is not None else \
                     f"with arguments {' '.join(self.argv)!r}"
@@ -252,7 +275,7 @@ def read_result(console, matches) -> tuple[str | None, int | None]:
             raw = groups.get("score")
             number = console.number(raw) if raw is not None else None
             if number is None:
-                found = re.search(r"[+-]?\d+", text[_first_claim(text):])
+                found = linear_re.search(r"[+-]?\d+", text[_first_claim(text):])
                 number = int(found.group(0)) if found else None
             score = None if number is None else abs(number)
     if len(winners) > 1:
@@ -260,7 +283,7 @@ def read_result(console, matches) -> tuple[str | None, int | None]:
     return (next(iter(winners)) if winners else None), score
 
 
-CLAIM = re.compile(r"(?i)\b(?P<who>computer|cpu|ai|human|you|player)\b(?:'s)?[^\n.!]*?"
+CLAIM = linear_re.compile(r"(?i)\b(?P<who>computer|cpu|ai|human|you|player)\b(?:'s)?[^\n.!]*?"
                    r"\b(?P<verb>wins?|won|loses?|lost)\b|\bwinner\b\W*(?:is\s+)?(?:the\s+)?(?P<named>computer|human|you|player)\b")
 
 
@@ -289,6 +312,7 @@ class Human:
 
     def __init__(self, console, state: RBNimState, move: tuple[str, int]) -> None:
         self.console, self.state, self.move = console, state, move
+        self.refused: set[str] = set()          # answers the program refused this turn, not typed again
 
     def answer(self, output: str) -> tuple[str, str]:
         """(what the program printed after the human's move, the last line typed)."""
@@ -312,10 +336,15 @@ class Human:
             for k, typed in enumerate(lines):
                 text = _after_enter(text, console.send(typed, complete=done and k == len(lines) - 1))
             after = _after_enter(after, text)
-            if not done:
+            if not done and console.waiting and REFUSED_PART.search(text) and kind in ("pile", "count"):
+                asked.discard(kind)                                    # "Invalid colour": the same part again
+                self.refused.add(f"{kind}:{line}")
+                prompt = text
+            elif not done:
                 prompt = text
             elif console.waiting and REFUSED.search(text) and not console.find("computer_move", text):
                 asked, colours, after, prompt = set(), set(), "", text     # refused: type it in the next form
+                self.refused.add(f"{kind}:{line}")
             else:
                 return after, typed
         raise console.unparsable(f"what the program wants typed at {_where(self.state)}", "human_answer", prompt,
@@ -330,34 +359,59 @@ class Human:
     def _done(self, asked: set, colours: set) -> bool:
         return colours == set(PILES) or (asked == {"pile", "count"} and not colours)
 
+    def pile_forms(self, prompt: str, key: str | None = None) -> list[str]:
+        """Ways to type the pile, the likeliest first: a letter where the prompt shows letters ("r/b"), the
+        menu number, unless the prompt asks for a colour by name ("Enter a color"), then the word."""
+        pile = self.move[0]
+        letter = pile[0].upper() if linear_re.search(r"\bR\s*/\s*B\b", prompt) else \
+            pile[0] if ASKS_LETTER.search(prompt) else None
+        by_name = bool(ASKS_COLOUR_WORD.search(main_clause(prompt)))
+        ways = [letter] + ([key] if key and not by_name else []) + [pile] + ([key] if key and by_name else [])
+        return list(dict.fromkeys(w for w in ways + [pile.capitalize(), pile[0]] if w))
+
+    def untried(self, kind: str, ways: list[str]) -> list[str]:
+        return [w for w in ways if f"{kind}:{w}" not in self.refused]
+
     def form(self, text: str, asked: set, colours: set, forms: list[str]) -> tuple[str, str]:
         """(what is asked, what to type): "menu", "pile", "count", "count:<colour>" or "both"."""
         console, (pile, count) = self.console, self.move
         options = console.menu(text)
+        prompt = console.prompt(text)
         if options:
             for key, label in options.items():
                 if pairs(label, console.number)[:1] == [self.move]:
                     return "menu", str(key)
             if "pile" not in asked:
                 for key, label in options.items():
-                    if re.search(rf"(?i)\b{pile}\b", label) and not pairs(label, console.number):
-                        return "pile", str(key)
+                    if linear_re.search(rf"(?i)\b{pile}\b", label) and not pairs(label, console.number):
+                        ways = self.untried("pile", self.pile_forms(prompt, str(key)))
+                        if ways:
+                            return "pile", ways[0]
             if "pile" in asked:                       # "1) one marble  2) two marbles"
                 for key, label in options.items():
-                    if count in [console.number(w) for w in re.findall(r"(?i)[a-z]+|\d+", label)]:
+                    if count in [console.number(w) for w in linear_re.findall(r"(?i)[a-z]+|\d+", label)]:
                         return "count", str(key)
-        prompt = console.prompt(text)
-        colour_words = set(re.findall(r"(?i)\b(red|blue)\b", prompt.lower()))
+        if not asked:                                 # a move shown as an option: typed exactly as shown
+            for option in shown_options(text):
+                if pairs(option, console.number) == [self.move] and f"both:{option.strip()}" not in self.refused:
+                    return "both", option.strip()
+        colour_words = set(linear_re.findall(r"(?i)\b(red|blue)\b", prompt.lower()))
         wants_pile = bool(ASKS_PILE.search(prompt))
         wants_count = bool(ASKS_COUNT.search(prompt))
+        main = main_clause(prompt)                    # what the question asks, without its hints
+        if bool(ASKS_PILE.search(main)) != bool(ASKS_COUNT.search(main)):
+            wants_pile, wants_count = bool(ASKS_PILE.search(main)), bool(ASKS_COUNT.search(main))
         example = {order: bool(pairs(prompt, console.number, [pattern])) for order, pattern in zip(BOTH_FORMS, PAIRS[::-1])}
+        if any(example.values()) and not asked:
+            wants_pile = wants_count = True           # 'Enter your move, e.g. "red 2"': both, as the example
         if wants_count and len(colour_words) == 1 and not any(example.values()) \
-                and not re.search(r"(?i)\b(?:piles?|colou?rs?)\b", prompt):
+                and not linear_re.search(r"(?i)\b(?:piles?|colou?rs?)\b", prompt):
             colour = colour_words.pop()               # "Enter number of red marbles to take:"
             return f"count:{colour}", str(count if colour == pile else 0)
         if wants_pile and not wants_count and "pile" not in asked:
-            return "pile", pile[0].upper() if re.search(r"\bR\s*/\s*B\b", prompt) else \
-                pile[0] if ASKS_LETTER.search(prompt) else pile
+            ways = self.untried("pile", self.pile_forms(prompt))
+            if ways:
+                return "pile", ways[0]
         if wants_count and not wants_pile and "count" not in asked:
             return "count", str(count)
         if wants_pile and wants_count and not asked:
@@ -386,6 +440,10 @@ class ProgramKind:
     points: float = 10.0
     templates: tuple = ("human_answer",)          # patterns that are str.format templates, not regexes
     module_function: str = "choose_move"          # a submission defining this at top level is a module
+
+    def is_program(self, facts) -> bool:
+        """A Python source (grader.python_source.Facts) without `choose_move` is the program."""
+        return self.module_function not in facts.functions
 
     def scenarios(self) -> list[Scenario]:
         return [

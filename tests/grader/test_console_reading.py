@@ -291,3 +291,79 @@ def test_a_run_records_no_grade_for_a_program_that_needs_a_human(tmp_path):
     with open(tmp_path / "out" / "grades.csv", newline="") as f:
         graded = {row["student_id"]: row["grade"] for row in csv.DictReader(f)}
     assert "unread" not in graded and float(graded["menu"]) == 10          # never a silent 0
+
+
+# Round two: programs a person reads without trouble (issue 30). Each is the correct program with one
+# way of asking; before round two each got "needs a human".
+CAPITALISED_OPTIONS = '''
+def ask_human(red, blue):
+    while True:
+        options = [f"{colour} {n}" for colour, left in (("Red", red), ("Blue", blue)) for n in (1, 2) if left >= n]
+        print(f"Available moves: {options}")
+        choice = input("Your move: ").strip()
+        if choice in options:
+            colour, n = choice.split()
+            return colour.lower(), int(n)
+        print("Invalid choice: type one of the moves exactly as listed.")
+'''
+COLOUR_ONLY = '''
+def ask_human(red, blue):
+    answer = input("Pick the colour of the marbles to remove (you take 1 or 2 of them next): ").strip().lower()
+    pile = "red" if answer.startswith("r") else "blue"
+    while True:
+        n = input("How many? ").strip()
+        if n in ("1", "2") and (red if pile == "red" else blue) >= int(n):
+            return pile, int(n)
+        print("Invalid number, try again.")
+'''
+COLOUR_MENU_ASKS_A_COLOUR = '''
+def ask_human(red, blue):
+    while True:
+        print("1. Red")
+        print("2. Blue")
+        pile = input("Enter a color: ").strip().lower()
+        if pile in ("red", "blue"):
+            break
+        print("Invalid colour, try again.")
+    while True:
+        n = input("Enter the number of marbles (1 or 2): ").strip()
+        if n in ("1", "2") and (red if pile == "red" else blue) >= int(n):
+            return pile, int(n)
+        print("Invalid number, try again.")
+'''
+EXAMPLE_IN_PROMPT = '''
+def ask_human(red, blue):
+    while True:
+        words = input("Enter your move, e.g. 'red 2' or 'blue 1': ").lower().split()
+        if len(words) == 2 and words[0] in ("red", "blue") and words[1] in ("1", "2"):
+            if (red if words[0] == "red" else blue) >= int(words[1]):
+                return words[0], int(words[1])
+        print("Invalid move, try again.")
+'''
+OPTIONS_IN_THE_QUESTION = '''
+def ask_human(red, blue):
+    while True:
+        choice = input("Which pile? Type 1 for red, 2 for blue: ").strip()
+        if choice in ("1", "2"):
+            pile = "red" if choice == "1" else "blue"
+            break
+        print("Invalid choice, try again.")
+    while True:
+        n = input("How many marbles (1 or 2)? ").strip()
+        if n in ("1", "2") and (red if pile == "red" else blue) >= int(n):
+            return pile, int(n)
+        print("Invalid number, try again.")
+'''
+ROUND_TWO = {"options shown capitalised in a list": CAPITALISED_OPTIONS,
+             "numbered options inside the question": OPTIONS_IN_THE_QUESTION,
+             "a prompt that asks only for a colour, with a hint about the count": COLOUR_ONLY,
+             "a numbered list of colours under a prompt that asks for a colour": COLOUR_MENU_ASKS_A_COLOUR,
+             "an example move inside the prompt": EXAMPLE_IN_PROMPT}
+
+
+@pytest.mark.parametrize("family", ROUND_TWO)
+def test_round_two_programs_are_read_and_graded_in_full(tmp_path, family):
+    folder = program(tmp_path / "student", ROUND_TWO[family], '            print(f"Computer takes {move[1]} {move[0]}.")',
+                     '    print(f"{winner.capitalize()} wins {score} points.")')
+    report = check_program(RBNIM, folder, LIMITS)
+    assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + report.scenarios[0].transcript
