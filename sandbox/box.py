@@ -35,6 +35,7 @@ ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of e
 
 CLONE_NEWNS = 0x00020000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x1, 0x2, 0x4, 0x8, 0x1000, 0x4000, 0x40000
+MS_REMOUNT, MS_NOATIME = 0x20, 0x400
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -210,11 +211,12 @@ def sweep_once() -> None:
 
 
 # ----------------------------------------------------------------- child side: private root
-def private_root(paths, proc: bool = False) -> str:
+def private_root(paths, proc: bool = False, writable=()) -> str:
     """Enter a new mount namespace whose root holds only `paths` (root only). Returns a description.
     `proc`: also a /proc of the player's own pid namespace (it must be pid 1 of one, so the mount
     shows no other process), which a program the child execs needs (a JVM, the dynamic loader's
-    $ORIGIN through /proc/self/exe)."""
+    $ORIGIN through /proc/self/exe). Every bind but those of `writable` (a build's output folder)
+    is remounted read-only and without access times."""
     root = str(RUN_DIR / ROOT_NAME)
     os.makedirs(root, mode=0o755, exist_ok=True)
     _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
@@ -224,6 +226,10 @@ def private_root(paths, proc: bool = False) -> str:
     for path in sorted({os.path.normpath(p) for p in paths}):
         if os.path.lexists(path):
             _expose(root, path, bound)
+    keep = [os.path.normpath(p) for p in writable]
+    for path in bound:
+        if not any(_covered(w, [path]) for w in keep):      # nor a folder holding a writable one
+            _quiet(root + path)
     # chroot, not pivot_root: detaching the old tree costs up to 5 ms (an RCU grace period), and
     # a process without CAP_SYS_CHROOT (and with seccomp denying chroot) cannot leave a chroot.
     if proc:
@@ -305,6 +311,25 @@ def _expose(root: str, path: str, bound: list[str]) -> None:
         open(target, "wb").close()
     _mount(path, target, None, MS_BIND | MS_REC)
     bound.append(path)
+
+
+def _quiet(target: str) -> None:
+    """A bind mount the player cannot change anything through: read-only, and no access time
+    (a read would otherwise move a shared file's atime, which another box can stat: a channel).
+    The mount's locked flags (nosuid, nodev of the original) are kept; a remount that the
+    kernel refuses leaves the bind as it was (Landlock still makes it read-only)."""
+    flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOATIME
+    try:
+        st = os.statvfs(target)
+    except OSError:
+        return
+    for bit, flag in ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC)):
+        if st.f_flag & bit:
+            flags |= flag
+    try:
+        _mount(None, target, None, flags)
+    except OSError:
+        pass
 
 
 def _mount(source, target: str, fstype, flags: int, data: str | None = None) -> None:

@@ -167,7 +167,8 @@ class Bootstrap:
         self.read_paths = readable_paths(cfg, self.modules, self.shim)
         if root:                                   # real root, or uid 0 of a user namespace
             self.step("private_root", box.private_root,
-                      [*self.read_paths, *run.get("execute", ()), *run.get("write", ())], bool(run))
+                      [*self.read_paths, *run.get("execute", ()), *run.get("write", ())], bool(run),
+                      run.get("write", ()))
         else:
             self.skip("private_root", cfg.get("pid_namespace_missing") or "no mount namespace without root")
         os.chdir(cfg["submission"])
