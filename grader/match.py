@@ -153,6 +153,11 @@ class _Seat:
         self.record.exit_status = report.exit_status
 
 
+def _infra(seat: _Seat, res: CallResult) -> GameResult:
+    """A player lost to the machine, not to its own doing (sandbox Verdict.INFRA): retried, never scored."""
+    return GameResult((0, 0), (0, 0), "infra", f"The {seat.label()}: {res.message}", infra_error=res.message)
+
+
 def _failure_sentence(who: str, res: CallResult) -> str:
     msg = res.message or res.verdict.value
     return f"The {who}: {msg}"
@@ -218,6 +223,8 @@ class _Game:
                           {"seat": s.seat, "state": self.state.to_json(), "name": s.sub.display_name,
                            "options": self.a.config.options}, soft=s.allowance.left)
                 s.account(res)
+            if res.verdict is Verdict.INFRA:
+                return _infra(s, res)
             if not res.verdict.answered:
                 s.incident(res.verdict.value, res.message or "failed to start")
                 failed.append((s, res))
@@ -259,6 +266,8 @@ class _Game:
         ply = state.ply
         where = f"(move {ply + 1})"
 
+        if res.verdict is Verdict.INFRA:
+            return _infra(s, res)
         if res.verdict.fatal:
             s.incident(res.verdict.value, res.message, ply)
             return self.lose(seat, FATAL_REASONS.get(res.verdict, res.verdict.value),

@@ -411,6 +411,9 @@ def _call_failure(method: str, res, limit: float) -> str:
     return f"{method}(): {res.message or res.verdict.value}"
 
 
+INFRA_RETRIES = 2                  # a smoke game the grader could not play is played again, this often
+
+
 def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> tuple[Check, list[dict]]:
     """Short games against a built-in; the submission must finish them without a fault of its own."""
     opponent_name = assignment.config.validation.smoke_opponent
@@ -422,6 +425,10 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
         pair = (sub, opponent) if seat == 0 else (opponent, sub)
         seed = assignment.config.league.seed + 1000 + i // 2
         result = play_game(assignment, *pair, seed=seed, factory=factory)
+        for _ in range(INFRA_RETRIES):         # the machine's failure, not the player's: play it again
+            if not result.infra_error:
+                break
+            result = play_game(assignment, *pair, seed=seed, factory=factory)
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"

@@ -132,6 +132,8 @@ class PlayerProcess:
         self.death: CallResult | None = None    # the fatal result, repeated to later calls
         self.frozen = False
         self.killed_by_manager = False
+        self.kills: list[str] = []              # every SIGKILL the grader sent this player, and why
+        self.lost = ""                          # why its end cannot be known (its template died)
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
         self.seq = 0                            # id of the last request; its reply must echo it
@@ -308,6 +310,9 @@ class PlayerProcess:
         if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
             return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
                               wall, cpu)
+        if code == -signal.SIGKILL and not self.kills:
+            return CallResult(Verdict.INFRA, code, "The program was killed by a SIGKILL the grader did not send.",
+                              wall, cpu)
         return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(self.status)}.", wall, cpu)
 
     def call(self, method: str, args: dict | None = None, soft: float | None = None) -> CallResult:
@@ -344,11 +349,11 @@ class PlayerProcess:
             return self.report
         peak = None
         if self.proc is not None:
-            if self.status is None:
+            if self.status is None and not self.lost:     # a lost one cannot be waited for or signalled
                 self._close_fd("req_w")
                 self._signal(CONT)
                 if not self._wait_exit(EXIT_GRACE_S):
-                    self._kill()
+                    self._kill(f"at close: still running {EXIT_GRACE_S} s after its input was closed")
             self._close_fd("req_w")
             self._close_fd("rep_r")
             self.output.finish()
@@ -364,7 +369,7 @@ class PlayerProcess:
             output_dropped=self.output.dropped if self.output else 0,
             exit_status=describe_status(self.status) if self.status is not None else "",
             cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0,
-            protections=dict(self.protections))
+            protections=dict(self.protections), kills=list(self.kills))
         return self.report
 
     # ----------------------------------------------------------------- one exchange
@@ -479,23 +484,31 @@ class PlayerProcess:
     # ----------------------------------------------------------------- failures
     def _timeout(self, timer: _CallTimer) -> CallResult:
         cpu = max(0.0, self._cpu_s() - timer.cpu0)
-        self._kill()
+        self._kill(f"the {timer.budget.clock} time limit of the call")
         wall = time.perf_counter() - timer.start
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.", wall, cpu)
         return self._dead(Verdict.KILLED, kill_sentence(timer.budget, wall, cpu), wall, cpu)
 
     def _fail(self, verdict: Verdict, message: str) -> CallResult:
-        self._kill()
+        self._kill(f"{verdict.value}: {message}")
         return self._dead(verdict, message)
 
     def _died_unexpectedly(self) -> CallResult:
         """EOF on the reply pipe: the child exited, or it closed the pipe and is still running."""
         if not self._wait_exit(EXIT_GRACE_S):
+            if self.lost:
+                return self._dead(Verdict.INFRA, self.lost)
             return self._fail(Verdict.PROTOCOL, "The player closed the protocol pipe.")
         code = os.waitstatus_to_exitcode(self.status)
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
+        if code == -signal.SIGKILL and not self.kills:
+            # Not the grader (every kill it sends is in self.kills), not the memory limit, and not the
+            # player (seccomp denies it SIGKILL to itself): the machine's doing, never the player's.
+            log.warning("player %s (pid %s) died by a SIGKILL the grader did not send", self.name, self.proc.pid)
+            return self._dead(Verdict.INFRA, "The player process was killed by a SIGKILL the grader did not send "
+                                             "(not its time or memory limit); the game is the grader's to replay.")
         if code < 0:
             sig = signal.Signals(-code)
             if sig.name == "SIGSYS":
@@ -545,10 +558,14 @@ class PlayerProcess:
             self._signal(CONT)
             self.frozen = False
 
-    def _kill(self) -> None:
+    def _kill(self, why: str) -> None:
+        """SIGKILL the player, noting why (ProcessReport.kills): a death the grader did not note is not
+        the player's doing (Verdict.INFRA)."""
         if self.status is not None:
             return
         self.killed_by_manager = True
+        self.kills.append(why)
+        log.info("player %s (pid %s) killed by the grader: %s", self.name, self.proc.pid, why)
         self._signal(KILL)
         try:
             self._reaped(*self.proc.wait_end(None))
@@ -561,7 +578,8 @@ class PlayerProcess:
             return True
         try:
             ended = self.proc.wait_end(timeout)
-        except ChildProcessError:
+        except ChildProcessError as exc:
+            self.lost = f"The player process was lost by the grader ({exc}); the game is the grader's to replay."
             return False
         if ended is None:
             return False

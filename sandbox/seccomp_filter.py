@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 
 CLONE_THREAD = 0x00010000
 AF_UNIX = 1
@@ -28,6 +29,10 @@ SET_OWNER = (("fcntl", 8), ("fcntl", 15), ("ioctl", 0x8901), ("ioctl", 0x8902)) 
 # one player to another. fcntl's F_GETLK F_SETLK F_SETLKW (the 64-bit ones share the numbers),
 # F_OFD_GETLK F_OFD_SETLK F_OFD_SETLKW, F_SETLEASE F_GETLEASE, F_NOTIFY; flock and inotify whole.
 # They fail with EOPNOTSUPP, which lock users (cargo in a build, sqlite) read as "no locking here".
+# The signal argument of each call that sends one. A player may not SIGKILL itself: a SIGKILL the
+# grader did not send and the memory limit did not cause is then the machine's (an `infra` verdict,
+# replayed), never a way for a losing player to have its game replayed.
+SIGNAL_ARG = (("kill", 1), ("tgkill", 2), ("rt_sigqueueinfo", 1), ("rt_tgsigqueueinfo", 2))
 LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 NO_LOCKS = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_mark")
 
@@ -125,6 +130,8 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
             flt.add_rule(unsupported, name)
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
+    for name, arg in SIGNAL_ARG:                           # and never SIGKILL: see SIGNAL_ARG
+        flt.add_rule(eperm, name, sc.Arg(arg, sc.EQ, signal.SIGKILL))
     for name, arg in ON_CALLER_ONLY:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(arg, sc.NE, 0))
@@ -132,4 +139,4 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(0, sc.NE, which))
     flt.load()
-    return count + 7 + len(SET_OWNER) + len(LOCK_COMMANDS) + len(NO_LOCKS) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)
+    return count + 7 + len(SET_OWNER) + len(LOCK_COMMANDS) + len(NO_LOCKS) + len(SIGNAL_ARG) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)
