@@ -1,11 +1,15 @@
 """Boxes, as IOI's isolate has them: a uid of its own for each live player, and a private root.
 
 Manager side: `acquire()` reserves one uid of a range kept for the grader (`UID_BASE` onwards) by
-an flock on a file under `RUN_DIR/slots`, so no two live players share a uid, also across
-several grader runs on one machine. The lock file says whether its last owner let go cleanly; a
-box left by a manager that died (a `kill -9`) is reclaimed before reuse: every process of that
-uid is killed and its cgroups removed. `sweep()` does that for every box nobody holds, once per
-manager process, when its first player starts (so a re-run never meets a dead run's leftovers).
+an flock on a file under `SLOTS_DIR`, held for the box's whole life, so no two live players share
+a uid, across every grader run on one machine: the uids are the machine's, so their locks are
+in one fixed folder whatever GRADER_SANDBOX_RUN_DIR says. The lock file says whether its last
+owner let go cleanly; a box left by a manager that died (a `kill -9`) is reclaimed before reuse:
+every process of that uid is killed and its cgroups removed. Only the lock decides "its owner is
+dead" (the kernel drops it with its holder, in any pid namespace): never a pid. `sweep()` does
+that for every box nobody holds, once per manager process, when its first player starts.
+Each box's cgroups have a name of their own (uid and a random part), so no grader ever removes
+(and kills the tasks of) a cgroup it did not make.
 
 Child side: `private_root(paths)` gives the player a mount namespace whose root (a chroot: the
 player has no capability to leave it) is an empty tmpfs holding only `paths`, bind-mounted at
@@ -18,20 +22,27 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import functools
+import logging
 import os
 import platform
-import re
+import secrets
 import signal
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from . import cgroup
+
+log = logging.getLogger(__name__)
 
 RUN_DIR = Path(os.environ.get("GRADER_SANDBOX_RUN_DIR") or
                ("/run/grader-sandbox" if os.geteuid() == 0 else f"/tmp/grader-sandbox-{os.getuid()}"))
 UID_BASE = 1_700_000_000            # far above login uids and the usual subuid ranges
 SLOTS = 1000                        # concurrent players on one machine, all grader runs together
 ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of each private root
+# The box uids are the machine's: as root their locks are always here (another RUN_DIR would hand
+# the same uid to two players); an ordinary user gets no box uids, and keeps its own folder.
+SLOTS_DIR = Path("/run/grader-sandbox/slots") if os.geteuid() == 0 else RUN_DIR / "slots"
 
 CLONE_NEWNS = 0x00020000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x1, 0x2, 0x4, 0x8, 0x1000, 0x4000, 0x40000
@@ -61,7 +72,7 @@ def unavailable_reason() -> str | None:
 
 
 def _slots_dir() -> Path:
-    path = RUN_DIR / "slots"
+    path = SLOTS_DIR
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     (RUN_DIR / ROOT_NAME).mkdir(mode=0o755, exist_ok=True)
     return path
@@ -72,11 +83,8 @@ class Slot:
 
     def __init__(self, uid: int, fd: int) -> None:
         self.uid = uid
-        self.fd = fd
-
-    @property
-    def cgroup_name(self) -> str:
-        return f"grader-box-{self.uid}"
+        self.fd: int | None = fd
+        self.cgroup_name = f"{cgroup_prefix(uid)}{secrets.token_hex(6)}"   # never an earlier box's
 
     def release(self) -> None:
         """Mark the box clean and unlock it (the player must be gone)."""
@@ -97,7 +105,7 @@ def acquire() -> Slot:
         if fd is None:
             continue
         if os.pread(fd, 64, 0):                # its last manager died holding it
-            reclaim(uid)
+            reclaim(uid, "its box's last owner ended without releasing it")
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return Slot(uid, fd)
     raise OSError(f"all {SLOTS} player uids from {UID_BASE} are in use")
@@ -143,8 +151,13 @@ def processes_of(uid: int) -> list[int]:
     return out
 
 
-def reclaim(uid: int) -> None:
-    """Kill whatever still runs as `uid` and remove its cgroups (its box is free, its owner dead)."""
+def cgroup_prefix(uid: int) -> str:
+    return f"grader-box-{uid}-"
+
+
+def reclaim(uid: int, why: str) -> None:
+    """Kill whatever still runs as `uid` and remove its cgroups (its box is free, its owner dead:
+    the caller holds the box's lock). Each kill is logged with `why`."""
     for _ in range(100):
         pids = processes_of(uid)
         if not pids:
@@ -152,19 +165,20 @@ def reclaim(uid: int) -> None:
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
+                log.warning("killed pid %s of box uid %s: %s", pid, uid, why)
             except OSError:
                 pass
         time.sleep(0.01)
     for controller in ("memory", "pids", "cpuacct"):
         base = cgroup.own_dir(controller)
-        if base is not None:
-            cgroup.remove_dir(base / f"grader-box-{uid}")
+        for d in (base.iterdir() if base is not None else ()):
+            if d.name.startswith(cgroup_prefix(uid)) or d.name == f"grader-box-{uid}":   # (the old name)
+                cgroup.remove_dir(d)
 
 
 def sweep() -> int:
-    """Reclaim every box whose manager died holding it, and the old-style per-player cgroups
-    (`sandbox-<pid>-…`) of managers that are gone. Boxes held by live managers are not touched.
-    Returns how many were reclaimed."""
+    """Reclaim every box whose manager died holding it (its lock is free, its file still marked).
+    Boxes held by live managers are not touched. Returns how many were reclaimed."""
     reclaimed = 0
     folder = _slots_dir()
     for path in folder.iterdir():
@@ -175,29 +189,12 @@ def sweep() -> int:
             continue                           # a live manager's player
         try:
             if os.pread(fd, 64, 0):
-                reclaim(int(path.name))
+                reclaim(int(path.name), "the sweep: its box's last owner ended without releasing it")
                 os.ftruncate(fd, 0)
                 reclaimed += 1
         finally:
             os.close(fd)
-    for controller in ("memory", "pids", "cpuacct"):
-        base = cgroup.own_dir(controller)
-        for d in (base.iterdir() if base is not None else ()):
-            m = re.fullmatch(r"sandbox-(\d+)-.*", d.name)
-            if m and d.is_dir() and not _alive(int(m.group(1))):
-                cgroup.remove_dir(d)
-                reclaimed += 1
     return reclaimed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
 
 
 @functools.cache
@@ -211,12 +208,12 @@ def sweep_once() -> None:
 
 
 # ----------------------------------------------------------------- child side: private root
-def private_root(paths, proc: bool = False, writable=()) -> str:
+def private_root(paths: Iterable[str], proc: bool = False, writable: Iterable[str] = ()) -> str:
     """Enter a new mount namespace whose root holds only `paths` (root only). Returns a description.
     `proc`: also a /proc of the player's own pid namespace (it must be pid 1 of one, so the mount
     shows no other process), which a program the child execs needs (a JVM, the dynamic loader's
     $ORIGIN through /proc/self/exe). Every bind but those of `writable` (a build's output folder)
-    is remounted read-only and without access times."""
+    is remounted without access times."""
     root = str(RUN_DIR / ROOT_NAME)
     os.makedirs(root, mode=0o755, exist_ok=True)
     _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
@@ -314,11 +311,11 @@ def _expose(root: str, path: str, bound: list[str]) -> None:
 
 
 def _quiet(target: str) -> None:
-    """A bind mount the player cannot change anything through: read-only, and no access time
-    (a read would otherwise move a shared file's atime, which another box can stat: a channel).
-    The mount's locked flags (nosuid, nodev of the original) are kept; a remount that the
-    kernel refuses leaves the bind as it was (Landlock still makes it read-only)."""
-    flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOATIME
+    """A bind mount whose files keep no access time: a read would otherwise move a shared file's
+    atime, which another box can stat (a channel). Writing is Landlock's to deny (PermissionError,
+    as everywhere else). The mount's locked flags (nosuid, nodev, noexec of the original) are kept;
+    a remount the kernel refuses leaves the bind as it was."""
+    flags = MS_REMOUNT | MS_BIND | MS_NOATIME
     try:
         st = os.statvfs(target)
     except OSError:
@@ -332,7 +329,11 @@ def _quiet(target: str) -> None:
         pass
 
 
-def _mount(source, target: str, fstype, flags: int, data: str | None = None) -> None:
-    enc = (lambda s: None if s is None else os.fsencode(s))
+def _enc(text: str | None) -> bytes | None:
+    return None if text is None else os.fsencode(text)
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    enc = _enc
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
            f"mount {target}")

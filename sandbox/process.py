@@ -367,7 +367,8 @@ class PlayerProcess:
             peak_memory_mb=None if peak is None else round(peak, 1),
             output=self.output.text if self.output else "",
             output_dropped=self.output.dropped if self.output else 0,
-            exit_status=describe_status(self.status) if self.status is not None else "",
+            exit_status=describe_status(self.status) if self.status is not None else
+            "unknown: lost with its template" if self.lost else "",
             cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0,
             protections=dict(self.protections), kills=list(self.kills))
         return self.report
