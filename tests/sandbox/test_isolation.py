@@ -296,8 +296,8 @@ def test_the_sweep_reclaims_a_dead_managers_box_and_leaves_live_ones(player):
         pytest.skip("that box is in use by another run right now")
     slot_file.write_text("999999999\n")
     os.close(fd)
-    straggler = subprocess.Popen([sys.executable, "-c", f"import os, time; os.setresgid({uid}, {uid}, {uid}); "
-                                  f"os.setresuid({uid}, {uid}, {uid}); time.sleep(600)"])
+    straggler = subprocess.Popen([sys.executable, "-c", (f"import os, time; os.setresgid({uid}, {uid}, {uid}); "
+                                                         f"os.setresuid({uid}, {uid}, {uid}); time.sleep(600)")])
     try:
         deadline = time.monotonic() + 10
         while box.processes_of(uid) == [] and time.monotonic() < deadline:
