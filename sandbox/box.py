@@ -220,6 +220,9 @@ def private_root(paths: Iterable[str], proc: bool = False, writable: Iterable[st
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256k")
     bound: list[str] = []
+    for name in os.listdir("/"):                 # /lib -> usr/lib and the like: links only, their
+        if os.path.islink("/" + name):           # targets are exposed (or not) by `paths`
+            os.symlink(os.readlink("/" + name), f"{root}/{name}")
     for path in sorted({os.path.normpath(p) for p in paths}):
         if os.path.lexists(path):
             _expose(root, path, bound)

@@ -336,7 +336,9 @@ class PlayerProcess:
         from .box import hide_in_root
         from .child import first_turn_paths
         self.first_turn_open = False
-        if not self.protections.get("private_root", "missing").startswith("missing") and self.proc is not None:
+        if self.protections.get("private_root", "missing").startswith("missing"):
+            self.protections["first_turn"] = host.first_turn_row(os.geteuid() == 0, "the player has no private root")
+        elif self.proc is not None:
             why = hide_in_root(self.proc.pid, first_turn_paths({"submission": self.submission,
                                                                 "readable_until_first_reply":
                                                                     self.limits.readable_until_first_reply}))
