@@ -227,9 +227,9 @@ def private_root(paths: Iterable[str], proc: bool = False, writable: Iterable[st
         if os.path.lexists(path):
             _expose(root, path, bound)
     keep = [os.path.normpath(p) for p in writable]
-    for path in bound:
-        if not any(_covered(w, [path]) for w in keep):      # nor a folder holding a writable one
-            _quiet(root + path)
+    remounted = [_quiet(root + path) for path in bound          # every one: no short cut
+                 if not any(_covered(w, [path]) for w in keep)]     # nor a folder holding a writable one
+    quiet = all(remounted)
     # chroot, not pivot_root: detaching the old tree costs up to 5 ms (an RCU grace period), and
     # a process without CAP_SYS_CHROOT (and with seccomp denying chroot) cannot leave a chroot.
     if proc:
@@ -239,7 +239,8 @@ def private_root(paths: Iterable[str], proc: bool = False, writable: Iterable[st
         _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     os.chroot(root)
     os.chdir("/")
-    return f"private root holding {len(bound)} read-only paths" + (", /proc of its own pid namespace" if proc else "")
+    return (f"private root holding {len(bound)} read-only paths" + (", /proc of its own pid namespace" if proc else "")
+            + (", no access times" if quiet else ", access times kept (the mounts' atime flags are locked here)"))
 
 
 GONE = "/.first-turn-gone"          # in a private root: what covers a first-turn file
@@ -313,23 +314,25 @@ def _expose(root: str, path: str, bound: list[str]) -> None:
     bound.append(path)
 
 
-def _quiet(target: str) -> None:
+def _quiet(target: str) -> bool:
     """A bind mount whose files keep no access time: a read would otherwise move a shared file's
     atime, which another box can stat (a channel). Writing is Landlock's to deny (PermissionError,
     as everywhere else). The mount's locked flags (nosuid, nodev, noexec of the original) are kept;
-    a remount the kernel refuses leaves the bind as it was."""
+    a remount the kernel refuses (in a user namespace the atime flags are locked) leaves the bind as
+    it was: False."""
     flags = MS_REMOUNT | MS_BIND | MS_NOATIME
     try:
         st = os.statvfs(target)
     except OSError:
-        return
+        return False
     for bit, flag in ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC)):
         if st.f_flag & bit:
             flags |= flag
     try:
         _mount(None, target, None, flags)
+        return True
     except OSError:
-        pass
+        return False
 
 
 def _enc(text: str | None) -> bytes | None:
