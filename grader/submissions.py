@@ -133,16 +133,25 @@ def content_hash(folder: Path) -> str:
 
 def reusable(staged: Path, digest: str) -> bool:
     """Whether an existing staged copy may be used for `digest`: a real folder of this user's, read-only
-    throughout (folders 0555, files 0444, no links), holding exactly the files the digest names."""
+    throughout (folders 0555, files 0444, no links; the top folder may still be writable by its owner
+    alone, as another run's publish() leaves it for a moment), holding exactly the files the digest
+    names."""
     try:
+        top = os.lstat(staged)
+        if not stat.S_ISDIR(top.st_mode) or stat.S_IMODE(top.st_mode) & 0o022 or \
+                (hasattr(os, "geteuid") and top.st_uid != os.geteuid()):
+            return False
         for dirpath, dirnames, filenames in os.walk(staged):
-            for name in [dirpath, *(os.path.join(dirpath, n) for n in dirnames + filenames)]:
+            for name in (os.path.join(dirpath, n) for n in dirnames + filenames):
                 st = os.lstat(name)
                 want = 0o555 if stat.S_ISDIR(st.st_mode) else 0o444 if stat.S_ISREG(st.st_mode) else None
                 if want is None or stat.S_IMODE(st.st_mode) != want or \
                         (hasattr(os, "geteuid") and st.st_uid != os.geteuid()):
                     return False
-        return content_hash(staged) == digest
+        if content_hash(staged) != digest:
+            return False
+        os.chmod(staged, 0o555)                # another run's publish() may be between its rename and chmod
+        return True
     except OSError:
         return False
 

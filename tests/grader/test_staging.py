@@ -108,7 +108,7 @@ def test_a_tampered_staged_copy_is_not_reused(tmp_path, stage_dir):
     folder.mkdir()
     (folder / "player.py").write_text("class Player: pass\n")
     sub = submissions.load(folder, "player.py", 10.0)
-    os.chmod(sub.staged, 0o755)
+    os.chmod(sub.staged, 0o777)
     os.chmod(sub.staged / "player.py", 0o644)
     (sub.staged / "player.py").write_text("import os; os.system('boom')\n")
     again = submissions.load(folder, "player.py", 10.0)
@@ -141,3 +141,17 @@ def test_another_uid_reads_nothing_staged(tmp_path, stage_dir):
         os.chmod(stage_dir, made)
         for p, m in modes.items():
             os.chmod(p, m)
+
+
+def test_a_copy_being_published_by_another_run_is_reused_not_removed(tmp_path, stage_dir):
+    """Between publish()'s rename and its chmod the top folder is still its owner's to write: a
+    second run staging the same content then must use that copy, not remove it under the first."""
+    folder = tmp_path / "gina"
+    folder.mkdir()
+    (folder / "player.py").write_text("class Player: pass\n")
+    sub = submissions.load(folder, "player.py", 10.0)
+    os.chmod(sub.staged, 0o755)                              # as the first run leaves it for a moment
+    inode = sub.staged.stat().st_ino
+    again = submissions.load(folder, "player.py", 10.0)
+    assert again.staged == sub.staged and again.staged.stat().st_ino == inode
+    assert mode(again.staged) == 0o555
