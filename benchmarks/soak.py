@@ -47,7 +47,7 @@ assignments:
     submissions: subs/bohnenspiel
     validation: {smoke_games: 2}
     league: {games_per_pair: 2, seed: 34, builtins: [random]}
-serve: {data_dir: data, lease_s: 30}
+serve: {data_dir: data, lease_s: 30, rate_limit: 100000, rate_window_s: 1}
 """
 
 

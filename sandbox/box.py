@@ -28,7 +28,7 @@ import platform
 import secrets
 import signal
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import cgroup
@@ -151,6 +151,31 @@ def processes_of(uid: int) -> list[int]:
     return out
 
 
+def kill_if(pid: int, still: Callable[[], bool]) -> bool:
+    """SIGKILL `pid` if `still()` holds once a pidfd pins it (so a pid that ended and was reused
+    between the listing and the kill is never hit). True if the signal was sent."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return False                           # gone already
+    try:
+        if not still():
+            return False
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(pidfd)
+
+
+def _runs_as(pid: int, uid: int) -> bool:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid == uid
+    except OSError:
+        return False
+
+
 def cgroup_prefix(uid: int) -> str:
     return f"grader-box-{uid}-"
 
@@ -163,11 +188,8 @@ def reclaim(uid: int, why: str) -> None:
         if not pids:
             break
         for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
+            if kill_if(pid, functools.partial(_runs_as, pid, uid)):
                 log.warning("killed pid %s of box uid %s: %s", pid, uid, why)
-            except OSError:
-                pass
         time.sleep(0.01)
     for controller in ("memory", "pids", "cpuacct"):
         base = cgroup.own_dir(controller)
@@ -246,19 +268,28 @@ def private_root(paths: Iterable[str], proc: bool = False, writable: Iterable[st
 GONE = "/.first-turn-gone"          # in a private root: what covers a first-turn file
 
 
-def hide_in_root(pid: int, paths: list[str]) -> str | None:
+def hide_in_root(pid: int, paths: list[str], pidfd: int | None = None) -> str | None:
     """Cover `paths` in the private root of process `pid` (its first-turn files, after its first
     move): an empty tmpfs of mode 000 over each folder, an empty file of mode 000 over each file. The player's own
     Landlock domain forgets them too, but only for the thread that served the first move: a
     player that keeps that thread (serving every later call itself) would read on. Done from
     outside, by a short-lived fork of the manager that joins the player's mount namespace.
     Either way the player then gets PermissionError, as from Landlock.
+    `pidfd` (a player another process reaps: its template's child): the player is checked to be
+    alive after its root was opened, so the root cannot be a later process's with a reused pid.
     Returns None, or why it could not be done."""
     try:
         root = os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY)
         mnt = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY)
     except OSError as exc:
         return f"the player's root is gone ({exc.strerror})"
+    try:
+        if pidfd is not None:
+            signal.pidfd_send_signal(pidfd, 0)      # ProcessLookupError: it ended, the pid is not its
+    except OSError as exc:
+        os.close(root)
+        os.close(mnt)
+        return f"the player is gone ({exc.strerror})"
     try:
         child = os.fork()
         if child == 0:                                   # single-threaded: may join a mount namespace

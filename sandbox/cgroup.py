@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import time
 from pathlib import Path
 
@@ -142,6 +143,25 @@ class PlayerCgroup:
                 remove_dir(d)
 
 
+def _kill_member(pid: int, d: Path) -> None:
+    """SIGKILL `pid` if it is still a task of cgroup `d` once a pidfd pins it (a pid listed, then
+    ended and reused by a process elsewhere, is never hit)."""
+    rel = "/" + str(d.relative_to(ROOT)).split("/", 1)[1] if d.is_relative_to(ROOT) else None
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return
+    try:
+        with open(f"/proc/{pid}/cgroup") as f:
+            if rel is not None and not any(line.split(":", 2)[2].strip() == rel for line in f):
+                return
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(pidfd)
+
+
 def remove_dir(d: Path) -> None:
     """Remove one cgroup directory if it exists, killing the tasks still in it."""
     for _ in range(50):
@@ -156,8 +176,5 @@ def remove_dir(d: Path) -> None:
             except OSError:
                 pids = []
             for pid in pids:
-                try:
-                    os.kill(int(pid), 9)
-                except OSError:
-                    pass
+                _kill_member(int(pid), d)
             time.sleep(0.01)

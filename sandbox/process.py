@@ -341,7 +341,8 @@ class PlayerProcess:
         elif self.proc is not None:
             why = hide_in_root(self.proc.pid, first_turn_paths({"submission": self.submission,
                                                                 "readable_until_first_reply":
-                                                                    self.limits.readable_until_first_reply}))
+                                                                    self.limits.readable_until_first_reply}),
+                               getattr(self.proc, "pidfd", None))
             self.protections["first_turn"] = (f"missing: {why}" if why else
                                               "first-turn files covered in its root after the first move")
 
