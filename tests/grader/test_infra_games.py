@@ -54,3 +54,35 @@ def test_a_foreign_kill_makes_an_infra_game(tmp_path, monkeypatch, prefork):
     assert result.reason == "infra" and result.infra_error, (result.reason, result.detail)
     assert result.points == (0, 0)
     assert "did not send" in result.detail
+
+
+class KillOnce:
+    """Wraps one player; the first probe call of the whole check finds it SIGKILLed from outside."""
+
+    done = False
+
+    def __init__(self, player) -> None:
+        self.player = player
+
+    def call(self, method, args=None, soft=None):
+        if method not in ("setup", "interface") and not KillOnce.done:
+            KillOnce.done = True
+            os.kill(self.player.proc.pid, signal.SIGKILL)
+            time.sleep(0.2)
+        return self.player.call(method, args, soft)
+
+    def __getattr__(self, name):
+        return getattr(self.player, name)
+
+
+def test_a_probe_position_spoiled_by_the_machine_is_asked_again(tmp_path, monkeypatch):
+    from grader.validation import validate
+
+    monkeypatch.setenv("GRADER_STAGE_DIR", str(tmp_path / "staged"))
+    monkeypatch.setattr(KillOnce, "done", False)
+    assignment = load_assignments(ROOT / "config.yaml")["quoridor"]
+    alice = load(ROOT / "submissions" / "quoridor" / "alice", assignment.ruleset.entry, 10.0)
+    real = player_factory(assignment)
+    report = validate(assignment, alice, factory=lambda **kw: KillOnce(real(**kw)), smoke=False, workers=1)
+    assert KillOnce.done
+    assert all(c.passed for c in report.checks), [(c.name, c.message) for c in report.checks if not c.passed]
