@@ -115,7 +115,8 @@ def check_passes(cfg: Path, env: dict, figures: Figures, command: list[str]) -> 
         return False
     failed = [c for c in doc.get("checks", []) if not c.get("passed")]
     if failed:
-        figures.fail(f"an honest check failed: {failed[0]}")
+        figures.fail(f"an honest check failed: {failed[0].get('name')}: {failed[0].get('message')} "
+                     f"(its log: {done.stderr[-800:]})")
     return not failed
 
 
@@ -176,14 +177,18 @@ class Service:
             self.proc.wait()
 
 
+OURS = re.compile(r"grader-(box-\d+-)?[0-9a-f]{12,16}")      # the names sandbox/cgroup.py gives
+
+
 def cgroups() -> set[str]:
+    """The player cgroups this code makes (another grader version's, on a shared machine, are not ours)."""
     from sandbox import cgroup
 
     out = set()
     for controller in ("memory", "pids", "cpuacct"):
         base = cgroup.own_dir(controller)
         if base is not None:
-            out |= {str(d) for d in base.iterdir() if d.name.startswith("grader-")}
+            out |= {str(d) for d in base.iterdir() if OURS.fullmatch(d.name)}
     return out
 
 
