@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import signal
+from typing import Any
 
 CLONE_THREAD = 0x00010000
 AF_UNIX = 1
@@ -74,7 +75,7 @@ WHICH_PROCESS = (("setpriority", 0), ("ioprio_set", 1))      # PRIO_PROCESS, IOP
 _pyseccomp = None
 
 
-def load_library():
+def load_library() -> Any:
     """Import pyseccomp without ctypes.util.find_library's subprocess (slow, and it needs files)."""
     global _pyseccomp
     if _pyseccomp is None:
