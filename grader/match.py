@@ -53,6 +53,7 @@ class PlayerRecord:
     output: str = ""
     output_dropped: int = 0
     exit_status: str = ""
+    kills: list[str] = field(default_factory=list)      # each SIGKILL the grader sent it, and why
 
 
 @dataclass
@@ -151,6 +152,7 @@ class _Seat:
         self.record.output = report.output
         self.record.output_dropped = report.output_dropped
         self.record.exit_status = report.exit_status
+        self.record.kills = list(report.kills)
 
 
 def _infra(seat: _Seat, res: CallResult) -> GameResult:

@@ -54,6 +54,7 @@ def test_a_foreign_kill_makes_an_infra_game(tmp_path, monkeypatch, prefork):
     assert result.reason == "infra" and result.infra_error, (result.reason, result.detail)
     assert result.points == (0, 0)
     assert "did not send" in result.detail
+    assert [p.kills for p in result.players] == [[], []]      # the game's record: the grader killed no one
 
 
 class KillOnce:
