@@ -82,7 +82,8 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     if abi:
         extra = ", TCP bind/connect denied" if abi >= 4 else ""
         extra += ", signal and abstract-socket scopes" if abi >= 6 else ""
-        out["landlock"] = f"ABI {abi}: read-only interpreter, libraries, sandbox/rulesets, submission{extra}"
+        out["landlock"] = (f"ABI {abi}: read-only interpreter, libraries, the sandbox and the shim's own files "
+                           f"(never the grader's engines or probes), submission{extra}")
     else:
         out["landlock"] = "missing: the kernel offers no Landlock (Linux 5.13+ needed)" if linux else \
             f"missing: {platform.system()} has no Landlock"
