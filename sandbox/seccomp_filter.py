@@ -29,7 +29,9 @@ SET_OWNER = (("fcntl", 8), ("fcntl", 15), ("ioctl", 0x8901), ("ioctl", 0x8902)) 
 # and a lock (or a lease, or a watch) on one of them is state another box can see -- a channel from
 # one player to another. fcntl's F_GETLK F_SETLK F_SETLKW (the 64-bit ones share the numbers),
 # F_OFD_GETLK F_OFD_SETLK F_OFD_SETLKW, F_SETLEASE F_GETLEASE, F_NOTIFY; flock and inotify whole.
-# They fail with EOPNOTSUPP, which lock users (cargo in a build, sqlite) read as "no locking here".
+# They fail with EOPNOTSUPP ("no locking here"). A build keeps them (cargo's registry and cache
+# need flock and SQLite's locks): a lock a build takes is invisible to every player, which can
+# neither take nor test one, so it carries nothing to a player.
 # The signal argument of each call that sends one. A player may not SIGKILL itself: a SIGKILL the
 # grader did not send and the memory limit did not cause is then the machine's (an `infra` verdict,
 # replayed), never a way for a losing player to have its game replayed.
@@ -123,12 +125,16 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     flt.add_rule(eperm, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
     for name, cmd in SET_OWNER:
         flt.add_rule(eperm, name, sc.Arg(1, sc.EQ, cmd))
-    unsupported = sc.ERRNO(errno.EOPNOTSUPP)
-    for cmd in LOCK_COMMANDS:
-        flt.add_rule(unsupported, "fcntl", sc.Arg(1, sc.EQ, cmd))
-    for name in NO_LOCKS:
-        if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
-            flt.add_rule(unsupported, name)
+    locks = 0
+    if not allow_processes:                # a build keeps them: cargo's caches are SQLite and flock
+        unsupported = sc.ERRNO(errno.EOPNOTSUPP)
+        for cmd in LOCK_COMMANDS:
+            flt.add_rule(unsupported, "fcntl", sc.Arg(1, sc.EQ, cmd))
+            locks += 1
+        for name in NO_LOCKS:
+            if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
+                flt.add_rule(unsupported, name)
+                locks += 1
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
     for name, arg in SIGNAL_ARG:                           # and never SIGKILL: see SIGNAL_ARG
@@ -140,4 +146,4 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(0, sc.NE, which))
     flt.load()
-    return count + 7 + len(SET_OWNER) + len(LOCK_COMMANDS) + len(NO_LOCKS) + len(SIGNAL_ARG) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)
+    return count + 7 + len(SET_OWNER) + locks + len(SIGNAL_ARG) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)
