@@ -4,7 +4,8 @@ In a wheel installed into a fresh virtual environment (the README's student inst
 /autograder/venv has the same shape), `rulesets/*/engine.py` and `probes.py` sit in the venv's
 site-packages, beneath paths a player may read: a Python console program reads its interpreter's
 prefix (the venv), and a native program whose read paths hold a system-wide install reads it too.
-Each kind of player, in both start modes, tries to read both files and gets an error.
+Each kind of player -- Python, a Python console program, a native program, a Java program -- in both
+start modes, tries to read both files and gets an error.
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import subprocess
 import textwrap
 
 import pytest
+
+from sandbox import java
 
 pytestmark = pytest.mark.slow
 
@@ -78,6 +81,17 @@ if shutil.which("gcc"):
     program = Program((exe,), execute=(exe, *loader_paths(exe)), read=(str(native), sys.prefix), io="lines")
     out["native program"] = ask_lines(
         PlayerProcess("sandbox.module_shim", native, limits, prefork=pool, lines=Ask(), program=program), targets)
+from sandbox import java
+jv = readable(work / "java")
+if java.unavailable_reason() is None and (java.jdk_home() / "bin" / "javac").exists():
+    subprocess.run([str(java.jdk_home() / "bin" / "javac"), "-d", str(jv), str(jv / "Reader.java")], check=True)
+    readable(jv)
+    tool = str(java.jdk_home() / "bin" / "java")
+    argv = (tool, *java.memory_flags(limits.memory_mb), *java.JVM_FLAGS, "-cp", str(jv), "Reader")
+    program = Program(argv, execute=(tool, *loader_paths(tool)), io="lines", address_space_mb=java.JVM_ADDRESS_SPACE_MB,
+                      read=(*java.jdk_read_paths(java.jdk_home()), str(jv), sys.prefix))
+    out["java program"] = ask_lines(
+        PlayerProcess("sandbox.module_shim", jv, limits, prefork=pool, lines=Ask(), program=program), targets)
 if pool is not None:
     pool.close()
 print(json.dumps(out))
@@ -126,6 +140,26 @@ int main(void) {
 '''
 
 
+JAVA = r'''
+import java.io.*;
+import java.nio.file.*;
+
+public class Reader {
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        for (String line; (line = in.readLine()) != null; ) {
+            try {
+                System.out.println("read " + Files.readAllBytes(Paths.get(line.trim())).length + " bytes");
+            } catch (Exception e) {
+                System.out.println(e.getClass().getSimpleName());
+            }
+            System.out.flush();
+        }
+    }
+}
+'''
+
+
 @pytest.fixture(scope="module")
 def installed(wheel, venv_with, tmp_path_factory):
     return venv_with(wheel, tmp_path_factory.mktemp("reach") / "venv")
@@ -134,7 +168,7 @@ def installed(wheel, venv_with, tmp_path_factory):
 @pytest.mark.parametrize("mode", ["spawn", "prefork"])
 def test_no_player_reads_the_engine_or_probes_of_an_installed_copy(installed, mode, tmp_path):
     for name, files in {"python-player": {"player.py": PYTHON_PLAYER}, "console": {"player.py": CONSOLE},
-                        "native": {"reader.c": NATIVE}}.items():
+                        "native": {"reader.c": NATIVE}, "java": {"Reader.java": JAVA}}.items():
         (tmp_path / name).mkdir()
         for rel, text in files.items():
             (tmp_path / name / rel).write_text(textwrap.dedent(text))
@@ -147,5 +181,7 @@ def test_no_player_reads_the_engine_or_probes_of_an_installed_copy(installed, mo
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     if shutil.which("gcc"):
         assert "native program" in seen
+    if java.unavailable_reason() is None:
+        assert "java program" in seen
     reached = {kind: got for kind, got in seen.items() if any(str(g).startswith("read ") for g in got)}
     assert reached == {}, seen
