@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench serve clean
+.PHONY: install demo test bench soak serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,11 @@ demo: $(STAMP)
 ## test: the whole test suite
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+## soak: several graders at once for 60 minutes, honest players only (issue 33); figures for docs/BENCHMARKS.md
+# (CI runs the 5-minute form: GRADER_SOAK_MINUTES=5 .venv/bin/python -m pytest -q tests/scale/test_soak.py)
+soak: $(STAMP)
+	$(BIN)/python -m benchmarks.soak --minutes $${SOAK_MINUTES:-60}
 
 ## serve: the upload service on http://127.0.0.1:8000/ (prints the demo instructor's password once)
 serve: $(STAMP)

@@ -8,8 +8,10 @@ never scores them) and the players it had started are killed by `reap_orphaned_p
 from __future__ import annotations
 
 import json
+import logging
 import multiprocessing
 import os
+import secrets
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -19,6 +21,11 @@ from pathlib import Path
 
 from .assignment import Assignment
 from .match import GameResult, play_game, player_factory
+
+try:
+    import fcntl
+except ImportError:                                  # Windows: no flock, players are not noted
+    fcntl = None  # type: ignore[assignment]
 
 _worker_cpu: int | None = None
 
@@ -56,32 +63,65 @@ def infra_result(message: str, exc: BaseException) -> GameResult:
 # ----------------------------------------------------------------- players of a dead worker
 # A player is frozen (SIGSTOP) between its calls and lives in its own session, so when the worker
 # process that plays its game is killed, nothing else would ever stop it. Each worker notes the
-# players it starts in players_dir(); whoever notices a dead worker (the pool's manager, a Dask
-# nanny, the Dask manager) kills the players it left behind.
+# players it starts in players_dir(): one file per player, flock-ed by the worker from the player's
+# start to its close. The kernel drops that lock when the worker dies, whatever pid namespace
+# either side is in, so whoever takes it (the pool's manager, a Dask nanny, the Dask manager, or
+# another grader of the same user) knows the worker is gone: never from a pid, nor from a start
+# time in wall-clock seconds (psutil's moves with the clock: a live worker looked dead). The note
+# names its player by pid, start time in clock ticks since boot, boot id and pid namespace, and the
+# kill goes through a pidfd opened before that start time is compared, so it cannot reach another.
+
+log = logging.getLogger(__name__)
+NOTE = ".player"
+
 
 def players_dir() -> Path:
     from .submissions import stage_root
 
     path = stage_root() / ".players"
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, exist_ok=True)
     return path
 
 
-def _create_time(pid: int) -> float | None:
-    import psutil
-
+def _start_ticks(pid: int) -> int | None:
+    """The process's start time in clock ticks since boot (/proc/<pid>/stat field 22), or None."""
     try:
-        return psutil.Process(pid).create_time()
-    except psutil.Error:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return int(f.read().rsplit(b")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
         return None
 
 
+def _machine() -> dict:
+    """Where a pid means something: this boot and this pid namespace."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            boot = f.read().strip()
+        return {"boot": boot, "pidns": os.stat("/proc/self/ns/pid").st_ino}
+    except OSError:
+        return {}
+
+
+def _note_player(pid: int) -> tuple[int, Path] | None:
+    """A note of player `pid`, locked by this worker until it unlinks it; None where it cannot be kept."""
+    if fcntl is None or not _machine():
+        return None                                 # no flock or /proc (not Linux): nothing to go on
+    folder = players_dir()
+    draft = folder / f".draft-{secrets.token_hex(8)}"
+    fd = os.open(draft, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)                  # before anyone can see it under its final name
+    os.write(fd, json.dumps({"pid": pid, "start": _start_ticks(pid), **_machine()}).encode())
+    note = folder / f"{secrets.token_hex(8)}{NOTE}"
+    os.rename(draft, note)
+    return fd, note
+
+
 class _TrackedPlayer:
-    """A player process whose pid is on file from its start to its close."""
+    """A player process on file (and its note locked) from its start to its close."""
 
     def __init__(self, player):
         self._player = player
-        self._note: Path | None = None
+        self._note: tuple[int, Path] | None = None
 
     def start(self):
         try:
@@ -89,16 +129,17 @@ class _TrackedPlayer:
         finally:
             proc = getattr(self._player, "proc", None)
             if proc is not None and self._note is None:
-                me = os.getpid()
-                self._note = players_dir() / f"{me}-{proc.pid}"
-                self._note.write_text(json.dumps({"worker": _create_time(me), "player": _create_time(proc.pid)}))
+                self._note = _note_player(proc.pid)
 
     def close(self):
         try:
             return self._player.close()
         finally:
             if self._note is not None:
-                self._note.unlink(missing_ok=True)
+                fd, note = self._note
+                self._note = None
+                note.unlink(missing_ok=True)
+                os.close(fd)                        # the lock goes last: the note is gone already
 
     def __getattr__(self, name):
         return getattr(self._player, name)
@@ -110,30 +151,70 @@ def tracked(factory):
 
 
 def reap_orphaned_players() -> int:
-    """Kill the players of workers that are gone (checked by pid and start time); returns how many."""
+    """Kill the players of workers that are gone (their note's lock is free); returns how many.
+    Notes of live workers (locked) are not read; each kill is logged with its reason."""
+    if fcntl is None:
+        return 0
     killed = 0
-    for note in players_dir().glob("*-*"):
+    here = _machine()
+    for draft in players_dir().glob(".draft-*"):    # a worker died while writing one
+        _unlink_unlocked(draft)
+    for note in players_dir().glob(f"*{NOTE}"):
         try:
-            worker, player = (int(x) for x in note.name.split("-"))
-            times = json.loads(note.read_text())
-        except (ValueError, OSError):
-            continue                                    # being written, or not ours
-        started = times.get("worker")
-        if not started or _create_time(worker) == started:
-            continue                                    # the worker is alive: its players are its own
-        if times.get("player") is not None and _create_time(player) == times["player"]:
-            import psutil
-
+            fd = os.open(note, os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            continue                                # closed by its worker just now
+        try:
             try:
-                if hasattr(os, "killpg"):
-                    os.killpg(player, signal.SIGKILL)   # the player leads its own process group
-                else:                                   # Windows (the portable sandbox): no groups
-                    psutil.Process(player).kill()
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue                            # its worker is alive: its players are its own
+            try:
+                who = json.loads(os.pread(fd, 4096, 0) or b"{}")
+            except ValueError:
+                who = {}
+            if who.get("boot") == here.get("boot") and who.get("pidns") == here.get("pidns") \
+                    and _kill_if_same(who.get("pid"), who.get("start")):
                 killed += 1
-            except (OSError, psutil.Error):
-                pass
-        note.unlink(missing_ok=True)
+                log.warning("killed player pid %s: the worker that started it is gone", who["pid"])
+            note.unlink(missing_ok=True)
+        finally:
+            os.close(fd)
     return killed
+
+
+def _unlink_unlocked(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        path.unlink(missing_ok=True)
+    except BlockingIOError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _kill_if_same(pid, start) -> bool:
+    """SIGKILL `pid` if it is still the process that started at `start` ticks (through a pidfd, so
+    a pid reused between the check and the signal is never hit)."""
+    if not isinstance(pid, int) or not isinstance(start, int):
+        return False
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return False                                # gone already
+    try:
+        if _start_ticks(pid) != start:
+            return False                            # another process has that pid now
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(pidfd)
 
 
 def _broke(fut: Future) -> bool:

@@ -54,6 +54,7 @@ class PlayerRecord:
     output: str = ""
     output_dropped: int = 0
     exit_status: str = ""
+    kills: list[str] = field(default_factory=list)      # each SIGKILL the grader sent it, and why
 
 
 @dataclass
@@ -152,6 +153,12 @@ class _Seat:
         self.record.output = report.output
         self.record.output_dropped = report.output_dropped
         self.record.exit_status = report.exit_status
+        self.record.kills = list(report.kills)
+
+
+def _infra(seat: _Seat, res: CallResult) -> GameResult:
+    """A player lost to the machine, not to its own doing (sandbox Verdict.INFRA): retried, never scored."""
+    return GameResult((0, 0), (0, 0), "infra", f"The {seat.label()}: {res.message}", infra_error=res.message)
 
 
 def _failure_sentence(who: str, res: CallResult) -> str:
@@ -219,6 +226,8 @@ class _Game:
                           {"seat": s.seat, "state": self.state.to_json(), "name": s.sub.display_name,
                            "options": self.a.config.options}, soft=s.allowance.left)
                 s.account(res)
+            if res.verdict is Verdict.INFRA:
+                return _infra(s, res)
             if not res.verdict.answered:
                 s.incident(res.verdict.value, res.message or "failed to start")
                 failed.append((s, res))
@@ -260,6 +269,8 @@ class _Game:
         ply = state.ply
         where = f"(move {ply + 1})"
 
+        if res.verdict is Verdict.INFRA:
+            return _infra(s, res)
         if res.verdict.fatal:
             s.incident(res.verdict.value, res.message, ply)
             return self.lose(seat, FATAL_REASONS.get(res.verdict, res.verdict.value),

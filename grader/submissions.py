@@ -6,7 +6,7 @@ other students' folders and the project stay out of its reach.
 """
 from __future__ import annotations
 
-import getpass
+import atexit
 import hashlib
 import os
 import shutil
@@ -41,24 +41,120 @@ class Submission:
         return self.name or self.id
 
 
+class StagingRefused(OSError):
+    """The staging folder is not this user's alone (another owner, or open to others)."""
+
+
+STAGE_ENV = "GRADER_STAGE_DIR"
+
+
 def stage_root() -> Path:
-    """Where staged copies live: per user, shared between runs (copies are keyed by content)."""
-    user = os.getuid() if hasattr(os, "getuid") else getpass.getuser()      # Windows has no uids
-    root = Path(os.environ.get("GRADER_STAGE_DIR") or Path(tempfile.gettempdir()) / f"grader-staged-{user}")
-    root.mkdir(parents=True, exist_ok=True)
-    os.chmod(root, 0o755)
-    return root
+    """Where staged copies live: a folder only this user can enter (0700, owned by it), checked on
+    every use. GRADER_STAGE_DIR when set; else the user's cache folder (`~/.cache/grader/staged`,
+    shared between runs: copies are keyed by their content); else, with no usable home, a fresh
+    `mkdtemp` folder for this run, handed to its child processes by GRADER_STAGE_DIR and removed at
+    exit. Never a fixed name in a shared folder, which another account could create first.
+    StagingRefused when the folder exists but is not private to this user."""
+    chosen = os.environ.get(STAGE_ENV)
+    if chosen:
+        return private_folder(Path(chosen))
+    cache = _cache_home()
+    if cache is not None:
+        try:
+            return private_folder(cache / "grader" / "staged")
+        except StagingRefused:
+            raise
+        except OSError:
+            pass
+    run = Path(tempfile.mkdtemp(prefix="grader-staged-"))       # 0700, a name nobody can guess
+    os.environ[STAGE_ENV] = str(run)
+    atexit.register(_remove_run_folder, run, os.getpid())
+    return private_folder(run)
+
+
+def _cache_home() -> Path | None:
+    """The user's own cache folder ($XDG_CACHE_HOME, else ~/.cache) when its home is its own."""
+    home = os.path.expanduser("~")
+    if not os.path.isabs(home) or not _owned(home):
+        return None
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return Path(xdg) if xdg and os.path.isabs(xdg) and _owned(xdg) else Path(home) / ".cache"
+
+
+def _owned(path: str) -> bool:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and (not hasattr(os, "geteuid") or st.st_uid == os.geteuid())
+
+
+def private_folder(folder: Path) -> Path:
+    """`folder`, made 0700 if it is not there; StagingRefused unless it is a real folder (not a
+    link) owned by this user that no one else may enter or write."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode):
+        raise StagingRefused(f"the staging folder {folder} is not a folder (a link, or a file); "
+                             f"remove it or set {STAGE_ENV} to another place")
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        raise StagingRefused(f"the staging folder {folder} belongs to uid {st.st_uid}, not to this user "
+                             f"(uid {os.geteuid()}); remove it or set {STAGE_ENV} to a folder of your own")
+    if hasattr(os, "geteuid") and stat.S_IMODE(st.st_mode) & 0o077:
+        raise StagingRefused(f"the staging folder {folder} is mode {stat.S_IMODE(st.st_mode):o}, open to other "
+                             f"users; it must be 700 (chmod 700 {folder})")
+    return folder
+
+
+def _remove_run_folder(folder: Path, owner: int) -> None:
+    if os.getpid() == owner:                   # a forked copy leaves its parent's folder alone
+        _remove(folder)
+        if os.environ.get(STAGE_ENV) == str(folder):
+            del os.environ[STAGE_ENV]
 
 
 def content_hash(folder: Path) -> str:
-    """sha256 over the sorted relative paths and bytes of every file (metadata and caches excluded)."""
-    h = hashlib.sha256()
-    for path in sorted(_files(folder)):
-        rel = path.relative_to(folder).as_posix()
-        h.update(rel.encode() + b"\0")
-        h.update(path.read_bytes())
-        h.update(b"\0")
+    """sha256 over every file (metadata and caches excluded) in path order, each field with its
+    length in front: the relative path and the bytes of one file can never be read as another
+    split of the same stream (with plain separators, `a`="1", `b`="2" and `a`="1\\0b\\02" collided)."""
+    h = hashlib.sha256(b"grader-tree-v2\0")
+    files = sorted(_files(folder))
+    h.update(len(files).to_bytes(8, "big"))
+    for path in files:
+        rel = path.relative_to(folder).as_posix().encode()
+        data = path.read_bytes()
+        h.update(len(rel).to_bytes(8, "big") + rel + len(data).to_bytes(8, "big"))
+        h.update(data)
     return h.hexdigest()
+
+
+def reusable(staged: Path, digest: str) -> bool:
+    """Whether an existing staged copy may be used for `digest`: a real folder of this user's, read-only
+    throughout (folders 0555, files 0444, no links; the top folder may still be writable by its owner
+    alone, as another run's publish() leaves it for a moment), holding exactly the files the digest
+    names."""
+    try:
+        top = os.lstat(staged)
+        if not stat.S_ISDIR(top.st_mode) or stat.S_IMODE(top.st_mode) & 0o022 or \
+                (hasattr(os, "geteuid") and top.st_uid != os.geteuid()):
+            return False
+        for dirpath, dirnames, filenames in os.walk(staged):
+            for name in (os.path.join(dirpath, n) for n in dirnames + filenames):
+                st = os.lstat(name)
+                want = 0o555 if stat.S_ISDIR(st.st_mode) else 0o444 if stat.S_ISREG(st.st_mode) else None
+                if want is None or stat.S_IMODE(st.st_mode) != want or \
+                        (hasattr(os, "geteuid") and st.st_uid != os.geteuid()):
+                    return False
+        if content_hash(staged) != digest:
+            return False
+        os.chmod(staged, 0o555)                # another run's publish() may be between its rename and chmod
+        return True
+    except OSError:
+        return False
 
 
 def _files(folder: Path):
@@ -161,7 +257,11 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
     `programs`, a program in any language speaking the ruleset's line protocol."""
     path = Path(path)
     sub = Submission(id=sub_id or (path.stem if path.is_file() else path.name), source=path, builtin=builtin)
-    work = Path(tempfile.mkdtemp(prefix="incoming-", dir=stage_root()))
+    try:
+        work = Path(tempfile.mkdtemp(prefix="incoming-", dir=stage_root()))
+    except OSError as exc:                     # the grader's own folder: its owner must fix it
+        sub.problem = f"the grader cannot stage submissions: {exc}."
+        return sub
     try:
         tree = work / "tree"
         if path.is_dir():
@@ -209,6 +309,11 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
             return sub
         sub.content_hash = content_hash(root)
         staged = stage_root() / sub.content_hash[:24]
+        if os.path.lexists(staged) and not reusable(staged, sub.content_hash):
+            if os.path.isdir(staged) and not os.path.islink(staged):
+                _remove(staged)                # not what its name says: staged again below
+            else:
+                os.unlink(staged)
         if not staged.exists():
             shutil.copytree(root, work / "final", ignore=shutil.ignore_patterns(*IGNORED, "*.pyc"))
             publish(work / "final", staged)

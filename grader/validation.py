@@ -32,6 +32,7 @@ from .submissions import Submission, builtin
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 PROBE_SEED = 0          # every probe process draws the same random numbers: a check run twice says the same
 MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
+INFRA_RETRIES = 2   # a smoke game or probe position the machine spoiled (an infra verdict) is played again, this often
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
 
 
@@ -240,10 +241,20 @@ class _Asker:
         self.allowance: Allowance | None = None     # the process's first-move allowance, until its first move
         self.answered = 0           # cases this instance has answered (>0: asking it again is a reuse)
         self.stopped = 0            # positions that ended with the player killed, crashed or unable to start
+        self.infra = False          # the machine killed this position's player (asked again)
 
     def ask(self, case: ProbeCase, fresh: bool = False) -> tuple[str | None, dict, bool]:
         """(None or why the answer is wrong, marks, whether a reused instance answered wrongly in a
-        way a fresh one might not: a wrong answer or an exception)."""
+        way a fresh one might not: a wrong answer or an exception). A position whose player the
+        machine killed (Verdict.INFRA) is asked again of a fresh process, up to INFRA_RETRIES times."""
+        for attempt in range(INFRA_RETRIES + 1):
+            self.infra = False
+            got = self._ask_once(case, fresh or attempt > 0)
+            if not self.infra:
+                break
+        return got
+
+    def _ask_once(self, case: ProbeCase, fresh: bool) -> tuple[str | None, dict, bool]:
         if self.proc is not None and (fresh or case.fresh or not self.proc.alive):
             self.close()
         if self.proc is None:
@@ -251,8 +262,9 @@ class _Asker:
             self.allowance = Allowance(self.assignment.first_move_s, self.assignment.limits())
             self.allowance.spend(res)
             self.answered = 0
+            self.infra |= res.verdict is Verdict.INFRA
             if not res.ok:
-                self.stopped += 1
+                self.stopped += not self.infra
                 self.close()
                 return f"the player did not start: {res.message}", {}, False
         reused = case.reuse and self.answered > 0
@@ -276,13 +288,14 @@ class _Asker:
 
     def _call(self, method: str, args: dict):
         res = _timed_ask(self.proc, self.shapes, method, args, self.allowance)
+        self.infra |= res.verdict is Verdict.INFRA
         if method != SETUP:
             self.allowance = None
         return res
 
     def _after_failure(self, case: ProbeCase, why: str) -> str:
-        self.stopped += not self.proc.alive
-        if case.fresh:
+        self.stopped += not self.proc.alive and not self.infra
+        if case.fresh or self.infra:
             self.close()
         return why
 
@@ -428,6 +441,10 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
         pair = (sub, opponent) if seat == 0 else (opponent, sub)
         seed = assignment.config.league.seed + 1000 + i // 2
         result = play_game(assignment, *pair, seed=seed, factory=factory)
+        for _ in range(INFRA_RETRIES):         # the machine's failure, not the player's: play it again
+            if not result.infra_error:
+                break
+            result = play_game(assignment, *pair, seed=seed, factory=factory)
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"

@@ -1,11 +1,15 @@
 """Boxes, as IOI's isolate has them: a uid of its own for each live player, and a private root.
 
 Manager side: `acquire()` reserves one uid of a range kept for the grader (`UID_BASE` onwards) by
-an flock on a file under `RUN_DIR/slots`, so no two live players share a uid, also across
-several grader runs on one machine. The lock file says whether its last owner let go cleanly; a
-box left by a manager that died (a `kill -9`) is reclaimed before reuse: every process of that
-uid is killed and its cgroups removed. `sweep()` does that for every box nobody holds, once per
-manager process, when its first player starts (so a re-run never meets a dead run's leftovers).
+an flock on a file under `SLOTS_DIR`, held for the box's whole life, so no two live players share
+a uid, across every grader run on one machine: the uids are the machine's, so their locks are
+in one fixed folder whatever GRADER_SANDBOX_RUN_DIR says. The lock file says whether its last
+owner let go cleanly; a box left by a manager that died (a `kill -9`) is reclaimed before reuse:
+every process of that uid is killed and its cgroups removed. Only the lock decides "its owner is
+dead" (the kernel drops it with its holder, in any pid namespace): never a pid. `sweep()` does
+that for every box nobody holds, once per manager process, when its first player starts.
+Each box's cgroups have a name of their own (uid and a random part), so no grader ever removes
+(and kills the tasks of) a cgroup it did not make.
 
 Child side: `private_root(paths)` gives the player a mount namespace whose root (a chroot: the
 player has no capability to leave it) is an empty tmpfs holding only `paths`, bind-mounted at
@@ -18,23 +22,31 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import functools
+import logging
 import os
 import platform
-import re
+import secrets
 import signal
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import cgroup
+
+log = logging.getLogger(__name__)
 
 RUN_DIR = Path(os.environ.get("GRADER_SANDBOX_RUN_DIR") or
                ("/run/grader-sandbox" if os.geteuid() == 0 else f"/tmp/grader-sandbox-{os.getuid()}"))
 UID_BASE = 1_700_000_000            # far above login uids and the usual subuid ranges
 SLOTS = 1000                        # concurrent players on one machine, all grader runs together
 ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of each private root
+# The box uids are the machine's: as root their locks are always here (another RUN_DIR would hand
+# the same uid to two players); an ordinary user gets no box uids, and keeps its own folder.
+SLOTS_DIR = Path("/run/grader-sandbox/slots") if os.geteuid() == 0 else RUN_DIR / "slots"
 
 CLONE_NEWNS = 0x00020000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x1, 0x2, 0x4, 0x8, 0x1000, 0x4000, 0x40000
+MS_REMOUNT, MS_NOATIME = 0x20, 0x400
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -60,7 +72,7 @@ def unavailable_reason() -> str | None:
 
 
 def _slots_dir() -> Path:
-    path = RUN_DIR / "slots"
+    path = SLOTS_DIR
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     (RUN_DIR / ROOT_NAME).mkdir(mode=0o755, exist_ok=True)
     return path
@@ -71,11 +83,8 @@ class Slot:
 
     def __init__(self, uid: int, fd: int) -> None:
         self.uid = uid
-        self.fd = fd
-
-    @property
-    def cgroup_name(self) -> str:
-        return f"grader-box-{self.uid}"
+        self.fd: int | None = fd
+        self.cgroup_name = f"{cgroup_prefix(uid)}{secrets.token_hex(6)}"   # never an earlier box's
 
     def release(self) -> None:
         """Mark the box clean and unlock it (the player must be gone)."""
@@ -96,7 +105,7 @@ def acquire() -> Slot:
         if fd is None:
             continue
         if os.pread(fd, 64, 0):                # its last manager died holding it
-            reclaim(uid)
+            reclaim(uid, "its box's last owner ended without releasing it")
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         return Slot(uid, fd)
     raise OSError(f"all {SLOTS} player uids from {UID_BASE} are in use")
@@ -142,28 +151,56 @@ def processes_of(uid: int) -> list[int]:
     return out
 
 
-def reclaim(uid: int) -> None:
-    """Kill whatever still runs as `uid` and remove its cgroups (its box is free, its owner dead)."""
+def kill_if(pid: int, still: Callable[[], bool]) -> bool:
+    """SIGKILL `pid` if `still()` holds once a pidfd pins it (so a pid that ended and was reused
+    between the listing and the kill is never hit). True if the signal was sent."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return False                           # gone already
+    try:
+        if not still():
+            return False
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(pidfd)
+
+
+def _runs_as(pid: int, uid: int) -> bool:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid == uid
+    except OSError:
+        return False
+
+
+def cgroup_prefix(uid: int) -> str:
+    return f"grader-box-{uid}-"
+
+
+def reclaim(uid: int, why: str) -> None:
+    """Kill whatever still runs as `uid` and remove its cgroups (its box is free, its owner dead:
+    the caller holds the box's lock). Each kill is logged with `why`."""
     for _ in range(100):
         pids = processes_of(uid)
         if not pids:
             break
         for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+            if kill_if(pid, functools.partial(_runs_as, pid, uid)):
+                log.warning("killed pid %s of box uid %s: %s", pid, uid, why)
         time.sleep(0.01)
     for controller in ("memory", "pids", "cpuacct"):
         base = cgroup.own_dir(controller)
-        if base is not None:
-            cgroup.remove_dir(base / f"grader-box-{uid}")
+        for d in (base.iterdir() if base is not None else ()):
+            if d.name.startswith(cgroup_prefix(uid)) or d.name == f"grader-box-{uid}":   # (the old name)
+                cgroup.remove_dir(d)
 
 
 def sweep() -> int:
-    """Reclaim every box whose manager died holding it, and the old-style per-player cgroups
-    (`sandbox-<pid>-…`) of managers that are gone. Boxes held by live managers are not touched.
-    Returns how many were reclaimed."""
+    """Reclaim every box whose manager died holding it (its lock is free, its file still marked).
+    Boxes held by live managers are not touched. Returns how many were reclaimed."""
     reclaimed = 0
     folder = _slots_dir()
     for path in folder.iterdir():
@@ -174,29 +211,12 @@ def sweep() -> int:
             continue                           # a live manager's player
         try:
             if os.pread(fd, 64, 0):
-                reclaim(int(path.name))
+                reclaim(int(path.name), "the sweep: its box's last owner ended without releasing it")
                 os.ftruncate(fd, 0)
                 reclaimed += 1
         finally:
             os.close(fd)
-    for controller in ("memory", "pids", "cpuacct"):
-        base = cgroup.own_dir(controller)
-        for d in (base.iterdir() if base is not None else ()):
-            m = re.fullmatch(r"sandbox-(\d+)-.*", d.name)
-            if m and d.is_dir() and not _alive(int(m.group(1))):
-                cgroup.remove_dir(d)
-                reclaimed += 1
     return reclaimed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return True
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
 
 
 @functools.cache
@@ -210,20 +230,28 @@ def sweep_once() -> None:
 
 
 # ----------------------------------------------------------------- child side: private root
-def private_root(paths, proc: bool = False) -> str:
+def private_root(paths: Iterable[str], proc: bool = False, writable: Iterable[str] = ()) -> str:
     """Enter a new mount namespace whose root holds only `paths` (root only). Returns a description.
     `proc`: also a /proc of the player's own pid namespace (it must be pid 1 of one, so the mount
     shows no other process), which a program the child execs needs (a JVM, the dynamic loader's
-    $ORIGIN through /proc/self/exe)."""
+    $ORIGIN through /proc/self/exe). Every bind but those of `writable` (a build's output folder)
+    is remounted without access times."""
     root = str(RUN_DIR / ROOT_NAME)
     os.makedirs(root, mode=0o755, exist_ok=True)
     _check(_libc.unshare(CLONE_NEWNS), "unshare(CLONE_NEWNS)")
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=256k")
     bound: list[str] = []
+    for name in os.listdir("/"):                 # /lib -> usr/lib and the like: links only, their
+        if os.path.islink("/" + name):           # targets are exposed (or not) by `paths`
+            os.symlink(os.readlink("/" + name), f"{root}/{name}")
     for path in sorted({os.path.normpath(p) for p in paths}):
         if os.path.lexists(path):
             _expose(root, path, bound)
+    keep = [os.path.normpath(p) for p in writable]
+    remounted = [_quiet(root + path) for path in bound          # every one: no short cut
+                 if not any(_covered(w, [path]) for w in keep)]     # nor a folder holding a writable one
+    quiet = all(remounted)
     # chroot, not pivot_root: detaching the old tree costs up to 5 ms (an RCU grace period), and
     # a process without CAP_SYS_CHROOT (and with seccomp denying chroot) cannot leave a chroot.
     if proc:
@@ -233,25 +261,35 @@ def private_root(paths, proc: bool = False) -> str:
         _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     os.chroot(root)
     os.chdir("/")
-    return f"private root holding {len(bound)} read-only paths" + (", /proc of its own pid namespace" if proc else "")
+    return (f"private root holding {len(bound)} read-only paths" + (", /proc of its own pid namespace" if proc else "")
+            + (", no access times" if quiet else ", access times kept (the mounts' atime flags are locked here)"))
 
 
 GONE = "/.first-turn-gone"          # in a private root: what covers a first-turn file
 
 
-def hide_in_root(pid: int, paths: list[str]) -> str | None:
+def hide_in_root(pid: int, paths: list[str], pidfd: int | None = None) -> str | None:
     """Cover `paths` in the private root of process `pid` (its first-turn files, after its first
     move): an empty tmpfs of mode 000 over each folder, an empty file of mode 000 over each file. The player's own
     Landlock domain forgets them too, but only for the thread that served the first move: a
     player that keeps that thread (serving every later call itself) would read on. Done from
     outside, by a short-lived fork of the manager that joins the player's mount namespace.
     Either way the player then gets PermissionError, as from Landlock.
+    `pidfd` (a player another process reaps: its template's child): the player is checked to be
+    alive after its root was opened, so the root cannot be a later process's with a reused pid.
     Returns None, or why it could not be done."""
     try:
         root = os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY)
         mnt = os.open(f"/proc/{pid}/ns/mnt", os.O_RDONLY)
     except OSError as exc:
         return f"the player's root is gone ({exc.strerror})"
+    try:
+        if pidfd is not None:
+            signal.pidfd_send_signal(pidfd, 0)      # ProcessLookupError: it ended, the pid is not its
+    except OSError as exc:
+        os.close(root)
+        os.close(mnt)
+        return f"the player is gone ({exc.strerror})"
     try:
         child = os.fork()
         if child == 0:                                   # single-threaded: may join a mount namespace
@@ -307,8 +345,32 @@ def _expose(root: str, path: str, bound: list[str]) -> None:
     bound.append(path)
 
 
-def _mount(source, target: str, fstype, flags: int, data: str | None = None) -> None:
-    def enc(s):
-        return (None if s is None else os.fsencode(s))
+def _quiet(target: str) -> bool:
+    """A bind mount whose files keep no access time: a read would otherwise move a shared file's
+    atime, which another box can stat (a channel). Writing is Landlock's to deny (PermissionError,
+    as everywhere else). The mount's locked flags (nosuid, nodev, noexec of the original) are kept;
+    a remount the kernel refuses (in a user namespace the atime flags are locked) leaves the bind as
+    it was: False."""
+    flags = MS_REMOUNT | MS_BIND | MS_NOATIME
+    try:
+        st = os.statvfs(target)
+    except OSError:
+        return False
+    for bit, flag in ((os.ST_NOSUID, MS_NOSUID), (os.ST_NODEV, MS_NODEV), (os.ST_NOEXEC, MS_NOEXEC)):
+        if st.f_flag & bit:
+            flags |= flag
+    try:
+        _mount(None, target, None, flags)
+        return True
+    except OSError:
+        return False
+
+
+def _enc(text: str | None) -> bytes | None:
+    return None if text is None else os.fsencode(text)
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
+    enc = _enc
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)),
            f"mount {target}")

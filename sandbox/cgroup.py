@@ -3,13 +3,15 @@
 The memory cgroup gives the exact memory verdict: the kernel's OOM killer sends an uncatchable
 SIGKILL and raises `oom_kill` in memory.oom_control; cpuacct.usage counts the player's CPU time
 in nanoseconds (sandbox/cputime.py). Directories are created beneath the manager's own cgroup of
-each controller, named after the player's box (sandbox/box.py) so that a dead manager's leftovers
-can be found and reclaimed, and removed at close.
+each controller, named after the player's box and a random part (sandbox/box.py) so that a dead
+manager's leftovers can be found and reclaimed by the next holder of that box's lock, and removed
+at close. A directory that already exists is never taken over (nor its tasks killed) by another.
 """
 from __future__ import annotations
 
 import os
 import secrets
+import signal
 import time
 from pathlib import Path
 
@@ -46,7 +48,7 @@ def unavailable_reason() -> str | None:
     return None
 
 
-def _write(path: Path, value) -> bool:
+def _write(path: Path, value: object) -> bool:
     try:
         path.write_text(str(value))
         return True
@@ -67,8 +69,7 @@ def _optional_dir(controller: str, name: str) -> Path | None:
     if base is None:
         return None
     try:
-        remove_dir(base / name)                # a dead manager's leftover of the same box
-        (base / name).mkdir()
+        (base / name).mkdir()                  # a new name: an existing one is not ours to remove
         return base / name
     except OSError:
         return None
@@ -79,9 +80,11 @@ class PlayerCgroup:
 
     def __init__(self, memory_mb: int, name: str | None = None) -> None:
         name = name or f"grader-{secrets.token_hex(8)}"     # no pid or name a player could use
-        self.memory = own_dir("memory") / name
-        remove_dir(self.memory)                # a dead manager's leftover of the same box
-        self.memory.mkdir()
+        base = own_dir("memory")
+        if base is None:
+            raise OSError("no cgroup v1 memory controller mounted")
+        self.memory = base / name
+        self.memory.mkdir()                    # FileExistsError rather than take over another's
         limit = memory_mb * 1024 * 1024
         if not _write(self.memory / "memory.limit_in_bytes", limit):
             self.remove()
@@ -92,7 +95,6 @@ class PlayerCgroup:
         self.pids = None
         if pids_base is not None:
             try:
-                remove_dir(pids_base / name)
                 (pids_base / name).mkdir()
                 self.pids = pids_base / name
                 _write(self.pids / "pids.max", PIDS_MAX)
@@ -141,6 +143,25 @@ class PlayerCgroup:
                 remove_dir(d)
 
 
+def _kill_member(pid: int, d: Path) -> None:
+    """SIGKILL `pid` if it is still a task of cgroup `d` once a pidfd pins it (a pid listed, then
+    ended and reused by a process elsewhere, is never hit)."""
+    rel = "/" + str(d.relative_to(ROOT)).split("/", 1)[1] if d.is_relative_to(ROOT) else None
+    try:
+        pidfd = os.pidfd_open(pid)
+    except OSError:
+        return
+    try:
+        with open(f"/proc/{pid}/cgroup") as f:
+            if rel is not None and not any(line.split(":", 2)[2].strip() == rel for line in f):
+                return
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(pidfd)
+
+
 def remove_dir(d: Path) -> None:
     """Remove one cgroup directory if it exists, killing the tasks still in it."""
     for _ in range(50):
@@ -155,8 +176,5 @@ def remove_dir(d: Path) -> None:
             except OSError:
                 pids = []
             for pid in pids:
-                try:
-                    os.kill(int(pid), 9)
-                except OSError:
-                    pass
+                _kill_member(int(pid), d)
             time.sleep(0.01)

@@ -44,6 +44,26 @@ def package_dir(module: types.ModuleType) -> str | None:
     return os.path.abspath(folders[0]) if folders else None
 
 
+# The grader's own packages: engines, probes, built-in players, validation. Out of every player's
+# reach in every install shape (a source tree, a wheel in a venv, Gradescope's /autograder/venv, a
+# system-wide install under /usr/local/lib), whatever read path (a Python prefix, site-packages,
+# /usr/lib) holds them; a Python player keeps only the files its shim imported.
+GRADER_PACKAGES = ("rulesets", "grader")
+
+
+def grader_package_dirs() -> set[str]:
+    """The folders of GRADER_PACKAGES as found on sys.path (and their real paths), not imported."""
+    out: set[str] = set()
+    for name in GRADER_PACKAGES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
+            out |= {os.path.normpath(os.path.abspath(folder)), os.path.realpath(folder)}
+    return out
+
+
 def first_turn_paths(cfg: ChildConfig) -> list[str]:
     """readable_until_first_reply as absolute paths; relative ones are inside the submission."""
     return [os.path.normpath(os.path.join(cfg.submission, p)) for p in cfg.readable_until_first_reply]
@@ -82,17 +102,20 @@ def readable_paths(cfg: ChildConfig, modules: list[types.ModuleType], shim: type
     `modules` (the sandbox, the PRELOAD), the submission and the configured paths; of the shim's
     own top-level package only the files it imported (so a ruleset's engine, probes and built-in
     players stay unreadable, even where site-packages holds them) and the shim's READ_PATHS."""
+    hidden = grader_package_dirs()
     if cfg.exec is not None:                 # a program: no interpreter, its own files instead
-        return [*SYSTEM_READ_PATHS, cfg.submission, *cfg.exec.read, *cfg.read_paths, *first_turn_paths(cfg)]
+        return paths_without([*SYSTEM_READ_PATHS, cfg.submission, *cfg.exec.read, *cfg.read_paths,
+                              *first_turn_paths(cfg)], hidden)
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
     paths = [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS]
     own = package_dir(shim) if shim is not None and "." in shim.__name__ else None   # a package of its own
-    if own is not None and own not in packages:
-        paths = paths_without(paths, {own}) + loaded_files(own) + list(getattr(shim, "READ_PATHS", ()))
-        for folder in [p for p in sys.path_importer_cache if p == own or p.startswith(own + "/")]:
-            del sys.path_importer_cache[folder]        # their listings would still name the hidden files
+    gone = hidden | ({own} if own is not None and own not in packages else set())
+    kept = [f for folder in sorted(gone) for f in loaded_files(folder)]
+    paths = paths_without(paths, gone) + sorted(set(kept)) + list(getattr(shim, "READ_PATHS", ()))
+    for folder in [p for p in sys.path_importer_cache if any(p == g or p.startswith(g + "/") for g in gone)]:
+        del sys.path_importer_cache[folder]            # their listings would still name the hidden files
     return [*paths, cfg.submission, *cfg.read_paths, *first_turn_paths(cfg)]
 
 
@@ -102,11 +125,12 @@ def paths_without(paths: list[str], gone: set[str]) -> list[str]:
     out = []
     for path in paths:
         path = os.path.normpath(path)
-        if path in gone:
+        real = os.path.realpath(path)               # /lib -> /usr/lib holds what /usr/lib holds
+        if path in gone or real in gone:
             continue
-        inside = [g for g in gone if g.startswith(path.rstrip("/") + "/")]
-        if inside and os.path.isdir(path):
-            out += paths_without([os.path.join(path, e) for e in sorted(os.listdir(path))], gone)
+        inside = [g for g in gone if g.startswith(real.rstrip("/") + "/")]
+        if inside and os.path.isdir(real):
+            out += paths_without([os.path.join(real, e) for e in sorted(os.listdir(real))], gone)
         else:
             out.append(path)
     return out
@@ -171,7 +195,8 @@ class Bootstrap:
         self.read_paths = readable_paths(cfg, self.modules, self.shim)
         if root:                                   # real root, or uid 0 of a user namespace
             self.step("private_root", box.private_root,
-                      [*self.read_paths, *(run.execute if run else ()), *(run.write if run else ())], bool(run))
+                      [*self.read_paths, *(run.execute if run else ()), *(run.write if run else ())], bool(run),
+                      run.write if run else ())
         else:
             self.skip("private_root", cfg.pid_namespace_missing or "no mount namespace without root")
         os.chdir(cfg.submission)

@@ -60,6 +60,16 @@ def userns_reason() -> str | None:
     return None
 
 
+def first_turn_row(root: bool, private_root_missing: str | None) -> str:
+    """How the files readable only until the first reply are taken away after it (a thread the
+    player started before its first move keeps its Landlock domain, so only a mount covers them)."""
+    if root and private_root_missing is None:
+        return "covered in the player's private root after its first move: unreadable to every thread"
+    why = "not root" if not root else private_root_missing
+    return (f"missing: {why}, so first-turn files are taken away only from the thread that served the first "
+            f"move (Landlock binds one thread); a thread the player started before it can still read them")
+
+
 def protections(limits: Limits | None = None) -> dict[str, str]:
     from . import portable
     limits = limits or Limits()
@@ -72,7 +82,8 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     if abi:
         extra = ", TCP bind/connect denied" if abi >= 4 else ""
         extra += ", signal and abstract-socket scopes" if abi >= 6 else ""
-        out["landlock"] = f"ABI {abi}: read-only interpreter, libraries, sandbox/rulesets, submission{extra}"
+        out["landlock"] = (f"ABI {abi}: read-only interpreter, libraries, the sandbox and the shim's own files "
+                           f"(never the grader's engines or probes), submission{extra}")
     else:
         out["landlock"] = "missing: the kernel offers no Landlock (Linux 5.13+ needed)" if linux else \
             f"missing: {platform.system()} has no Landlock"
@@ -96,6 +107,7 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
                             if reason is None else f"missing: {reason}")
     out["private_root"] = (f"a mount namespace holding only the read-only paths{userns}"
                            if reason is None else f"missing: {reason}")
+    out["first_turn"] = first_turn_row(root, reason)
     out["parent_death"] = "killed with its parent (PR_SET_PDEATHSIG)" if linux else "missing: not Linux"
     out["no_new_privs"] = "set" if linux else "missing: not Linux"
     out["network"] = (f"empty network namespace{userns}" if reason is None else f"missing netns: {reason}") + \

@@ -84,6 +84,8 @@ class PlayerProcess:
         self.death: CallResult | None = None    # the fatal result, repeated to later calls
         self.frozen = False
         self.killed_by_manager = False
+        self.kills: list[str] = []              # every SIGKILL the grader sent this player, and why
+        self.lost = ""                          # why its end cannot be known (its template died)
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
         self.first_turn_open = bool(limits.readable_until_first_reply)   # hidden after the first move
@@ -157,6 +159,9 @@ class PlayerProcess:
         if code == -signal.SIGKILL and self.cgroup is not None and self.cgroup.hit_limit():
             return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
                               spent.wall, spent.cpu, queued_s=spent.queued)
+        if code == -signal.SIGKILL and not self.kills:
+            return CallResult(Verdict.INFRA, code, "The program was killed by a SIGKILL the grader did not send.",
+                              spent.wall, spent.cpu, queued_s=spent.queued)
         return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(status)}.",
                           spent.wall, spent.cpu, queued_s=spent.queued)
 
@@ -166,11 +171,11 @@ class PlayerProcess:
             return self.report
         peak = None
         if self.proc is not None:
-            if self.status is None:
+            if self.status is None and not self.lost:     # a lost one cannot be waited for or signalled
                 self._close_fd("req_w")
                 self._signal(CONT)
                 if not self._wait_exit(EXIT_GRACE_S):
-                    self._kill()
+                    self._kill(f"at close: still running {EXIT_GRACE_S} s after its input was closed")
             self._close_fd("req_w")
             self._close_fd("rep_r")
             if self.output is not None:
@@ -185,9 +190,10 @@ class PlayerProcess:
             peak_memory_mb=None if peak is None else round(peak, 1),
             output=self.output.text if self.output else "",
             output_dropped=self.output.dropped if self.output else 0,
-            exit_status=describe_status(self.status) if self.status is not None else "",
+            exit_status=describe_status(self.status) if self.status is not None else
+            "unknown: lost with its template" if self.lost else "",
             cpu_s=(self.rusage.ru_utime + self.rusage.ru_stime) if self.rusage else 0.0,
-            protections=dict(self.protections))
+            protections=dict(self.protections), kills=list(self.kills))
         return self.report
 
     # ----------------------------------------------------------------- starting
@@ -283,10 +289,13 @@ class PlayerProcess:
         from .box import hide_in_root  # Linux only (mount namespaces)
         from .child import first_turn_paths
         self.first_turn_open = False
-        if not self.protections.get("private_root", "missing").startswith("missing") and self.proc is not None:
+        if self.protections.get("private_root", "missing").startswith("missing"):
+            self.protections["first_turn"] = host.first_turn_row(os.geteuid() == 0, "the player has no private root")
+        elif self.proc is not None:
             why = hide_in_root(self.proc.pid, first_turn_paths(
                 wire.ChildConfig(self.shim, self.submission,
-                                 readable_until_first_reply=list(self.limits.readable_until_first_reply))))
+                                 readable_until_first_reply=list(self.limits.readable_until_first_reply))),
+                               getattr(self.proc, "pidfd", None))
             self.protections["first_turn"] = (f"missing: {why}" if why else
                                               "first-turn files covered in its root after the first move")
 
@@ -406,7 +415,7 @@ class PlayerProcess:
     def timeout(self, timer: CallTimer) -> CallResult:
         """The call reached its hard limit or its backstop: kill the player and say which."""
         spent = self.spent(timer)
-        self._kill()
+        self._kill(f"the {timer.budget.clock} time limit of the call")
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.",
                               spent.wall, spent.cpu)
@@ -415,16 +424,25 @@ class PlayerProcess:
 
     def fail(self, verdict: Verdict, message: str) -> CallResult:
         """The player broke the protocol: kill it, with `message`."""
-        self._kill()
+        self._kill(f"{verdict.value}: {message}")
         return self._dead(verdict, message)
 
     def died_unexpectedly(self) -> CallResult:
         """EOF on the reply pipe: the child exited, or it closed the pipe and is still running."""
         if not self._wait_exit(EXIT_GRACE_S):
+            if self.lost:
+                return self._dead(Verdict.INFRA, self.lost)
             return self.fail(Verdict.PROTOCOL, "The player closed the protocol pipe.")
         code = os.waitstatus_to_exitcode(self.status or 0)
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
+        if code == -signal.SIGKILL and not self.kills:
+            # Not the grader (every kill it sends is in self.kills), not the memory limit, and not the
+            # player (seccomp denies it SIGKILL to itself): the machine's doing, never the player's.
+            log.warning("player %s (pid %s) died by a SIGKILL the grader did not send", self.name,
+                        self.proc.pid if self.proc else None)
+            return self._dead(Verdict.INFRA, "The player process was killed by a SIGKILL the grader did not send "
+                                             "(not its time or memory limit); the game is the grader's to replay.")
         if code < 0:
             sig = signal.Signals(-code)
             if sig.name == "SIGSYS":
@@ -479,10 +497,14 @@ class PlayerProcess:
             self._signal(CONT)
             self.frozen = False
 
-    def _kill(self) -> None:
+    def _kill(self, why: str) -> None:
+        """SIGKILL the player, noting why (ProcessReport.kills): a death the grader did not note is not
+        the player's doing (Verdict.INFRA)."""
         if self.status is not None or self.proc is None:
             return
         self.killed_by_manager = True
+        self.kills.append(why)
+        log.info("player %s (pid %s) killed by the grader: %s", self.name, self.proc.pid, why)
         self._signal(KILL)
         try:
             ended = self.proc.wait_end(None)
@@ -500,7 +522,8 @@ class PlayerProcess:
             return False
         try:
             ended = self.proc.wait_end(timeout)
-        except ChildProcessError:
+        except ChildProcessError as exc:
+            self.lost = f"The player process was lost by the grader ({exc}); the game is the grader's to replay."
             return False
         if ended is None:
             return False

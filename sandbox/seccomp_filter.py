@@ -1,6 +1,7 @@
 """The child's seccomp filter (through pyseccomp): a deny-list on top of Landlock.
 
 Closes what Landlock leaves open (new processes, UDP and Unix sockets, signals to others,
+file locks, leases and inotify watches on the files every box shares,
 ptrace, namespaces, chmod/chown of files uid 0 owns, clearing its parent-death signal, making
 another process a descriptor's owner, ...) and
 what a uid of its own does not
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
+from typing import Any
 
 CLONE_THREAD = 0x00010000
 AF_UNIX = 1
@@ -22,6 +25,19 @@ PR_SET_PDEATHSIG = 1        # clearing it would let the player outlive a killed 
 # F_SETSIG picks any signal) whenever the descriptor is ready -- a `kill` by other means, allowed
 # between processes of one uid (an ordinary user's grader) where Landlock has no signal scope (ABI < 6).
 SET_OWNER = (("fcntl", 8), ("fcntl", 15), ("ioctl", 0x8901), ("ioctl", 0x8902))   # F_SETOWN(_EX), FIOSETOWN, SIOCSPGRP
+# Locks, leases and change notices: every box reads the same interpreter, library and ruleset files,
+# and a lock (or a lease, or a watch) on one of them is state another box can see -- a channel from
+# one player to another. fcntl's F_GETLK F_SETLK F_SETLKW (the 64-bit ones share the numbers),
+# F_OFD_GETLK F_OFD_SETLK F_OFD_SETLKW, F_SETLEASE F_GETLEASE, F_NOTIFY; flock and inotify whole.
+# They fail with EOPNOTSUPP ("no locking here"). A build keeps them (cargo's registry and cache
+# need flock and SQLite's locks): a lock a build takes is invisible to every player, which can
+# neither take nor test one, so it carries nothing to a player.
+# The signal argument of each call that sends one. A player may not SIGKILL itself: a SIGKILL the
+# grader did not send and the memory limit did not cause is then the machine's (an `infra` verdict,
+# replayed), never a way for a losing player to have its game replayed.
+SIGNAL_ARG = (("kill", 1), ("tgkill", 2), ("rt_sigqueueinfo", 1), ("rt_tgsigqueueinfo", 2))
+LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+NO_LOCKS = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_mark")
 
 # Each denied with EPERM, whatever the arguments.
 DENIED = (
@@ -61,7 +77,7 @@ WHICH_PROCESS = (("setpriority", 0), ("ioprio_set", 1))      # PRIO_PROCESS, IOP
 _pyseccomp = None
 
 
-def load_library():
+def load_library() -> Any:
     """Import pyseccomp without ctypes.util.find_library's subprocess (slow, and it needs files)."""
     global _pyseccomp
     if _pyseccomp is None:
@@ -81,7 +97,7 @@ def describe() -> str:
     """What the host offers, for `protections()`; raises if libseccomp is missing."""
     sc = load_library()
     return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 7} calls, "
-            f"{len(ON_CALLER_ONLY)} more on the caller only")
+            f"{len(ON_CALLER_ONLY)} more on the caller only, no file locks, leases or watches")
 
 
 def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
@@ -109,8 +125,20 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     flt.add_rule(eperm, "prctl", sc.Arg(0, sc.EQ, PR_SET_PDEATHSIG))
     for name, cmd in SET_OWNER:
         flt.add_rule(eperm, name, sc.Arg(1, sc.EQ, cmd))
+    locks = 0
+    if not allow_processes:                # a build keeps them: cargo's caches are SQLite and flock
+        unsupported = sc.ERRNO(errno.EOPNOTSUPP)
+        for cmd in LOCK_COMMANDS:
+            flt.add_rule(unsupported, "fcntl", sc.Arg(1, sc.EQ, cmd))
+            locks += 1
+        for name in NO_LOCKS:
+            if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
+                flt.add_rule(unsupported, name)
+                locks += 1
     for name in ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
         flt.add_rule(eperm, name, sc.Arg(0, sc.NE, me))    # signals to itself only
+    for name, arg in SIGNAL_ARG:                           # and never SIGKILL: see SIGNAL_ARG
+        flt.add_rule(eperm, name, sc.Arg(arg, sc.EQ, signal.SIGKILL))
     for name, arg in ON_CALLER_ONLY:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(arg, sc.NE, 0))
@@ -118,4 +146,4 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(0, sc.NE, which))
     flt.load()
-    return count + 7 + len(SET_OWNER) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)
+    return count + 7 + len(SET_OWNER) + locks + len(SIGNAL_ARG) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)

@@ -17,6 +17,7 @@ class Verdict(str, enum.Enum):
     CRASHED = "crashed"          # the process died by a signal or a non-zero exit
     EXITED = "exited"            # the process exited (status 0) without answering
     PROTOCOL = "protocol"        # bad, oversized or unasked-for message: the process was killed
+    INFRA = "infra"              # the process died of something neither it nor its limits did: replayed
 
     @property
     def answered(self) -> bool:
@@ -62,6 +63,7 @@ class ProcessReport:
     exit_status: str = ""            # "exit 0", "signal SIGKILL", ...
     cpu_s: float = 0.0
     protections: dict[str, str] = field(default_factory=dict)
+    kills: list[str] = field(default_factory=list)     # each SIGKILL the grader sent, with why
 
 
 def describe_status(status: int) -> str:

@@ -7,7 +7,11 @@ student_agent.py whose step() runs `body`.
 """
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import sysconfig
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,3 +93,34 @@ def arena(tmp_path):
 @pytest.fixture
 def student():
     return _student
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The project's wheel, as a student or Gradescope's setup.sh installs it (built once a session)."""
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (found,) = out.glob("*.whl")
+    return found
+
+
+@pytest.fixture(scope="session")
+def venv_with():
+    """venv_with(wheel, folder) -> its python: see _venv_with."""
+    return _venv_with
+
+
+def _venv_with(wheel: Path, venv: Path) -> Path:
+    """A fresh virtual environment holding the wheel (no network: the dependencies are this
+    environment's site-packages, by a path, so the project's own editable install is not seen).
+    Returns its python."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    python = venv / ("Scripts" if os.name == "nt" else "bin") / ("python.exe" if os.name == "nt" else "python")
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    Path(purelib, "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
+                    str(wheel)], check=True, capture_output=True, timeout=600)
+    return python

@@ -10,8 +10,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
-import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -19,16 +17,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    (found,) = out.glob("*.whl")
-    return found
 
 
 def test_the_wheel_carries_the_data_files(wheel):
@@ -41,18 +29,10 @@ def test_the_wheel_carries_the_data_files(wheel):
     assert any(n.endswith("data/share/game-grader/config.yaml") for n in names)
 
 
-def test_check_works_from_a_venv_outside_the_project(wheel, tmp_path):
+def test_check_works_from_a_venv_outside_the_project(wheel, venv_with, tmp_path):
     venv = tmp_path / "student-venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
-    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
-    python = bindir / ("python.exe" if os.name == "nt" else "python")
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    # the dependencies come from this environment's site-packages (a path, not its .pth files: the
-    # project's editable install is not seen), the project itself only from the wheel
-    Path(purelib, "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
-                    str(wheel)], check=True, capture_output=True, timeout=600)
+    python = venv_with(wheel, venv)
+    bindir = python.parent
     where = tmp_path / "student"
     shutil.copytree(ROOT / "submissions" / "quoridor" / "no_crossing", where / "no_crossing")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GRADER_SANDBOX")}

@@ -1,0 +1,53 @@
+"""First-turn files (readable until the first reply) are taken away from every thread of the player,
+or the grader says plainly that they are not (issue 27.8): as root they are covered in the player's
+private root; without root Landlock binds only the thread that served the first move, so a thread
+started before it still reads them, and `grader doctor`, the check's header (sandbox.protections())
+and the player's own report must say so instead of calling the protection active."""
+from __future__ import annotations
+
+from sandbox import Limits, protections
+
+EARLY_THREAD = """
+import threading
+
+seen = {}
+asked = threading.Event()
+answered = threading.Event()
+
+def early():
+    asked.wait()
+    try:
+        with open("book.txt") as f:
+            seen["early"] = "read " + f.read()
+    except OSError as exc:
+        seen["early"] = type(exc).__name__
+    answered.set()
+
+threading.Thread(target=early, daemon=True).start()     # at import: before the first move
+
+def move():
+    with open("book.txt") as f:
+        return f.read()
+
+def later():
+    asked.set()
+    answered.wait(10)
+    return seen.get("early", "no answer")
+"""
+
+
+def test_first_turn_files_leave_every_thread_or_the_grader_says_so(player):
+    limits = Limits(start_s=20.0, call_s=15.0, kill_after_s=5.0, readable_until_first_reply=("book.txt",))
+    p = player(EARLY_THREAD, limits=limits, files={"book.txt": "opening"})
+    first = p.call("move")
+    assert first.ok and first.value == "opening", first
+    late = p.call("later")
+    assert late.ok, late
+    host = protections()["first_turn"]
+    own = p.protections.get("first_turn", "not reported")
+    if late.value == "read opening":                      # the early thread still reads it ...
+        assert host.startswith("missing") and "thread" in host, host     # ... and that is said plainly
+        assert own.startswith("missing"), own
+    else:
+        assert late.value in ("PermissionError", "FileNotFoundError"), late
+        assert not own.startswith("missing"), (host, own)
