@@ -59,13 +59,24 @@ class ValidationConfig(Strict):
     submission_patterns: dict[str, dict[str, str]] = Field(default_factory=dict)   # by submission id, the rare case
 
 
+class AdaptiveConfig(Strict):
+    """`league.format: adaptive` (grader/adaptive.py): waves of games only where a cut is in doubt."""
+
+    first_opponents: int = Field(4, ge=1)         # opponents per player in the first wave
+    wave_opponents: int = Field(2, ge=1)          # new pairings per doubtful player in each later wave
+    wave_share: float = Field(0.2, gt=0, le=1)    # at most this share of the players get games in a wave
+    confidence: float = Field(0.95, gt=0.5, lt=1)  # a cut is separated when no interval at this level holds it
+    budget: float = Field(0.15, gt=0, le=1)       # at most this share of a full round robin's games
+
+
 class LeagueConfig(Strict):
-    format: Literal["round_robin", "random_subset", "gauntlet"] = "round_robin"
+    format: Literal["round_robin", "random_subset", "gauntlet", "adaptive"] = "round_robin"
     games_per_pair: int = Field(2, ge=1, le=100000)
     seed: int = 0
     builtins: list[str] = Field(default_factory=list)      # built-in players entered in the league
     opponents: int = Field(5, ge=1)                         # random_subset: opponents per submission
-    top_fraction: float = Field(0.1, gt=0, le=1)            # random_subset: who plays the playoff
+    top_fraction: float = Field(0.1, gt=0, le=1)            # random_subset: the playoff; adaptive: a cut
+    adaptive: AdaptiveConfig = Field(default_factory=AdaptiveConfig)
     gauntlet: list[str] = Field(default_factory=lambda: ["random"])   # built-ins every submission meets
     concurrency: Annotated[int, Field(ge=1)] | Literal["auto"] = "auto"
     executor: Literal["local", "dask"] = "local"

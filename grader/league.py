@@ -13,6 +13,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from . import adaptive
 from . import schedule as sched
 from .assignment import Assignment
 from .executors import Executor, make_executor
@@ -107,6 +108,8 @@ def _schedule(assignment: Assignment, ids: list[str], builtins: list[str]) -> li
     gpp = lg.games_per_pair
     if lg.format == "gauntlet":
         specs = sched.gauntlet(ids, [f"builtin:{b}" for b in lg.gauntlet], gpp, seed)
+    elif lg.format == "adaptive":
+        specs = []                                      # played wave by wave: _adaptive_waves
     elif lg.format == "random_subset":
         specs = sched.random_opponents(ids + builtins, lg.opponents, gpp, seed)
     else:
@@ -165,6 +168,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         run = LeagueRun(assignment, subs, validations, list(entrants.values()), specs, {}, changed=changed,
                         gone=gone, disqualified=dict(disq))
         _play(assignment, store, run, specs, entrants, executor, factory, run_id, progress, console)
+        if lg.format == "adaptive":
+            _adaptive_waves(assignment, store, run, entrants, executor, factory, run_id, progress, console)
         if lg.format == "random_subset":
             interim = _standings(assignment, store, run, entrants)
             playoff_ids = [r.id for r in interim.rows if not r.id.startswith("builtin:")]
@@ -182,6 +187,53 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         return run
     finally:
         store.close()
+
+
+def adaptive_settings(assignment: Assignment) -> tuple[adaptive.AdaptiveSettings, list[float], int]:
+    """The adaptive league's settings, and its cuts for n players: the top fraction (the playoff
+    line) and every grade band's edge."""
+    cfg = assignment.config.league.adaptive
+    settings = adaptive.AdaptiveSettings(first_opponents=cfg.first_opponents, wave_opponents=cfg.wave_opponents,
+                                         confidence=cfg.confidence, budget=cfg.budget, wave_share=cfg.wave_share)
+    fractions = [assignment.config.league.top_fraction]
+    if assignment.config.grading.kind == "bands":
+        fractions += [float(f) for f, _ in assignment.config.grading.bands]
+    return settings, fractions, assignment.config.league.games_per_pair
+
+
+def _adaptive_waves(assignment: Assignment, store: Store, run: LeagueRun, entrants, executor, factory, run_id,
+                    progress, console) -> None:
+    """Waves until every cut is separated or the budget is spent; each wave's games are stored as
+    they finish, and every wave follows from the stored results, so a killed run resumes mid-wave."""
+    lg = assignment.config.league
+    settings, fractions, gpp = adaptive_settings(assignment)
+    ids = sorted(i for i in entrants if not i.startswith("builtin:") or i in {f"builtin:{b}" for b in lg.builtins})
+    cuts = adaptive.cut_places(len(ids), fractions)
+    by_key: dict[str, sched.GameSpec] = {}
+    own = executor is None
+    executor = executor or make_executor(assignment)
+
+    def play(specs: list[sched.GameSpec]):
+        run.specs = run.specs + specs
+        _play(assignment, store, run, specs, entrants, executor, factory, run_id, progress, console)
+        by_key.update({_key(assignment, s, entrants): s for s in specs})
+        results = {(by_key[k].pairing, by_key[k].game_index): (p0, p1)
+                   for k, (seat0, seat1, p0, p1) in store.scores(assignment.name).items()
+                   if k in by_key and seat0 not in run.disqualified and seat1 not in run.disqualified}
+        return results, [i for i in ids if i not in run.disqualified]
+
+    def said(wave: adaptive.Wave) -> None:
+        if wave.specs:
+            doubt = f", {len(wave.straddling)} player(s) near a cut" if wave.number > 1 else ""
+            _say(console, f"adaptive wave {wave.number}: {len(wave.specs)} game(s){doubt}")
+        else:
+            _say(console, f"adaptive league over after {wave.number - 1} wave(s): {wave.reason}")
+
+    try:
+        adaptive.run_waves(ids, cuts, gpp, lg.seed, settings, play, on_wave=said)
+    finally:
+        if own:
+            executor.close()
 
 
 def _say(console, text: str) -> None:
@@ -314,8 +366,8 @@ def _standings(assignment: Assignment, store: Store, run: LeagueRun, entrants) -
 
 def rank_by(assignment: Assignment) -> str:
     """Ranking by rating where players play different opponents and different numbers of games
-    (random_subset); by points where everyone plays the same games (round robin, gauntlet)."""
-    return "rating" if assignment.config.league.format == "random_subset" else "points"
+    (random_subset, adaptive); by points where everyone plays the same games (round robin, gauntlet)."""
+    return "rating" if assignment.config.league.format in ("random_subset", "adaptive") else "points"
 
 
 class _progress:

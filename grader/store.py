@@ -240,6 +240,13 @@ class Store:
             out = [g for g in out if g.key in keys]
         return out
 
+    def scores(self, assignment: str) -> dict[str, tuple[str, str, float, float]]:
+        """{key: (seat0, seat1, points0, points1)} of every scored game, without the moves: what a
+        fit needs, light enough to read after every wave of an adaptive league."""
+        rows = self._query("SELECT key, seat0, seat1, points0, points1 FROM games WHERE assignment=? "
+                           "AND status='done'", (assignment,))
+        return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
+
     # -- incidents --------------------------------------------------------------------------------
     def add_incident(self, assignment: str, submission: str, game_key: str | None, kind: str, message: str,
                      at: float | None = None) -> None:

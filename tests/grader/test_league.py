@@ -206,3 +206,19 @@ def test_the_league_starts_players_from_the_template_unless_told_not_to(tmp_path
                      limits=assignment.limits(None), options=assignment.config.options) as player:
             assert player.start().ok
             assert player.started_by == started_by
+
+
+def test_an_adaptive_league_plays_waves_through_the_executor_and_a_rerun_reuses_them(tmp_path):
+    config = make_config(tmp_path, ["baseline_student", "raises"], league={
+        "format": "adaptive", "games_per_pair": 2, "seed": 5, "builtins": ["random"], "concurrency": 2,
+        "adaptive": {"first_opponents": 1, "budget": 1.0, "wave_share": 1.0}})
+    assignment, run = league(config)
+    games = done_games(assignment)
+    rounds = sorted({g.round for g in games})
+    assert rounds[0] == "wave 1" and len(games) == run.played
+    assert run.standings.rank_by == "rating"
+    assert len(games) <= 2 * 3                      # the budget: one double round robin of 3 players
+    assert {r.id for r in run.standings.rows} == {"baseline_student", "raises", "builtin:random"}
+    _, again = league(config)                       # every wave follows from the stored results
+    assert again.played == 0 and again.reused == len(games)
+    assert sorted(again.keys) == sorted(run.keys)
