@@ -102,13 +102,16 @@ class ThresholdRule(Strict):
 
 
 class GradingConfig(Strict):
-    kind: Literal["bands", "interpolate", "thresholds", "validation", "none"] = "none"   # validation: its points
+    kind: Literal["bands", "interpolate", "thresholds", "ladder", "validation", "none"] = "none"   # validation: its points
     bands: list[tuple[float, float]] = Field(default_factory=list)
     max: float = 100
     pass_min: float = 50
     must_beat: str | None = None
-    rules: list[ThresholdRule] = Field(default_factory=list)
+    rules: list[ThresholdRule] = Field(default_factory=list)   # thresholds, ladder: {beats, grade}
     failed_grade: float = 0
+    error: float = 0.05              # ladder: the chance a "beats"/"does not beat" decision is wrong
+    margin: float = 0.1              # ladder: "beats" means scoring ½ + margin a game, "does not" ½ − margin
+    max_games: int = 200             # ladder: per student and baseline, then undecided
 
 
 class SimilarityConfig(Strict):
@@ -306,7 +309,7 @@ def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None
     named += [("validation.smoke_opponent", a.validation.smoke_opponent)]
     if a.grading.must_beat:
         named.append(("grading.must_beat", a.grading.must_beat))
-    if a.grading.kind == "thresholds":
+    if a.grading.kind in ("thresholds", "ladder"):
         named += [("grading.rules", rule.beats) for rule in a.grading.rules]
     for key, builtin in named:
         if builtin not in ruleset.players:

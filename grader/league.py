@@ -17,9 +17,11 @@ from . import adaptive
 from . import schedule as sched
 from .assignment import Assignment
 from .executors import Executor, make_executor
+from .grading import sprt_settings
 from .match import GameResult
 from .safetext import one_line
-from .standings import Standings, compute_standings
+from .sprt import decide
+from .standings import Standings, compute_standings, outcome
 from .store import GameRecord, Store, SubmissionRecord, game_key
 from .submissions import Submission, builtin, discover
 from .validation import ValidationReport, cores, validate
@@ -46,6 +48,7 @@ class LeagueRun:
     gone: list[str] = field(default_factory=list)       # in the store from earlier runs, no longer in the folder
     disqualified: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    ladder_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # grading kind ladder
 
     def summary_line(self) -> str:
         changed = f": {len(self.changed)} submission(s) new or changed" if self.changed else ""
@@ -157,7 +160,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
                  and validations[s.id].get("kind", "module") == "module"]     # programs play no games
         lg = assignment.config.league
         builtin_names = sorted(set(lg.builtins) | (set(lg.gauntlet) if lg.format == "gauntlet" else set())
-                               | ({assignment.config.grading.must_beat} - {None}))
+                               | {b for b in [assignment.config.grading.must_beat] if b}
+                               | set(ladder_baselines(assignment)))
         builtins = {f"builtin:{b}": builtin(assignment.ruleset, b) for b in builtin_names}
         league_builtins = [f"builtin:{b}" for b in lg.builtins]
         entrants = {s.id: s for s in valid} | builtins
@@ -179,6 +183,9 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
                        {(x.seat0, x.seat1, x.seed, x.game_index) for x in specs}]
             run.specs = specs + playoff
             _play(assignment, store, run, playoff, entrants, executor, factory, run_id, progress, console)
+        if assignment.config.grading.kind == "ladder":
+            _ladder_games(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
+                          progress, console)
         run.standings = _standings(assignment, store, run, entrants)
         run.seconds = time.perf_counter() - t0
         store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
@@ -234,6 +241,63 @@ def _adaptive_waves(assignment: Assignment, store: Store, run: LeagueRun, entran
     finally:
         if own:
             executor.close()
+
+
+def ladder_baselines(assignment: Assignment) -> list[str]:
+    """The built-ins of a ladder grading (empty for other kinds)."""
+    grading = assignment.config.grading
+    return [r.beats.removeprefix("builtin:") for r in grading.rules] if grading.kind == "ladder" else []
+
+
+def _ladder_games(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], entrants, executor,
+                  factory, run_id, progress, console) -> None:
+    """Each student against each baseline of the ladder, one seat-swapped twin at a time for every
+    pair still undecided, until the sequential test decides it or max_games is reached. The games
+    of a pair are numbered on from the ones the league already played, so a re-run finds them all."""
+    settings = sprt_settings(assignment.config.grading.model_dump())
+    seed = assignment.config.league.seed
+    baselines = [f"builtin:{b}" for b in ladder_baselines(assignment)]
+    own = executor is None
+    executor = executor or make_executor(assignment)
+    try:
+        while True:
+            pairs = _ladder_pairs(assignment, store, run, ids, baselines, entrants)
+            wave = []
+            scheduled: dict[str, int] = {}              # games of each pairing scheduled, infra ones too
+            for spec in run.keys.values():
+                scheduled[spec.pairing] = max(scheduled.get(spec.pairing, 0), spec.game_index + 1)
+            for (sid, base), games in sorted(pairs.items()):
+                start = scheduled.get(sched.pairing_name(sid, base), 0)
+                if sid in run.disqualified or decide([x for _, x in games], settings).decided \
+                        or start >= settings.max_games:
+                    continue
+                start += start % 2
+                wave += sched.pair_games(sid, base, start + 2, seed, "ladder")[start:]
+            run.ladder_scores = {sid: {} for sid in ids}
+            for (sid, base), games in pairs.items():
+                run.ladder_scores[sid][base] = [x for _, x in games]
+            if not wave:
+                return
+            run.specs = run.specs + wave
+            _play(assignment, store, run, wave, entrants, executor, factory, run_id, progress, console)
+    finally:
+        if own:
+            executor.close()
+
+
+def _ladder_pairs(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], baselines: list[str],
+                  entrants) -> dict[tuple[str, str], list[tuple[int, float]]]:
+    """{(student, baseline): [(game_index, the student's score)] in game order} over this run's games."""
+    scores = store.scores(assignment.name)
+    pairs: dict[tuple[str, str], list[tuple[int, float]]] = {(s, b): [] for s in ids for b in baselines}
+    for key, spec in run.keys.items():
+        if key not in scores:
+            continue
+        seat0, seat1, p0, p1 = scores[key]
+        for me, other, kind in ((seat0, seat1, outcome(p0, p1)[0]), (seat1, seat0, outcome(p0, p1)[1])):
+            if (me, other) in pairs:
+                pairs[me, other].append((spec.game_index, {"win": 1.0, "draw": 0.5}.get(kind, 0.0)))
+    return {k: sorted(v) for k, v in pairs.items()}
 
 
 def _say(console, text: str) -> None:

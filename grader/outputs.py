@@ -202,7 +202,7 @@ def compute_grades(assignment: Assignment, run) -> dict:
     cfg = assignment.config.grading
     if cfg.kind == "validation":
         return _validation_grades(run, cfg.max, excluded)
-    return grade(run.standings, cfg.model_dump(), excluded=excluded)
+    return grade(run.standings, cfg.model_dump(), excluded=excluded, ladder=run.ladder_scores)
 
 
 def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:

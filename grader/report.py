@@ -333,6 +333,7 @@ def _row(sub: dict, played: list[tuple[dict, int]], names: _Names, public: bool 
         "rating_spread": spread,
         "grade": _fmt(sub.get("grade"), 2), "grade_max": _fmt(sub.get("grade_max"), 2),
         "grade_sort": _number(sub.get("grade")),
+        "grade_reason": names.scrub(_text(sub.get("grade_reason"))),
         "status": status, "status_detail": why,
         "validation": _validation(sub.get("validation"), names),
         "slowest_move": _fmt(sub.get("slowest_move_s"), 3), "peak_memory": _fmt(sub.get("peak_memory_mb"), 1),

@@ -151,6 +151,14 @@ def test_check_svg_is_shown_as_an_image(tmp_path, doc):
     assert "<pre class=\"picture\">" not in page
 
 
+def test_the_grade_page_says_why_the_grade(tmp_path, doc):
+    doc["submissions"][2].update(grade=10.0, grade_max=10.0,
+                                 grade_reason="beats greedy: 41 of 52 games, error below 5%")
+    render_site(doc, tmp_path / "s")
+    page = (tmp_path / "s" / "submissions" / f"{slug_hash('mallory')}.html").read_text(encoding="utf-8")
+    assert "10 / 10" in page and "beats greedy: 41 of 52 games, error below 5%" in page
+
+
 def test_game_page_carries_its_frames_and_moves(site, doc):
     page = site / "games" / f"{slug_hash('g-ab-0')}.html"
     data = _replay_data(page)
