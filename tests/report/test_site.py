@@ -339,3 +339,26 @@ def test_both_sites_replay_each_game_once(tmp_path, doc, frames):
     assert [p.parent.name for p in written] == ["instructor", "public"]
     assert len(list((tmp_path / "public" / "games").glob("*.html"))) == len(doc["games"])
     assert "data:image/svg" in next((tmp_path / "public" / "games").glob("*.html")).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("public", [False, True])
+def test_game_numbers_and_links_do_not_depend_on_the_order_games_finished(tmp_path, doc, public):
+    for n, sub in enumerate(doc["submissions"]):
+        sub["public_name"] = f"Calm Otter {n}"
+    extra = [dict(doc["games"][0], id=f"g-ab-{k}", seed=10 + k, game_index=2 + k) for k in range(4)]
+    doc["games"] += extra
+
+    def numbered(games, out):
+        d = dict(doc, games=games)
+        render_site(d, tmp_path / out, public=public)
+        found = {}
+        for page in (tmp_path / out / "games").glob("*.html"):
+            text = page.read_text(encoding="utf-8")
+            number = re.search(r"<h2>Game #(\d+)", text).group(1)
+            seed = re.findall(r"<dt>Seed</dt><dd>(\d+)</dd>", text)[-1]          # the game's, after the league's
+            found[seed] = (page.name, number)
+        return found
+
+    first = numbered(list(doc["games"]), "one")
+    again = numbered(list(reversed(doc["games"])), "two")
+    assert len(first) == len(doc["games"]) and first == again
