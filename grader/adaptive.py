@@ -9,7 +9,8 @@ player on the other side is not established at `confidence` (the difference of t
 under z standard errors of that difference: differences, unlike single intervals, do not depend
 on where the scale's zero is). The next wave gives the players in doubt, the most doubtful first
 and at most `wave_share` of the field, `wave_opponents` new pairings of two seat-swapped games
-(one twin) each, against the opponents whose game is most informative: win probability nearest ½,
+(one twin) each (more when that would spend less than 1/`waves` of the budget: a bound on the
+number of fits), against the opponents whose game is most informative: win probability nearest ½,
 discounted by REPEAT for every twin the pair has already played, so a player meets several
 opponents near its rating rather than one again and again. Waves stop when no one is in doubt
 (every cut is separated at the stated confidence) or when the next wave would pass the game
@@ -46,12 +47,15 @@ class AdaptiveSettings:
     confidence: float = 0.95        # a cut is separated when no interval at this confidence holds it
     budget: float = 0.15            # at most this share of a full round robin's games (games_per_pair)
     wave_share: float = 0.2         # at most this share of the players (the most doubtful) get games in a wave
+    waves: int = 20                 # each wave spends at least 1/waves of the budget (more opponents each)
 
     def __post_init__(self) -> None:
         if self.first_opponents < 1 or self.wave_opponents < 1:
             raise ValueError("adaptive first_opponents and wave_opponents must be at least 1.")
         if not 0.5 < self.confidence < 1:
             raise ValueError(f"adaptive confidence must be between 0.5 and 1, not {self.confidence:g}.")
+        if self.waves < 1:
+            raise ValueError(f"adaptive waves must be at least 1, not {self.waves}.")
         if not 0 < self.wave_share <= 1:
             raise ValueError(f"adaptive wave_share must be in (0, 1], not {self.wave_share:g}.")
         if not 0 < self.budget <= 1:
@@ -145,14 +149,17 @@ def next_wave(ids: list[str], specs: list[GameSpec], results: Results,
         twins[s.pairing] = max(twins.get(s.pairing, 0), s.game_index + 1)
     chosen: dict[str, tuple[str, str]] = {}
     most = max(1, math.ceil(settings.wave_share * len(ids)))
-    for player in sorted(doubt, key=lambda p: (doubt[p], _digest("order", seed, number, p)))[:most]:
+    chosen_players = sorted(doubt, key=lambda p: (doubt[p], _digest("order", seed, number, p)))[:most]
+    floor = math.ceil(budget_games(len(ids), games_per_pair, settings) / settings.waves)
+    opponents = max(settings.wave_opponents, math.ceil(floor / (WAVE_GAMES * len(chosen_players))))
+    for player in chosen_players:
         if len(chosen) * WAVE_GAMES + WAVE_GAMES > room:
             break
         ranked = sorted((o for o in ids if o != player and pairing_name(player, o) not in chosen),
                         key=lambda o: (-round(_information(rating, player, o)
                                               * REPEAT ** (met.get(pairing_name(player, o), 0) // 2), 6),
                                        _digest("pick", seed, number, player, o)))
-        for other in ranked[:settings.wave_opponents]:
+        for other in ranked[:opponents]:
             if len(chosen) * WAVE_GAMES + WAVE_GAMES > room:
                 break
             chosen[pairing_name(player, other)] = (player, other)

@@ -201,7 +201,8 @@ def adaptive_settings(assignment: Assignment) -> tuple[adaptive.AdaptiveSettings
     line) and every grade band's edge."""
     cfg = assignment.config.league.adaptive
     settings = adaptive.AdaptiveSettings(first_opponents=cfg.first_opponents, wave_opponents=cfg.wave_opponents,
-                                         confidence=cfg.confidence, budget=cfg.budget, wave_share=cfg.wave_share)
+                                         confidence=cfg.confidence, budget=cfg.budget, wave_share=cfg.wave_share,
+                                         waves=cfg.waves)
     fractions = [assignment.config.league.top_fraction]
     if assignment.config.grading.kind == "bands":
         fractions += [float(f) for f, _ in assignment.config.grading.bands]

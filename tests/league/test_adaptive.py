@@ -102,7 +102,7 @@ def test_new_games_of_a_pair_are_new_twins_on_new_seeds():
 def test_stops_as_soon_as_every_cut_is_separated():
     theta = spread(10, 2.0)
     waves: list = []
-    specs, last = run_waves(sorted(theta), [1, 3], 10, 3, AdaptiveSettings(budget=1.0, first_opponents=2),
+    specs, last = run_waves(sorted(theta), [1, 3], 10, 3, AdaptiveSettings(budget=1.0, first_opponents=2, waves=1000),
                             simulated(theta), on_wave=waves.append)
     assert "separated at 95% confidence" in last.reason
     assert not straddlers(last.ratings, sorted(theta), [1, 3], 0.95)
