@@ -13,7 +13,7 @@ import random
 import time
 
 from grader.adaptive import AdaptiveSettings, cut_places, run_waves
-from grader.schedule import GameSpec, round_robin
+from grader.schedule import GameSpec, random_opponents, round_robin
 from grader.standings import compute_standings
 
 PLAYERS = 300
@@ -97,6 +97,14 @@ def run():
     rows.append({"league (300 players, seed 1)": "double round robin", "games": rr_games, "games / round robin": "100%",
                  "top-10 % recall": f"{rr_recall:.2f}", "bands right": f"{rr_bands:.2f}", "waves": "",
                  "stopped": "", "scheduler s": f"{time.perf_counter() - t0:.1f}"})
+    t0 = time.perf_counter()
+    specs = random_opponents(list(theta), 30, GAMES_PER_PAIR, seed)        # about the adaptive budget, at random
+    results = [(s.seat0, s.seat1, *outcome(theta, s)) for s in specs]
+    recall, bands = accuracy(theta, ranked_ids(results, list(theta), "rating"))
+    rows.append({"league (300 players, seed 1)": "30 random opponents, ranked by rating", "games": len(specs),
+                 "games / round robin": f"{len(specs) / rr_games:.1%}", "top-10 % recall": f"{recall:.2f}",
+                 "bands right": f"{bands:.2f}", "waves": "", "stopped": "",
+                 "scheduler s": f"{time.perf_counter() - t0:.1f}"})
     for label, shares in (("adaptive, cuts: top 10 % and the bands 10/20/40 %", (TOP, *BANDS)),
                           ("adaptive, cut: top 10 % only", (TOP,))):
         t0 = time.perf_counter()
