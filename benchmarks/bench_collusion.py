@@ -14,7 +14,7 @@ from benchmarks.simulated_leagues import bt_league
 from grader.collusion import result_flags
 
 PLAYERS = 20
-LEAGUES = 12
+LEAGUES = 6
 
 
 def _league(seed: int, games_per_pair: int, thrown: bool) -> tuple[list[dict], tuple[str, str]]:

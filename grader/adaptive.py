@@ -42,11 +42,11 @@ REPEAT = 0.8            # each twin a pair has played already makes its next one
 
 @dataclass(frozen=True)
 class AdaptiveSettings:
-    first_opponents: int = 4        # opponents per player in the first wave
+    first_opponents: int = 6        # opponents per player in the first wave
     wave_opponents: int = 2         # new pairings per straddling player in each later wave
     confidence: float = 0.95        # a cut is separated when no interval at this confidence holds it
-    budget: float = 0.15            # at most this share of a full round robin's games (games_per_pair)
-    wave_share: float = 0.2         # at most this share of the players (the most doubtful) get games in a wave
+    budget: float = 0.15            # at most this share of a round robin's games (the first wave is always played)
+    wave_share: float = 1.0         # at most this share of the players (the most doubtful) get games in a wave
     waves: int = 20                 # each wave spends at least 1/waves of the budget (more opponents each)
 
     def __post_init__(self) -> None:

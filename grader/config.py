@@ -62,9 +62,9 @@ class ValidationConfig(Strict):
 class AdaptiveConfig(Strict):
     """`league.format: adaptive` (grader/adaptive.py): waves of games only where a cut is in doubt."""
 
-    first_opponents: int = Field(4, ge=1)         # opponents per player in the first wave
+    first_opponents: int = Field(6, ge=1)         # opponents per player in the first wave
     wave_opponents: int = Field(2, ge=1)          # new pairings per doubtful player in each later wave
-    wave_share: float = Field(0.2, gt=0, le=1)    # at most this share of the players get games in a wave
+    wave_share: float = Field(1.0, gt=0, le=1)    # at most this share of the players get games in a wave
     waves: int = Field(20, ge=1)                  # each wave spends at least 1/waves of the budget
     confidence: float = Field(0.95, gt=0.5, lt=1)  # a cut is separated when no interval at this level holds it
     budget: float = Field(0.15, gt=0, le=1)       # at most this share of a full round robin's games

@@ -112,7 +112,7 @@ def test_stops_as_soon_as_every_cut_is_separated():
 
 def test_stops_when_the_budget_is_spent():
     theta = {f"p{i:02d}": 0.0 for i in range(20)}      # indistinguishable: never separated
-    specs, last, waves, _ = league(theta, [2, 4, 8], budget=0.3)
+    specs, last, waves, _ = league(theta, [2, 4, 8], budget=0.3, first_opponents=2)
     assert "budget" in last.reason
     assert len(specs) <= math.floor(0.3 * 2 * 190)
     assert len(waves) > 2
