@@ -132,7 +132,8 @@ def next_wave(ids: list[str], specs: list[GameSpec], results: Results,
     `previous` is the wave that chose the last games (its fit starts this one's)."""
     number = 1 + max((int(s.round.split()[1]) for s in specs if s.round.startswith("wave ")), default=0)
     if not specs:
-        return Wave(1, first_wave(ids, games_per_pair, seed, settings))
+        first = first_wave(ids, games_per_pair, seed, settings)
+        return Wave(1, first, reason="" if first else "fewer than two players: no games to play")
     ratings = fit(ids, specs, results, previous.ratings if previous else None)
     doubt = straddlers(ratings, ids, cuts, settings.confidence)
     if not doubt:

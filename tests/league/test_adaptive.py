@@ -171,6 +171,11 @@ def test_a_player_who_leaves_gets_no_more_games():
     assert not [s for s in specs if s.round != "wave 1" and gone in (s.seat0, s.seat1)]
 
 
+def test_a_league_of_one_plays_nothing_and_says_why():
+    specs, last = run_waves(["solo"], [1], 2, 1, AdaptiveSettings(), simulated({"solo": 0.0}))
+    assert specs == [] and last.reason == "fewer than two players: no games to play"
+
+
 def test_settings_are_checked():
     with pytest.raises(ValueError, match="confidence"):
         AdaptiveSettings(confidence=1.2)
