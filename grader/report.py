@@ -258,7 +258,8 @@ def _games(games_raw: list[dict], names: _Names) -> list[dict]:
         raw_id = _text(g.get("id"))
         seats = [_text(g.get("seat0")), _text(g.get("seat1"))]
         if names.anonymised or raw_id is None:
-            key = slug_hash("\x1f".join(map(str, identity(g))))
+            a, b, _, seed, first = identity(g)
+            key = slug_hash("\x1f".join((a, b, _text(g.get("game_index")) or "", seed, first)))
         else:
             key = slug_hash(raw_id)
         while key in used:
