@@ -65,3 +65,24 @@ def league(n_players: int = 8, games_per_pair: int = 4, seed: int = 0, thrower: 
                 seats = (a, b) if g % 2 == 0 else (b, a)
                 games.append(play(game, s, seats, skills, thrower, throw))
     return games, game, ruleset.blunder
+
+
+def bt_league(rng: random.Random, strengths: dict[str, float], games_per_pair: int,
+              lose_to: tuple[str, str] | None = None) -> list[dict]:
+    """A round robin of Bradley–Terry players of any game (results only, no moves): a wins a game
+    against b with probability 1 / (1 + 10^((s_b − s_a)/400)); `lose_to=(thrower, friend)` makes
+    the thrower lose every game to its friend."""
+    games = []
+    names = sorted(strengths)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for g in range(games_per_pair):
+                p_a = 1 / (1 + 10 ** ((strengths[b] - strengths[a]) / 400))
+                a_wins = rng.random() < p_a
+                if lose_to and {a, b} == set(lose_to):
+                    a_wins = a == lose_to[1]
+                seats = (a, b) if g % 2 == 0 else (b, a)
+                points = [1.0, 0.0] if a_wins == (seats[0] == a) else [0.0, 1.0]
+                games.append({"id": f"{a}-{b}-{g}", "seat0": seats[0], "seat1": seats[1], "seed": g,
+                              "points": points})
+    return games

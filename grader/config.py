@@ -61,13 +61,25 @@ class ValidationConfig(Strict):
     submission_patterns: dict[str, dict[str, str]] = Field(default_factory=dict)   # by submission id, the rare case
 
 
+class AdaptiveConfig(Strict):
+    """`league.format: adaptive` (grader/adaptive.py): waves of games only where a cut is in doubt."""
+
+    first_opponents: int = Field(6, ge=1)         # opponents per player in the first wave
+    wave_opponents: int = Field(2, ge=1)          # new pairings per doubtful player in each later wave
+    wave_share: float = Field(1.0, gt=0, le=1)    # at most this share of the players get games in a wave
+    waves: int = Field(20, ge=1)                  # each wave spends at least 1/waves of the budget
+    confidence: float = Field(0.95, gt=0.5, lt=1)  # a cut is separated when no interval at this level holds it
+    budget: float = Field(0.15, gt=0, le=1)       # at most this share of a full round robin's games
+
+
 class LeagueConfig(Strict):
-    format: Literal["round_robin", "random_subset", "gauntlet"] = "round_robin"
+    format: Literal["round_robin", "random_subset", "gauntlet", "adaptive"] = "round_robin"
     games_per_pair: int = Field(2, ge=1, le=100000)
     seed: int = 0
     builtins: list[str] = Field(default_factory=list)      # built-in players entered in the league
     opponents: int = Field(5, ge=1)                         # random_subset: opponents per submission
-    top_fraction: float = Field(0.1, gt=0, le=1)            # random_subset: who plays the playoff
+    top_fraction: float = Field(0.1, gt=0, le=1)            # random_subset: the playoff; adaptive: a cut
+    adaptive: AdaptiveConfig = Field(default_factory=AdaptiveConfig)
     gauntlet: list[str] = Field(default_factory=lambda: ["random"])   # built-ins every submission meets
     concurrency: Annotated[int, Field(ge=1)] | Literal["auto"] = "auto"
     executor: Literal["local", "dask"] = "local"
@@ -97,13 +109,16 @@ class ThresholdRule(Strict):
 
 
 class GradingConfig(Strict):
-    kind: Literal["bands", "interpolate", "thresholds", "validation", "none"] = "none"   # validation: its points
+    kind: Literal["bands", "interpolate", "thresholds", "ladder", "validation", "none"] = "none"   # validation: its points
     bands: list[tuple[float, float]] = Field(default_factory=list)
     max: float = 100
     pass_min: float = 50
     must_beat: str | None = None
-    rules: list[ThresholdRule] = Field(default_factory=list)
+    rules: list[ThresholdRule] = Field(default_factory=list)   # thresholds, ladder: {beats, grade}
     failed_grade: float = 0
+    error: float = 0.05              # ladder: the chance a "beats"/"does not beat" decision is wrong
+    margin: float = 0.1              # ladder: "beats" means scoring ½ + margin a game, "does not" ½ − margin
+    max_games: int = 200             # ladder: per student and baseline, then undecided
 
 
 class SimilarityConfig(Strict):
@@ -335,7 +350,7 @@ def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None
     named += [("validation.smoke_opponent", a.validation.smoke_opponent)]
     if a.grading.must_beat:
         named.append(("grading.must_beat", a.grading.must_beat))
-    if a.grading.kind == "thresholds":
+    if a.grading.kind in ("thresholds", "ladder"):
         named += [("grading.rules", rule.beats) for rule in a.grading.rules]
     for key, builtin in named:
         if builtin not in ruleset.players:

@@ -20,6 +20,12 @@ graded the same way. The others ("players") are graded by `config["kind"]`:
   {"beats": "random", "grade": 5}]}`: a player meets a rule when it scored at least `share`
   (default 0.5) of the points in its games against that built-in; the highest grade among the rules
   it meets wins, 0 when it meets none. The maximum is the highest rule grade.
+- "ladder": `{"kind": "ladder", "rules": [{"beats": "greedy", "grade": 10}, {"beats": "random",
+  "grade": 5}], "error": 0.05, "margin": 0.1, "max_games": 200}`: every student plays each rule's
+  built-in until a sequential test (grader/sprt.py) decides "beats it" or "does not beat it" at the
+  `error` rate; the highest grade among the built-ins it beats wins, 0 when it beats none. The
+  reason says each decision and its error ("beats greedy: 41 of 52 games, error below 5%"). The
+  games come as `ladder`: {student: {built-in id: its scores in game order}} (`league.ladder_scores`).
 - "none": no grades (an empty mapping).
 
 Built-in names may be written "random" or "builtin:random". Bad config raises GradingConfigError
@@ -30,10 +36,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .sprt import BEATS, SprtSettings, decide
 from .standings import Standings
 
 BUILTIN_PREFIX = "builtin:"
-KINDS = ("bands", "interpolate", "thresholds", "none")
+KINDS = ("bands", "interpolate", "thresholds", "ladder", "none")
 
 
 class GradingConfigError(ValueError):
@@ -60,7 +67,8 @@ def score_share(standings: Standings, sub_id: str, opponent: str) -> float | Non
     return None
 
 
-def compute_grades(standings: Standings, config: dict, excluded: dict[str, str] | None = None) -> dict[str, Grade]:
+def compute_grades(standings: Standings, config: dict, excluded: dict[str, str] | None = None,
+                   ladder: dict[str, dict[str, list[float]]] | None = None) -> dict[str, Grade]:
     """{id: Grade} for every graded id (see the module docstring)."""
     kind = config.get("kind", "none")
     if kind not in KINDS:
@@ -84,6 +92,8 @@ def compute_grades(standings: Standings, config: dict, excluded: dict[str, str] 
         grades |= _bands(players, config["bands"], top)
     elif kind == "interpolate":
         grades |= _interpolate(standings, players, config, top, floor)
+    elif kind == "ladder":
+        grades |= _ladder(players, config, ladder or {}, top)
     else:
         grades |= _thresholds(standings, players, config["rules"], top)
     return grades
@@ -104,7 +114,36 @@ def _maximum(kind: str, config: dict) -> float:
     rules = config.get("rules") or []
     if not rules or any(not isinstance(r, dict) or "beats" not in r or "grade" not in r for r in rules):
         raise GradingConfigError("grading rules must be a non-empty list of {beats: <built-in>, grade: <number>}.")
+    if kind == "ladder":
+        sprt_settings(config)
     return max(float(r["grade"]) for r in rules)
+
+
+def sprt_settings(config: dict) -> SprtSettings:
+    """The ladder's sequential test, from the grading config (a bad value is one sentence)."""
+    try:
+        return SprtSettings(error=float(config.get("error", 0.05)), margin=float(config.get("margin", 0.1)),
+                            max_games=int(config.get("max_games", 200)))
+    except ValueError as exc:
+        raise GradingConfigError(f"the ladder's {exc}") from None
+
+
+def _ladder(players, config: dict, ladder: dict[str, dict[str, list[float]]], top: float) -> dict[str, Grade]:
+    settings = sprt_settings(config)
+    ordered = sorted(config["rules"], key=lambda r: -float(r["grade"]))
+    out = {}
+    for row in players:
+        said, met = [], None
+        for rule in ordered:
+            name = str(rule["beats"]).removeprefix(BUILTIN_PREFIX)
+            decision = decide(ladder.get(row.id, {}).get(_builtin_id(name), []), settings)
+            said.append(decision.sentence(name) if decision.games else f"{name}: no games played")
+            if decision.verdict == BEATS:
+                met = rule
+                break
+        grade = float(met["grade"]) if met else 0.0
+        out[row.id] = Grade(grade, top, "; ".join(said))
+    return out
 
 
 def _bands(players, bands, top: float) -> dict[str, Grade]:

@@ -13,12 +13,15 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from . import adaptive
 from . import schedule as sched
 from .assignment import Assignment
 from .executors import Executor, make_executor
+from .grading import sprt_settings
 from .match import GameResult
 from .safetext import one_line
-from .standings import Standings, compute_standings
+from .sprt import decide
+from .standings import Standings, compute_standings, outcome
 from .store import GameRecord, Store, SubmissionRecord, game_key
 from .submissions import Submission, builtin, discover
 from .validation import ValidationReport, cores, validate
@@ -45,6 +48,7 @@ class LeagueRun:
     gone: list[str] = field(default_factory=list)       # in the store from earlier runs, no longer in the folder
     disqualified: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    ladder_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # grading kind ladder
 
     def summary_line(self) -> str:
         changed = f": {len(self.changed)} submission(s) new or changed" if self.changed else ""
@@ -107,6 +111,8 @@ def _schedule(assignment: Assignment, ids: list[str], builtins: list[str]) -> li
     gpp = lg.games_per_pair
     if lg.format == "gauntlet":
         specs = sched.gauntlet(ids, [f"builtin:{b}" for b in lg.gauntlet], gpp, seed)
+    elif lg.format == "adaptive":
+        specs = []                                      # played wave by wave: _adaptive_waves
     elif lg.format == "random_subset":
         specs = sched.random_opponents(ids + builtins, lg.opponents, gpp, seed)
     else:
@@ -154,7 +160,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
                  and validations[s.id].get("kind", "module") == "module"]     # programs play no games
         lg = assignment.config.league
         builtin_names = sorted(set(lg.builtins) | (set(lg.gauntlet) if lg.format == "gauntlet" else set())
-                               | ({assignment.config.grading.must_beat} - {None}))
+                               | {b for b in [assignment.config.grading.must_beat] if b}
+                               | set(ladder_baselines(assignment)))
         builtins = {f"builtin:{b}": builtin(assignment.ruleset, b) for b in builtin_names}
         league_builtins = [f"builtin:{b}" for b in lg.builtins]
         entrants = {s.id: s for s in valid} | builtins
@@ -165,6 +172,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         run = LeagueRun(assignment, subs, validations, list(entrants.values()), specs, {}, changed=changed,
                         gone=gone, disqualified=dict(disq))
         _play(assignment, store, run, specs, entrants, executor, factory, run_id, progress, console)
+        if lg.format == "adaptive":
+            _adaptive_waves(assignment, store, run, entrants, executor, factory, run_id, progress, console)
         if lg.format == "random_subset":
             interim = _standings(assignment, store, run, entrants)
             playoff_ids = [r.id for r in interim.rows if not r.id.startswith("builtin:")]
@@ -174,6 +183,9 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
                        {(x.seat0, x.seat1, x.seed, x.game_index) for x in specs}]
             run.specs = specs + playoff
             _play(assignment, store, run, playoff, entrants, executor, factory, run_id, progress, console)
+        if assignment.config.grading.kind == "ladder":
+            _ladder_games(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
+                          progress, console)
         run.standings = _standings(assignment, store, run, entrants)
         run.seconds = time.perf_counter() - t0
         store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
@@ -182,6 +194,111 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         return run
     finally:
         store.close()
+
+
+def adaptive_settings(assignment: Assignment) -> tuple[adaptive.AdaptiveSettings, list[float], int]:
+    """The adaptive league's settings, and its cuts for n players: the top fraction (the playoff
+    line) and every grade band's edge."""
+    cfg = assignment.config.league.adaptive
+    settings = adaptive.AdaptiveSettings(first_opponents=cfg.first_opponents, wave_opponents=cfg.wave_opponents,
+                                         confidence=cfg.confidence, budget=cfg.budget, wave_share=cfg.wave_share,
+                                         waves=cfg.waves)
+    fractions = [assignment.config.league.top_fraction]
+    if assignment.config.grading.kind == "bands":
+        fractions += [float(f) for f, _ in assignment.config.grading.bands]
+    return settings, fractions, assignment.config.league.games_per_pair
+
+
+def _adaptive_waves(assignment: Assignment, store: Store, run: LeagueRun, entrants, executor, factory, run_id,
+                    progress, console) -> None:
+    """Waves until every cut is separated or the budget is spent; each wave's games are stored as
+    they finish, and every wave follows from the stored results, so a killed run resumes mid-wave."""
+    lg = assignment.config.league
+    settings, fractions, gpp = adaptive_settings(assignment)
+    ids = sorted(i for i in entrants if not i.startswith("builtin:") or i in {f"builtin:{b}" for b in lg.builtins})
+    cuts = adaptive.cut_places(len(ids), fractions)
+    by_key: dict[str, sched.GameSpec] = {}
+    own = executor is None
+    executor = executor or make_executor(assignment)
+
+    def play(specs: list[sched.GameSpec]):
+        run.specs = run.specs + specs
+        _play(assignment, store, run, specs, entrants, executor, factory, run_id, progress, console)
+        by_key.update({_key(assignment, s, entrants): s for s in specs})
+        results = {(by_key[k].pairing, by_key[k].game_index): (p0, p1)
+                   for k, (seat0, seat1, p0, p1) in store.scores(assignment.name).items()
+                   if k in by_key and seat0 not in run.disqualified and seat1 not in run.disqualified}
+        return results, [i for i in ids if i not in run.disqualified]
+
+    def said(wave: adaptive.Wave) -> None:
+        if wave.specs:
+            doubt = f", {len(wave.straddling)} player(s) near a cut" if wave.number > 1 else ""
+            _say(console, f"adaptive wave {wave.number}: {len(wave.specs)} game(s){doubt}")
+        else:
+            _say(console, f"adaptive league over after {wave.number - 1} wave(s): {wave.reason}")
+
+    try:
+        adaptive.run_waves(ids, cuts, gpp, lg.seed, settings, play, on_wave=said)
+    finally:
+        if own:
+            executor.close()
+
+
+def ladder_baselines(assignment: Assignment) -> list[str]:
+    """The built-ins of a ladder grading (empty for other kinds)."""
+    grading = assignment.config.grading
+    return [r.beats.removeprefix("builtin:") for r in grading.rules] if grading.kind == "ladder" else []
+
+
+def _ladder_games(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], entrants, executor,
+                  factory, run_id, progress, console) -> None:
+    """Each student against each baseline of the ladder, one seat-swapped twin at a time for every
+    pair still undecided, until the sequential test decides it or max_games is reached. The games
+    of a pair are numbered on from the ones the league already played, so a re-run finds them all."""
+    settings = sprt_settings(assignment.config.grading.model_dump())
+    seed = assignment.config.league.seed
+    baselines = [f"builtin:{b}" for b in ladder_baselines(assignment)]
+    own = executor is None
+    executor = executor or make_executor(assignment)
+    try:
+        while True:
+            pairs = _ladder_pairs(assignment, store, run, ids, baselines, entrants)
+            wave = []
+            scheduled: dict[str, int] = {}              # games of each pairing scheduled, infra ones too
+            for spec in run.keys.values():
+                scheduled[spec.pairing] = max(scheduled.get(spec.pairing, 0), spec.game_index + 1)
+            for (sid, base), games in sorted(pairs.items()):
+                start = scheduled.get(sched.pairing_name(sid, base), 0)
+                if sid in run.disqualified or decide([x for _, x in games], settings).decided \
+                        or start >= settings.max_games:
+                    continue
+                start += start % 2
+                wave += sched.pair_games(sid, base, start + 2, seed, "ladder")[start:]
+            run.ladder_scores = {sid: {} for sid in ids}
+            for (sid, base), games in pairs.items():
+                run.ladder_scores[sid][base] = [x for _, x in games]
+            if not wave:
+                return
+            run.specs = run.specs + wave
+            _play(assignment, store, run, wave, entrants, executor, factory, run_id, progress, console)
+    finally:
+        if own:
+            executor.close()
+
+
+def _ladder_pairs(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], baselines: list[str],
+                  entrants) -> dict[tuple[str, str], list[tuple[int, float]]]:
+    """{(student, baseline): [(game_index, the student's score)] in game order} over this run's games."""
+    scores = store.scores(assignment.name)
+    pairs: dict[tuple[str, str], list[tuple[int, float]]] = {(s, b): [] for s in ids for b in baselines}
+    for key, spec in run.keys.items():
+        if key not in scores:
+            continue
+        seat0, seat1, p0, p1 = scores[key]
+        for me, other, kind in ((seat0, seat1, outcome(p0, p1)[0]), (seat1, seat0, outcome(p0, p1)[1])):
+            if (me, other) in pairs:
+                pairs[me, other].append((spec.game_index, {"win": 1.0, "draw": 0.5}.get(kind, 0.0)))
+    return {k: sorted(v) for k, v in pairs.items()}
 
 
 def _say(console, text: str) -> None:
@@ -314,8 +431,8 @@ def _standings(assignment: Assignment, store: Store, run: LeagueRun, entrants) -
 
 def rank_by(assignment: Assignment) -> str:
     """Ranking by rating where players play different opponents and different numbers of games
-    (random_subset); by points where everyone plays the same games (round robin, gauntlet)."""
-    return "rating" if assignment.config.league.format == "random_subset" else "points"
+    (random_subset, adaptive); by points where everyone plays the same games (round robin, gauntlet)."""
+    return "rating" if assignment.config.league.format in ("random_subset", "adaptive") else "points"
 
 
 class _progress:

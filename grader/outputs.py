@@ -16,16 +16,45 @@ from .lms.export import write_grades_csv as write_plain_grades_csv
 from .lms.penalties import apply_penalties
 from .store import Store
 
+ADJECTIVES = ("Amber", "Brisk", "Calm", "Daring", "Eager", "Fuzzy", "Gentle", "Hasty", "Icy", "Jolly", "Keen",
+              "Lucky", "Mellow", "Nimble", "Odd", "Proud", "Quiet", "Rapid", "Shy", "Tidy", "Upbeat", "Vivid",
+              "Witty", "Young", "Zesty", "Bold", "Crisp", "Dusky", "Fair", "Grand", "Hardy", "Merry")
+ANIMALS = ("Otter", "Lynx", "Heron", "Badger", "Falcon", "Gecko", "Ibis", "Koala", "Lemur", "Marten", "Newt",
+           "Ocelot", "Puffin", "Quokka", "Raven", "Stoat", "Tapir", "Urial", "Vole", "Wombat", "Bison", "Crane",
+           "Dingo", "Egret", "Ferret", "Gibbon", "Hare", "Jackal", "Kestrel", "Llama", "Moose", "Okapi")
 
-def pseudonym(sub_id: str, salt: str) -> str:
-    """A stable, unguessable stand-in name for public boards."""
-    digest = hashlib.sha256(f"{salt}:{sub_id}".encode()).hexdigest()
-    adjectives = ["Amber", "Brisk", "Calm", "Daring", "Eager", "Fuzzy", "Gentle", "Hasty", "Icy", "Jolly",
-                  "Keen", "Lucky", "Mellow", "Nimble", "Odd", "Proud", "Quiet", "Rapid", "Shy", "Tidy"]
-    animals = ["Otter", "Lynx", "Heron", "Badger", "Falcon", "Gecko", "Ibis", "Koala", "Lemur", "Marten",
-               "Newt", "Ocelot", "Puffin", "Quokka", "Raven", "Stoat", "Tapir", "Urial", "Vole", "Wombat"]
-    n = int(digest[:8], 16)
-    return f"{adjectives[n % 20]} {animals[(n // 20) % 20]} {digest[8:11]}"
+
+def pseudonym(sub_id: str, salt: str, attempt: int = 0) -> str:
+    """The `attempt`-th stand-in name a submission would take, a function of the salt and its id
+    only (unguessable without the salt); `pseudonyms` makes them unique within a league."""
+    digest = hashlib.sha256(f"{salt}:{sub_id}:{attempt}".encode()).digest()
+    n = int.from_bytes(digest[:8], "big")
+    words = f"{ADJECTIVES[n % len(ADJECTIVES)]} {ANIMALS[(n // len(ADJECTIVES)) % len(ANIMALS)]}"
+    tries_per_word_pair = 4 * len(ADJECTIVES) * len(ANIMALS)
+    return words if attempt < tries_per_word_pair else f"{words} {attempt - tries_per_word_pair + 2}"
+
+
+def pseudonyms(ids, salt: str, kept: dict[str, str] | None = None) -> dict[str, str]:
+    """{id: stand-in name}, no two alike in the league. A name kept from an earlier run (`kept`,
+    read from the store) stays its holder's; the others, in an order drawn from the salt, take
+    the first of their own seeded names that no one holds or held. So names are stable across
+    runs and a newcomer never takes a name someone already has."""
+    ids = sorted(set(ids))
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for sid in ids:
+        name = (kept or {}).get(sid)
+        if name and name not in taken:
+            out[sid] = name
+            taken.add(name)
+    taken |= set((kept or {}).values())         # an absent student's name waits for its return
+    for sid in sorted((i for i in ids if i not in out), key=lambda i: hashlib.sha256(f"{salt}:{i}".encode()).digest()):
+        attempt = 0
+        while (fresh := pseudonym(sid, salt, attempt)) in taken:
+            attempt += 1
+        out[sid] = fresh
+        taken.add(fresh)
+    return out
 
 
 def _player_stats(games: list) -> dict[str, dict]:
@@ -74,9 +103,13 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             path = Path(sources[sid])
         return shlex.quote(str(path))
 
+    salt = f"{assignment.name}:{lg.seed}"
+    stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))
+    store.keep_pseudonyms(assignment.name, salt, stand_ins)
+
     def shown(sid: str) -> str:
         if anonymise and not sid.startswith("builtin:"):
-            return pseudonym(sid, f"{assignment.name}:{lg.seed}")
+            return stand_ins.get(sid) or sid
         return names.get(sid, sid)
 
     allowed = assignment.config.public_names
@@ -85,7 +118,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         """The name on the published site: a pseudonym unless the config allows this student's name."""
         if sid.startswith("builtin:") or allowed is True or (isinstance(allowed, list) and sid in allowed):
             return shown(sid)
-        return pseudonym(sid, f"{assignment.name}:{lg.seed}")
+        return stand_ins.get(sid) or pseudonym(sid, salt)
 
     subs = []
     for sid in [s.id for s in run.submissions] + [e.id for e in run.entrants if e.builtin]:
@@ -202,7 +235,7 @@ def compute_grades(assignment: Assignment, run) -> dict:
     cfg = assignment.config.grading
     if cfg.kind == "validation":
         return _validation_grades(run, cfg.max, excluded)
-    return grade(run.standings, cfg.model_dump(), excluded=excluded)
+    return grade(run.standings, cfg.model_dump(), excluded=excluded, ladder=run.ladder_scores)
 
 
 def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:

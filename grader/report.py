@@ -244,16 +244,27 @@ def _plies(g: dict) -> list[dict]:
 def _games(games_raw: list[dict], names: _Names) -> list[dict]:
     """The games as the game pages and submission pages show them, each with its URL key.
 
-    Anonymised: keys are sequence numbers and neither the game id nor the `grader play` line
-    (both name submissions by id) is shown."""
+    A game's number and key come from its identity (the pairing as shown, the game's index in the
+    pairing and its seed), never from the order games finished in, so "game 12" and its link stay
+    the same when the league is run again. Anonymised: the key is made from the names shown, and
+    neither the game id nor the `grader play` line (both name submissions by id) is shown."""
+    def identity(g: dict) -> tuple[str, str, float, str, str]:
+        first = names.shown(_text(g.get("seat0")))
+        pair = sorted([first, names.shown(_text(g.get("seat1")))])
+        return pair[0], pair[1], _number(g.get("game_index")) or 0.0, str(g.get("seed")), first
+
     games, used = [], set()
-    for n, g in enumerate(games_raw, 1):
+    for n, g in enumerate(sorted(games_raw, key=identity), 1):
         raw_id = _text(g.get("id"))
-        key = f"g{n:05d}" if names.anonymised or raw_id is None else slug_hash(raw_id)
+        seats = [_text(g.get("seat0")), _text(g.get("seat1"))]
+        if names.anonymised or raw_id is None:
+            a, b, _, seed, first = identity(g)
+            key = slug_hash("\x1f".join((a, b, _text(g.get("game_index")) or "", seed, first)))
+        else:
+            key = slug_hash(raw_id)
         while key in used:
             key = slug_hash(f"{key}#{n}")
         used.add(key)
-        seats = [_text(g.get("seat0")), _text(g.get("seat1"))]
         games.append({
             "raw": g, "key": key, "id": None if names.anonymised else raw_id, "index": n,
             "seats": seats,
@@ -333,6 +344,7 @@ def _row(sub: dict, played: list[tuple[dict, int]], names: _Names, public: bool 
         "rating_spread": spread,
         "grade": _fmt(sub.get("grade"), 2), "grade_max": _fmt(sub.get("grade_max"), 2),
         "grade_sort": _number(sub.get("grade")),
+        "grade_reason": names.scrub(_text(sub.get("grade_reason"))),
         "status": status, "status_detail": why,
         "validation": _validation(sub.get("validation"), names),
         "slowest_move": _fmt(sub.get("slowest_move_s"), 3), "peak_memory": _fmt(sub.get("peak_memory_mb"), 1),

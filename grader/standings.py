@@ -89,11 +89,13 @@ def outcome(points0: float, points1: float) -> tuple[str, str]:
 
 
 def compute_standings(results, participants, disqualified: dict[str, str] | None = None,
-                      rank_by: str = "points") -> Standings:
+                      rank_by: str = "points", start: Standings | None = None) -> Standings:
     """Standings of `participants` (and rows for the disqualified) over `results`, ranked by
     `rank_by` ("points" or "rating", see the module docstring).
 
-    Games with a player outside `participants` or disqualified are ignored.
+    Games with a player outside `participants` or disqualified are ignored. `start`, earlier
+    standings of the same players, only starts the rating fit nearer its optimum (the adaptive
+    league refits after every wave).
     """
     if rank_by not in RANK_BY:
         raise ValueError(f"rank_by must be one of {', '.join(RANK_BY)}, not {rank_by!r}.")
@@ -121,8 +123,9 @@ def compute_standings(results, participants, disqualified: dict[str, str] | None
             cell = cross[me].setdefault(other, {"points": 0.0, "games": 0})
             cell["points"] += mine
             cell["games"] += 1
-    for sid, (rating, low, high) in ratings(ids, games).items():
-        rows[sid].rating, rows[sid].rating_low, rows[sid].rating_high = rating, low, high
+    initial = {r.id: r.rating for r in start.rows if r.rating is not None} if start else None
+    for sid, (elo, low, high) in ratings(ids, games, initial).items():
+        rows[sid].rating, rows[sid].rating_low, rows[sid].rating_high = elo, low, high
 
     def rating(r: Row) -> float:
         return round(r.rating, 3) if r.rating is not None else -math.inf
@@ -138,7 +141,7 @@ def compute_standings(results, participants, disqualified: dict[str, str] | None
         prev = ranked[pos - 1] if pos else None
         same = prev is not None and _close(prev.rating, r.rating) and (
             rank_by == "rating" or prev.points == r.points)
-        r.rank = prev.rank if same else pos + 1
+        r.rank = prev.rank if same and prev is not None else pos + 1
     dq_rows = [Row(i, None, disqualified=reason) for i, reason in sorted(disqualified.items())]
     return Standings(ranked + dq_rows, cross, rank_by)
 
@@ -149,8 +152,37 @@ def _close(a: float | None, b: float | None) -> bool:
     return abs(a - b) < RATING_TIE
 
 
-def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
-    """{id: (rating, low, high)} on the Elo scale for players with at least one rated game."""
+@dataclass
+class RatingFit:
+    """The Bradley–Terry fit itself: θ (natural log-odds, mean zero) and its covariance, for the
+    rated players only. Differences θa − θb and their variances Caa + Cbb − 2Cab do not depend on
+    the scale's origin; a single player's interval does (the mean moves with every player's
+    uncertainty), so questions of order ask the differences."""
+
+    ids: list[str]
+    theta: np.ndarray
+    cov: np.ndarray
+
+    def elo(self) -> dict[str, float]:
+        return {sid: float(ELO_MEAN + ELO_SCALE * t) for sid, t in zip(self.ids, self.theta)}
+
+
+def ratings(ids: list[str], games, initial: dict[str, float] | None = None) -> dict[str, tuple[float, float, float]]:
+    """{id: (rating, low, high)} on the Elo scale for players with at least one rated game;
+    `initial` ratings (Elo) start the fit, which then needs fewer Newton steps."""
+    fit = fit_ratings(ids, games, initial)
+    if fit is None:
+        return {}
+    out = {}
+    for k, sid in enumerate(fit.ids):
+        r = ELO_MEAN + ELO_SCALE * fit.theta[k]
+        half = Z95 * ELO_SCALE * math.sqrt(max(fit.cov[k, k], 0.0))
+        out[sid] = (float(r), float(r - half), float(r + half))
+    return out
+
+
+def fit_ratings(ids: list[str], games, initial: dict[str, float] | None = None) -> RatingFit | None:
+    """The fit behind `ratings` (None with fewer than two rated players)."""
     index = {sid: n for n, sid in enumerate(ids)}
     comparisons: list[tuple[int, int]] = []
     pair_games: dict[tuple[int, int], int] = {}
@@ -169,15 +201,19 @@ def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
         pair_games[key] = pair_games.get(key, 0) + 1
     rated = sorted({i for pair in pair_games for i in pair})
     if len(rated) < 2:
-        return {}
+        return None
     import choix  # here, not above: it imports SciPy (1 s), which checking a config never needs
 
     # Fit only the rated players, so unrated ones do not pull on the mean.
     sub = {old: new for new, old in enumerate(rated)}
     data = [(sub[winner], sub[loser]) for winner, loser in comparisons]
+    start = None
+    if initial:
+        start = np.array([(initial.get(ids[old], ELO_MEAN) - ELO_MEAN) / ELO_SCALE for old in rated])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theta = np.asarray(choix.opt_pairwise(len(rated), data, alpha=RATING_ALPHA), dtype=float)
+        theta = np.asarray(choix.opt_pairwise(len(rated), data, alpha=RATING_ALPHA, initial_params=start),
+                           dtype=float)
     theta = theta - theta.mean()
     # Per-game penalised NLL = ½·(choix objective): its Hessian is ½·2α·I + Σ_games p(1−p)(e_a−e_b)(e_a−e_b)ᵀ.
     n = len(rated)
@@ -192,9 +228,4 @@ def ratings(ids: list[str], games) -> dict[str, tuple[float, float, float]]:
         hess[j, i] -= w
     centre = np.eye(n) - np.full((n, n), 1.0 / n)
     cov = centre @ np.linalg.inv(hess) @ centre
-    out = {}
-    for k, old in enumerate(rated):
-        r = ELO_MEAN + ELO_SCALE * theta[k]
-        half = Z95 * ELO_SCALE * math.sqrt(max(cov[k, k], 0.0))
-        out[ids[old]] = (float(r), float(r - half), float(r + half))
-    return out
+    return RatingFit([ids[old] for old in rated], theta, cov)

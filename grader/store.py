@@ -20,6 +20,8 @@ Schema (query it with `sqlite3 reports/<name>/results.sqlite`):
         players_json: per seat, incidents, peak memory, cpu/wall totals and trimmed output.
     incidents(assignment, submission, game_key, kind, message, at)
     runs(id INTEGER PRIMARY KEY, assignment, started_at, finished_at, config_json, seed, summary_json)
+    pseudonyms(assignment, salt, id, name)           PRIMARY KEY (assignment, salt, id)
+        the public site's stand-in names, kept so a student keeps its name from run to run.
 
 Times are Unix seconds (REAL). Example: `SELECT seat0, seat1, points0, points1 FROM games
 WHERE assignment='quoridor' AND status='done';`
@@ -56,6 +58,9 @@ CREATE TABLE IF NOT EXISTS incidents (
     message TEXT, at REAL);
 CREATE INDEX IF NOT EXISTS incidents_by_submission ON incidents (assignment, submission);
 CREATE INDEX IF NOT EXISTS incidents_by_game ON incidents (game_key);
+CREATE TABLE IF NOT EXISTS pseudonyms (
+    assignment TEXT NOT NULL, salt TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL,
+    PRIMARY KEY (assignment, salt, id));
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT, assignment TEXT NOT NULL, started_at REAL, finished_at REAL,
     config_json TEXT, seed INTEGER, summary_json TEXT);
@@ -240,6 +245,13 @@ class Store:
             out = [g for g in out if g.key in keys]
         return out
 
+    def scores(self, assignment: str) -> dict[str, tuple[str, str, float, float]]:
+        """{key: (seat0, seat1, points0, points1)} of every scored game, without the moves: what a
+        fit needs, light enough to read after every wave of an adaptive league."""
+        rows = self._query("SELECT key, seat0, seat1, points0, points1 FROM games WHERE assignment=? "
+                           "AND status='done'", (assignment,))
+        return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
+
     # -- incidents --------------------------------------------------------------------------------
     def add_incident(self, assignment: str, submission: str, game_key: str | None, kind: str, message: str,
                      at: float | None = None) -> None:
@@ -255,6 +267,16 @@ class Store:
             sql += " AND submission=?"
             args += (submission,)
         return [Incident(*row) for row in self._query(sql + " ORDER BY at, rowid", args)]
+
+    # -- pseudonyms -------------------------------------------------------------------------------
+    def pseudonyms(self, assignment: str, salt: str) -> dict[str, str]:
+        rows = self._query("SELECT id, name FROM pseudonyms WHERE assignment=? AND salt=?", (assignment, salt))
+        return {r[0]: r[1] for r in rows}
+
+    def keep_pseudonyms(self, assignment: str, salt: str, names: dict[str, str]) -> None:
+        with self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO pseudonyms (assignment, salt, id, name) VALUES (?, ?, ?, ?)",
+                                 [(assignment, salt, sid, name) for sid, name in sorted(names.items())])
 
     # -- runs -------------------------------------------------------------------------------------
     def start_run(self, assignment: str, config: dict, seed: int) -> int:
@@ -279,7 +301,7 @@ class Store:
     def clear(self, assignment: str) -> None:
         """Forget everything stored for one assignment (`grader run --fresh`); other assignments stay."""
         with self._transaction():
-            for table in ("games", "incidents", "submissions", "runs"):
+            for table in ("games", "incidents", "submissions", "runs", "pseudonyms"):
                 self._db.execute(f"DELETE FROM {table} WHERE assignment=?", (assignment,))
 
     def integrity(self) -> str:

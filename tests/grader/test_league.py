@@ -154,7 +154,7 @@ def test_resume_after_kill_9_loses_and_replays_nothing(tmp_path):
 
 def test_rerun_replays_only_the_changed_submission(tmp_path):
     config = make_config(tmp_path, ["baseline_student", "raises"])
-    _assignment, first = league(config)
+    _, first = league(config)
     assert first.played == 6 and first.reused == 0
 
     _, again = league(config)
@@ -206,3 +206,50 @@ def test_the_league_starts_players_from_the_template_unless_told_not_to(tmp_path
                      limits=assignment.limits(None), options=assignment.config.options) as player:
             assert player.start().ok
             assert player.started_by == started_by
+
+
+def test_an_adaptive_league_plays_waves_through_the_executor_and_a_rerun_reuses_them(tmp_path):
+    config = make_config(tmp_path, ["baseline_student", "raises"], league={
+        "format": "adaptive", "games_per_pair": 2, "seed": 5, "builtins": ["random"], "concurrency": 2,
+        "adaptive": {"first_opponents": 1, "budget": 1.0, "wave_share": 1.0}})
+    assignment, run = league(config)
+    games = done_games(assignment)
+    rounds = sorted({g.round for g in games})
+    assert rounds[0] == "wave 1" and len(games) == run.played
+    assert run.standings.rank_by == "rating"
+    assert len(games) <= 2 * 3                      # the budget: one double round robin of 3 players
+    assert {r.id for r in run.standings.rows} == {"baseline_student", "raises", "builtin:random"}
+    _, again = league(config)                       # every wave follows from the stored results
+    assert again.played == 0 and again.reused == len(games)
+    assert sorted(again.keys) == sorted(run.keys)
+
+
+def test_a_ladder_grade_plays_each_baseline_until_the_test_decides(tmp_path):
+    from grader.outputs import compute_grades
+
+    config = make_config(tmp_path, ["baseline_student", "raises"], league={
+        "format": "gauntlet", "gauntlet": ["random"], "games_per_pair": 2, "seed": 5, "concurrency": 2},
+        grading={"kind": "ladder", "rules": [{"beats": "random", "grade": 10}], "error": 0.05, "max_games": 40})
+    assignment, run = league(config)
+    games = done_games(assignment)
+    per_pair = {}
+    for g in games:
+        per_pair.setdefault(g.pairing, []).append(g)
+    assert set(per_pair) == {"baseline_student vs builtin:random", "builtin:random vs raises"}
+    grades = compute_grades(assignment, run)
+    assert grades["baseline_student"].value == 10
+    assert grades["baseline_student"].reason.startswith("beats random: ")
+    assert grades["baseline_student"].reason.endswith("error below 5%")
+    decided = int(grades["baseline_student"].reason.split(" of ")[1].split()[0])
+    played = len(per_pair["baseline_student vs builtin:random"])
+    assert 2 < played < 40                          # more than the gauntlet's two, stopped as soon as decided
+    assert played == decided + decided % 2          # the deciding game's twin, nothing more
+    # `raises` is replaced by random moves (the default policy): an even match, which the test
+    # leaves undecided at max_games (or, by the error it allows, decides early)
+    even = grades["raises"].reason
+    if even.startswith("random: not decided after "):
+        assert even.endswith(" of 40 games") and len(per_pair["builtin:random vs raises"]) == 40
+    else:
+        assert len(per_pair["builtin:random vs raises"]) < 40
+    _, again = league(config)
+    assert again.played == 0 and again.reused == len(games)

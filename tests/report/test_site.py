@@ -151,6 +151,14 @@ def test_check_svg_is_shown_as_an_image(tmp_path, doc):
     assert "<pre class=\"picture\">" not in page
 
 
+def test_the_grade_page_says_why_the_grade(tmp_path, doc):
+    doc["submissions"][2].update(grade=10.0, grade_max=10.0,
+                                 grade_reason="beats greedy: 41 of 52 games, error below 5%")
+    render_site(doc, tmp_path / "s")
+    page = (tmp_path / "s" / "submissions" / f"{slug_hash('mallory')}.html").read_text(encoding="utf-8")
+    assert "10 / 10" in page and "beats greedy: 41 of 52 games, error below 5%" in page
+
+
 def test_game_page_carries_its_frames_and_moves(site, doc):
     page = site / "games" / f"{slug_hash('g-ab-0')}.html"
     data = _replay_data(page)
@@ -331,3 +339,26 @@ def test_both_sites_replay_each_game_once(tmp_path, doc, frames):
     assert [p.parent.name for p in written] == ["instructor", "public"]
     assert len(list((tmp_path / "public" / "games").glob("*.html"))) == len(doc["games"])
     assert "data:image/svg" in next((tmp_path / "public" / "games").glob("*.html")).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("public", [False, True])
+def test_game_numbers_and_links_do_not_depend_on_the_order_games_finished(tmp_path, doc, public):
+    for n, sub in enumerate(doc["submissions"]):
+        sub["public_name"] = f"Calm Otter {n}"
+    extra = [dict(doc["games"][0], id=f"g-ab-{k}", seed=10 + k, game_index=2 + k) for k in range(4)]
+    doc["games"] += extra
+
+    def numbered(games, out):
+        d = dict(doc, games=games)
+        render_site(d, tmp_path / out, public=public)
+        found = {}
+        for page in (tmp_path / out / "games").glob("*.html"):
+            text = page.read_text(encoding="utf-8")
+            number = re.search(r"<h2>Game #(\d+)", text).group(1)
+            seed = re.findall(r"<dt>Seed</dt><dd>(\d+)</dd>", text)[-1]          # the game's, after the league's
+            found[seed] = (page.name, number)
+        return found
+
+    first = numbered(list(doc["games"]), "one")
+    again = numbered(list(reversed(doc["games"])), "two")
+    assert len(first) == len(doc["games"]) and first == again

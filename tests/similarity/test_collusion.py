@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from benchmarks.simulated_leagues import bt_league as _bt_league
 from benchmarks.simulated_leagues import league
 from grader.collusion import binomial_tail, find_collusion, fisher_greater, result_flags
 
@@ -21,21 +22,6 @@ def test_a_player_who_walks_away_from_its_goal_against_one_partner_is_flagged_an
 def test_honest_leagues_of_mixed_strength_raise_no_flag(seed):
     games, game, blunder = league(n_players=8, games_per_pair=4, seed=seed)
     assert find_collusion(games, game, blunder) == []
-
-
-def _bt_league(rng: random.Random, strengths: dict[str, float], games_per_pair: int, lose_to=None):
-    games = []
-    names = sorted(strengths)
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            for g in range(games_per_pair):
-                p_a = 1 / (1 + 10 ** ((strengths[b] - strengths[a]) / 400))
-                a_wins = rng.random() < p_a
-                if lose_to and {a, b} == set(lose_to):
-                    a_wins = a == lose_to[1]
-                games.append({"id": f"{a}-{b}-{g}", "seat0": a, "seat1": b, "seed": g,
-                              "points": [1.0, 0.0] if a_wins else [0.0, 1.0]})
-    return games
 
 
 def test_results_far_from_the_ratings_are_flagged_where_the_ruleset_cannot_judge_moves():
