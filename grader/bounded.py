@@ -18,14 +18,20 @@ from __future__ import annotations
 import math
 import os
 import pickle
-import resource
 import select
 import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, TypeVar
+
+resource: ModuleType | None
+try:
+    import resource
+except ImportError:                  # Windows (the portable sandbox): no rlimits, so no bounded child either
+    resource = None
 
 MAX_SOURCE_BYTES = 1_000_000     # the largest source file the grader reads itself
 MEMORY_MB = 512                     # what one read may add to the grader's address space
@@ -95,7 +101,7 @@ def run_each(fn: Callable[..., T], items: Sequence[tuple], *, what: Callable[[in
     place; if one kills the child, the rest go on in a new child. An exception fn raises is raised here."""
     memory_mb = MEMORY_MB if memory_mb is None else memory_mb
     cpu_s = CPU_S if cpu_s is None else cpu_s
-    if not hasattr(os, "fork"):         # no fork on this system: the size checks are the only bound
+    if not hasattr(os, "fork") or resource is None:   # no fork or rlimits: the size checks are the only bound
         return [fn(*item) for item in items]
     bounds = f"{memory_mb} MB and {cpu_s:g} s of the grader's time"
     results: dict[int, Any] = {}
@@ -148,6 +154,7 @@ def _over_budget(signum: int, frame: Any) -> None:
 
 def _child(writer: int, fn: Callable[..., Any], items: Sequence[tuple], first: int, address_space: int,
            cpu_s: float) -> None:
+    assert resource is not None                       # run_each forks only where rlimits exist
     code = 0
     try:
         if address_space:
