@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import site
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import rulesets
 from rulesets.base import Game, Policy, Probe, Ruleset
 from sandbox import Limits
 
+from . import seeds
 from .config import AssignmentConfig, Config, ConfigError, load_config
 
 
@@ -31,6 +32,18 @@ class Assignment:
     kill_factor: float
     memory_mb: int
     max_submission_mb: float
+    _league_key: bytes | None = field(default=None, repr=False, compare=False)
+
+    def league_key(self) -> bytes:
+        """The key of this league's seat seeds (grader/seeds.py): its secret beside the results,
+        read once (so a pool's workers get it with the assignment); where no results can be kept
+        (a read-only install), the public key of checks."""
+        if self._league_key is None:
+            try:
+                self._league_key = seeds.league_key(self.store_path.parent)
+            except OSError:
+                self._league_key = seeds.CHECK_KEY
+        return self._league_key
 
     @property
     def title(self) -> str:

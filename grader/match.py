@@ -22,6 +22,7 @@ from typing import Any
 
 from rulesets.base import IllegalMove
 from sandbox import CallResult, Verdict
+from sandbox.seeding import seat_seed
 
 from .assignment import Assignment
 from .players import BuildFailed, player_kwargs
@@ -160,15 +161,18 @@ def _failure_sentence(who: str, res: CallResult) -> str:
 
 def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed: int,
               factory: PlayerFactory | None = None, cpu: int | None = None,
-              max_plies: int = 100000) -> GameResult:
-    """Play one game between two staged submissions; never raises for anything a player does."""
+              max_plies: int = 100000, key: bytes | None = None) -> GameResult:
+    """Play one game between two staged submissions; never raises for anything a player does.
+    Each seat's process is seeded with `seat_seed(key, seed, seat)` (key: the league's secret
+    unless given), never with the game's seed (grader/seeds.py)."""
+    key = assignment.league_key() if key is None else key
     if factory is None:
         factory = player_factory(assignment)
     game = _Game(assignment, seed, max_plies)
     try:
         for i, sub in enumerate((seat0, seat1)):
             try:
-                game.seats.append(_Seat(i, sub, assignment, factory, cpu, seed=2 * seed + i))
+                game.seats.append(_Seat(i, sub, assignment, factory, cpu, seed=seat_seed(key, seed, i)))
             except BuildFailed as exc:             # the student's sources: that player loses
                 return _Game.lose(i, "start_failed", f"The {SEAT_NAMES[i]} ({sub.display_name}) could not "
                                                      f"start: {exc}")

@@ -18,7 +18,9 @@ from typing import Any
 
 from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
+from sandbox.seeding import seat_seed
 
+from . import seeds
 from .assignment import Assignment
 from .match import Allowance, PlayerFactory, play_game, player_factory
 from .players import build_java, language, player_kwargs
@@ -26,7 +28,6 @@ from .replies import ask, read
 from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
-PROBE_SEED = 0          # every probe process draws the same random numbers: a check run twice says the same
 MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
 
@@ -58,11 +59,12 @@ class ValidationReport:
     games: list[dict] = field(default_factory=list)
     sandbox: dict[str, str] = field(default_factory=dict)
     kind: str = "module"            # "program": a command-line program, graded alone, plays no games
+    seed: int = 0                   # the check's seed (grader/seeds.py): `grader check --seed` replays it
 
     def to_json(self) -> dict[str, Any]:
         return {"submission": self.submission, "kind": self.kind, "passed": self.passed, "points": self.points,
                 "max_points": self.max_points, "checks": [asdict(c) for c in self.checks],
-                "games": self.games, "sandbox": self.sandbox}
+                "games": self.games, "sandbox": self.sandbox, "seed": self.seed}
 
     @property
     def failed_stage(self) -> str | None:
@@ -73,9 +75,12 @@ class ValidationReport:
 
 
 def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | None = None,
-             smoke: bool = True, on_stage=None, workers: int | None = None) -> ValidationReport:
+             smoke: bool = True, on_stage=None, workers: int | None = None,
+             seed: int | None = None) -> ValidationReport:
     """Run every stage on one staged submission; `on_stage(title)` is told as each stage starts.
-    `workers`: how many fresh-process positions may run at once (default: one per core)."""
+    `workers`: how many fresh-process positions may run at once (default: one per core).
+    `seed`: the check's seed (default: a fresh one, so no two checks share it); the report
+    records it, and the same seed replays the same check."""
     import sandbox
 
     on_stage = on_stage or (lambda title: None)
@@ -83,7 +88,8 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
     if factory is None:
         factory = player_factory(assignment)
     real = getattr(factory, "func", factory) is sandbox.PlayerProcess
-    report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if real else {})
+    report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if real else {},
+                              seed=seeds.new_check_seed() if seed is None else seed)
     probes = assignment.probes()
     report.max_points = sum(p.points for p in probes if not p.informational)
     if sub.problem or sub.staged is None:
@@ -103,16 +109,17 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         if not compiled.passed:
             return _finish(report)
     on_stage("Interface")
-    interface = _interface(assignment, sub, factory)
+    probe_seed = seat_seed(seeds.CHECK_KEY, report.seed, "probes")
+    interface = _interface(assignment, sub, factory, probe_seed)
     report.checks.append(interface)
     if not interface.passed:
         return _finish(report)
     for probe in probes:
         on_stage(probe.title)
-        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores()))
+        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores(), probe_seed))
     if smoke and assignment.config.validation.smoke_games > 0:
         on_stage("Smoke games")
-        check, games = _smoke(assignment, sub, factory)
+        check, games = _smoke(assignment, sub, factory, report.seed)
         report.checks.append(check)
         report.games = games
     return _finish(report)
@@ -183,14 +190,14 @@ def _finish(report: ValidationReport) -> ValidationReport:
     return report
 
 
-def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory):
-    proc = factory(**player_kwargs(assignment, sub), seed=PROBE_SEED)
+def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int):
+    proc = factory(**player_kwargs(assignment, sub), seed=seed)
     return proc, proc.start()
 
 
-def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> Check:
+def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int) -> Check:
     entry = assignment.ruleset.entry
-    proc, res = _start(assignment, sub, factory)
+    proc, res = _start(assignment, sub, factory, seed)
     try:
         if not res.ok:
             why = _load_failure(entry, res, assignment.first_move_s)
@@ -227,8 +234,8 @@ class _Asker:
     one first-move allowance covers starting a process, its `setup` calls and its first call that
     asks for a move or an answer; every later call gets the per-move limit."""
 
-    def __init__(self, assignment: Assignment, sub: Submission, factory: PlayerFactory) -> None:
-        self.assignment, self.sub, self.factory = assignment, sub, factory
+    def __init__(self, assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int) -> None:
+        self.assignment, self.sub, self.factory, self.seed = assignment, sub, factory, seed
         self.shapes = assignment.ruleset.replies
         self.proc = None
         self.allowance: Allowance | None = None     # the process's first-move allowance, until its first move
@@ -241,7 +248,7 @@ class _Asker:
         if self.proc is not None and (fresh or case.fresh or not self.proc.alive):
             self.close()
         if self.proc is None:
-            self.proc, res = _start(self.assignment, self.sub, self.factory)
+            self.proc, res = _start(self.assignment, self.sub, self.factory, self.seed)
             self.allowance = Allowance(self.assignment.first_move_s, self.assignment.limits())
             self.allowance.spend(res)
             self.answered = 0
@@ -293,15 +300,16 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1) -> Check:
+def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1,
+           seed: int = 0) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
-    asker = _Asker(assignment, sub, factory)
+    asker = _Asker(assignment, sub, factory, seed)
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     confirmed, opinions = False, 0
     try:
         if len(cases) > 1 and all(c.fresh for c in cases):
-            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers)
+            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers, seed)
             cases_left: list[ProbeCase] = []
         else:
             cases_left = cases
@@ -359,7 +367,7 @@ def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowanc
 
 
 def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
-                 workers: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
+                 workers: int, seed: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
     """Positions that each need a fresh process are independent, so up to `workers` run at once
     (Double Card's scripted games: one per core). Results are reported in case order and the stop
     rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
@@ -367,7 +375,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
 
     def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
         """The sequential loop's body for one case in its own process (first-move allowance included)."""
-        asker = _Asker(assignment, sub, factory)
+        asker = _Asker(assignment, sub, factory, seed)
         try:
             why, marks, _ = asker.ask(case, fresh=True)
             return (None if why is None else (case, why, marks)), asker.stopped > 0
@@ -411,8 +419,10 @@ def _call_failure(method: str, res, limit: float) -> str:
     return f"{method}(): {res.message or res.verdict.value}"
 
 
-def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> tuple[Check, list[dict]]:
-    """Short games against a built-in; the submission must finish them without a fault of its own."""
+def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, check_seed: int
+           ) -> tuple[Check, list[dict]]:
+    """Short games against a built-in; the submission must finish them without a fault of its own.
+    Their seeds come from the check's (seat-swapped twins share one), keyed as every check's are."""
     opponent_name = assignment.config.validation.smoke_opponent
     opponent = builtin(assignment.ruleset, opponent_name)
     n = assignment.config.validation.smoke_games
@@ -420,8 +430,8 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
     for i in range(n):
         seat = i % 2
         pair = (sub, opponent) if seat == 0 else (opponent, sub)
-        seed = assignment.config.league.seed + 1000 + i // 2
-        result = play_game(assignment, *pair, seed=seed, factory=factory)
+        seed = seeds.derived_seed(check_seed, f"smoke/{i // 2}")
+        result = play_game(assignment, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"

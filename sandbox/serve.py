@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from sandbox import invoke, seeding, wire
 
 
-def serve(boot, shim, req_fd: int, rep_fd: int) -> None:
+def serve(boot: Any, shim: Any, req_fd: int, rep_fd: int) -> None:
     """The call loop. `boot` is the child's Bootstrap: its `cfg`, the `applied` layers (the ready
     frame) and `forget_first_turn_paths()`."""
-    handler = None
+    handler: Any = None
+    reply: dict[str, Any]
     open_error = "the submission was not opened"
     first_turn_pending = bool(boot.cfg.get("readable_until_first_reply"))
     wire.write_all(rep_fd, wire.encode({"ready": boot.applied}))   # before any student code runs
@@ -25,7 +27,7 @@ def serve(boot, shim, req_fd: int, rep_fd: int) -> None:
         if msg is None:
             os._exit(0)
         if "open" in msg:
-            seeding.seed_process(msg.get("seed"))
+            seeding.seed_process(msg.pop("seed", None))     # then gone: no frame holds it
             try:
                 handler = shim.open_submission(boot.cfg["submission"], msg["open"] or {})
                 reply = {"ok": None}
@@ -54,4 +56,4 @@ def prepare_interpreter() -> None:
     """No bytecode files (nothing is writable anyway); print() reaches the capture pipe by line."""
     sys.dont_write_bytecode = True
     for stream in (sys.stdout, sys.stderr):
-        stream.reconfigure(line_buffering=True)
+        stream.reconfigure(line_buffering=True)  # type: ignore[union-attr]
