@@ -29,7 +29,8 @@ from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
-PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
+PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "none", "timeout", "illegal",
+                 "start_failed"}
 
 
 @dataclass

@@ -34,9 +34,10 @@ HASH_SEED = "0"              # PYTHONHASHSEED of every player process (and pre-f
 
 
 def seat_seed(key: bytes, game_seed: int, seat: int | str) -> int:
-    """The seed one seat's process gets: 64 bits of HMAC-SHA256(key, "<game seed>/<seat>")."""
+    """The seed one seat's process gets: 63 bits of HMAC-SHA256(key, "<game seed>/<seat>") (a
+    Java long holds it: the Java shim reads the open message too)."""
     digest = hmac.new(key, f"{game_seed}/{seat}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big")
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def seed_generators(seed: int | None) -> None:

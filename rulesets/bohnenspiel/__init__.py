@@ -27,7 +27,10 @@ RULESET = Ruleset(
     shim="rulesets.bohnenspiel.shim",
     entry="student_player.py",
     defaults=Defaults(first_move_s=30, move_s=0.7, kill_after_s=1.0, memory_mb=500, max_submission_mb=10,
-                      policy=Policy(on_late="random", on_illegal="forfeit", on_error="forfeit")),
+                      # boardgame.Client: a chooseMove that throws or returns null → a random move;
+                      # boardgame.Server: late → a random move, illegal → "ILLEGAL MOVE", the game lost
+                      policy=Policy(on_late="random", on_illegal="forfeit", on_error="random", on_none="random")),
+    move_call="choose_move()",
     players={"random": PLAYERS / "random", "greedy": PLAYERS / "greedy"},
     probes=probes,
     blunder=blunder,

@@ -96,7 +96,7 @@ def test_seat_seeds_are_keyed_and_unrelated():
 
     key = b"k" * 32
     seeds = [seat_seed(key, game, seat) for game in range(200) for seat in (0, 1)]
-    assert len(set(seeds)) == len(seeds) and all(0 <= s < 2**64 for s in seeds)
+    assert len(set(seeds)) == len(seeds) and all(0 <= s < 2**63 for s in seeds)
     pairs = [(seat_seed(key, g, 0), seat_seed(key, g, 1)) for g in range(200)]
     assert len({b - a for a, b in pairs}) == len(pairs) and len({a ^ b for a, b in pairs}) == len(pairs)
     assert all(seat_seed(b"other" * 8, g, 0) != a for g, (a, _) in enumerate(pairs))
