@@ -16,6 +16,7 @@ from sandbox import Limits
 
 from . import seeds
 from .config import AssignmentConfig, Config, ConfigError, load_config
+from .course_env import CourseEnv, course_env
 
 
 @dataclass
@@ -61,9 +62,14 @@ class Assignment:
     def store_path(self) -> Path:
         return (self.base / self.config.store).resolve() if self.config.store else self.reports_dir / "results.sqlite"
 
+    def course_env(self) -> CourseEnv | None:
+        """The course's own packages for this assignment's players (built on first use), if it names any."""
+        return course_env(self.ruleset.requirements) if self.ruleset.requirements is not None else None
+
     def limits(self, cpu: int | None = None) -> Limits:
         """Sandbox limits for one player process of this assignment."""
-        return Limits(memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
+        env = self.course_env()
+        return Limits(python_path=(str(env.path),) if env is not None and env.path is not None else (),memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
                       first_call_s=self.first_move_s, kill_after_s=self.kill_after_s,
                       kill_factor=self.kill_factor, clock=self.config.limits.clock,
                       wall_factor=self.config.limits.wall_factor, wall_after_s=self.config.limits.wall_after_s,
@@ -87,7 +93,8 @@ class Assignment:
         """Everything that changes how a game is played: part of every game's cache key."""
         return {"game": self.game.params, "policy": vars(self.policy), "first_move_s": self.first_move_s,
                 "move_s": self.move_s, "kill_after_s": self.kill_after_s, "kill_factor": self.kill_factor,
-                "memory_mb": self.memory_mb, "options": self.config.options, **self.clock_settings()}
+                "memory_mb": self.memory_mb, "options": self.config.options, **self.clock_settings(),
+                **({"course_env": env.versions} if (env := self.course_env()) is not None else {})}
 
     def clock_settings(self) -> dict:
         """What the move limits measure, and the wall-clock backstop of the CPU clock."""

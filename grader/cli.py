@@ -88,7 +88,7 @@ def cmd_check(args) -> int:
                "checks": [{k: c[k] for k in ("name", "passed", "points", "max_points", "message", "needs_human")}
                           | {"picture": c["picture"]} for c in doc["checks"]],
                "games": [{k: g[k] for k in ("opponent", "seat", "result", "reason")} for g in report.games],
-               "sandbox": report.sandbox, "seed": report.seed}
+               "sandbox": report.sandbox, "seed": report.seed, "environment": report.environment}
         if helpers or fix:
             out["note"] = fix or f"checked the folder {path}: {alone.name} imports {', '.join(helpers)} from beside it."
         print(json.dumps(out, indent=2))
@@ -165,6 +165,8 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
     out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{markup(sub.source)}[/]")
     for line in sandbox_summary(report.sandbox):
         out.print(f"[yellow]{escape(line)}[/]" if "stricter" in line else escape(line))
+    if report.environment:
+        out.print(escape(report.environment))
     out.print(f"Seed {report.seed}: `grader check --seed {report.seed}` runs this check again with the same luck.")
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:

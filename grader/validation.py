@@ -61,11 +61,12 @@ class ValidationReport:
     sandbox: dict[str, str] = field(default_factory=dict)
     kind: str = "module"            # "program": a command-line program, graded alone, plays no games
     seed: int = 0                   # the check's seed (grader/seeds.py): `grader check --seed` replays it
+    environment: str = ""           # the course environment's versions, one line (grader/course_env.py)
 
     def to_json(self) -> dict[str, Any]:
         return {"submission": self.submission, "kind": self.kind, "passed": self.passed, "points": self.points,
                 "max_points": self.max_points, "checks": [asdict(c) for c in self.checks],
-                "games": self.games, "sandbox": self.sandbox, "seed": self.seed}
+                "games": self.games, "sandbox": self.sandbox, "seed": self.seed, "environment": self.environment}
 
     @property
     def failed_stage(self) -> str | None:
@@ -91,6 +92,8 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
     real = getattr(factory, "func", factory) is sandbox.PlayerProcess
     report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if real else {},
                               seed=seeds.new_check_seed() if seed is None else seed)
+    env = assignment.course_env()
+    report.environment = env.header() if env is not None else ""
     probes = assignment.probes()
     report.max_points = sum(p.points for p in probes if not p.informational)
     if sub.problem or sub.staged is None:

@@ -232,6 +232,7 @@ class Ruleset:
     java: JavaApi | None = None      # Java players too: the course's Java API (sandbox/java.py)
     lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
     move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
+    requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import sys
 import types
 
 from sandbox import box, cgroup, confine, landlock, program, seccomp_filter, wire
-from sandbox.serve import prepare_interpreter, serve
+from sandbox.serve import course_packages, prepare_interpreter, serve
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
                      "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
@@ -86,7 +86,7 @@ def readable_paths(cfg: dict, modules, shim=None) -> list[str]:
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
-    paths = [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS]
+    paths = [*sorted(prefixes | sitedirs | packages | set(cfg.get("python_path", ()))), *SYSTEM_READ_PATHS]
     own = package_dir(shim) if shim is not None and "." in shim.__name__ else None   # a package of its own
     if own is not None and own not in packages:
         paths = paths_without(paths, {own}) + loaded_files(own) + list(getattr(shim, "READ_PATHS", ()))
@@ -139,6 +139,7 @@ class Bootstrap:
     def load(self):
         """Steps 1-2, no restriction yet: import the shim, its PRELOAD and libseccomp; read the
         Landlock ABI. A pre-fork template (sandbox/zygote.py) stops here and forks."""
+        course_packages(self.cfg.get("python_path", ()))     # before the shim imports NumPy
         shim = import_shim(self.cfg["shim"])
         self.shim = shim
         self.modules = [sys.modules["sandbox"]]

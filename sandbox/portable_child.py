@@ -14,7 +14,7 @@ import os
 import sys
 
 from sandbox import wire
-from sandbox.serve import prepare_interpreter, serve
+from sandbox.serve import course_packages, prepare_interpreter, serve
 
 
 class Bootstrap:
@@ -26,6 +26,7 @@ class Bootstrap:
 
     def load(self):
         """Import the shim and its PRELOAD, then put the submission first on sys.path (as on Linux)."""
+        course_packages(self.cfg.get("python_path", ()))
         shim = importlib.import_module(self.cfg["shim"])
         for name in getattr(shim, "PRELOAD", ()):
             importlib.import_module(name)

@@ -128,7 +128,7 @@ def main() -> None:
             userns = confine.enter_user_namespace()
         except OSError as exc:
             userns = f"missing: no user namespace here ({exc})"
-    boot = child.Bootstrap({"shim": args["shim"]})
+    boot = child.Bootstrap({"shim": args["shim"], "python_path": args.get("python_path", [])})
     try:
         shim = boot.load()
     except BaseException as exc:                   # a shim that cannot import: say why, then stop

@@ -24,6 +24,7 @@ RULESET = Ruleset(
                       memory_mb=500,
                       policy=Policy(on_late="random", on_illegal="random", on_error="random", on_none="random")),
     move_call="step()",
+    requirements=Path(__file__).resolve().parent / "requirements.txt",   # NumPy 1.x, as the course pinned
     players={"random": PLAYERS_DIR / "random", "baseline": PLAYERS_DIR / "baseline"},
     probes=probes,
     replies={"move": OneOf(Seq(Seq(Int(), Int()), Int()), INVALID, text='[[row, col], dir] or {"invalid": ...}')},
