@@ -244,14 +244,16 @@ class _Asker:
         self.proc = None
         self.allowance: Allowance | None = None     # the process's first-move allowance, until its first move
         self.answered = 0           # cases this instance has answered (>0: asking it again is a reuse)
+        self.game: str | None = None   # the game this instance plays (ProbeCase.game): it never sees another
         self.stopped = 0            # positions that ended with the player killed, crashed or unable to start
 
     def ask(self, case: ProbeCase, fresh: bool = False) -> tuple[str | None, dict, bool]:
-        """(None or why the answer is wrong, marks, whether a reused instance answered wrongly in a
-        way a fresh one might not: a wrong answer or an exception)."""
-        if self.proc is not None and (fresh or case.fresh or not self.proc.alive):
+        """(None or why the answer is wrong, marks, whether a reused instance failed in a way a
+        fresh one might not: a wrong answer, an exception, a late answer or a stop)."""
+        if self.proc is not None and (fresh or case.fresh or not self.proc.alive or case.game != self.game):
             self.close()
         if self.proc is None:
+            self.game = case.game
             self.proc, res = _start(self.assignment, self.sub, self.factory, self.seed)
             self.allowance = Allowance(self.assignment.first_move_s, self.assignment.limits())
             self.allowance.spend(res)
@@ -277,7 +279,7 @@ class _Asker:
                 return unreadable, {}, False
             return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
         why = _call_failure(case.method, res, limit)
-        return self._after_failure(case, why), {}, reused and res.verdict is Verdict.ERROR
+        return self._after_failure(case, why), {}, reused and res.verdict is not Verdict.PROTOCOL
 
     def _call(self, method: str, args: dict):
         res = _timed_ask(self.proc, self.shapes, method, args, self.allowance)
@@ -323,11 +325,15 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                               f"so the other {len(cases) - n} were not tried.")
                 failed.extend((c, "not tried", {}) for c in cases[n:])
                 break
+            stopped_before = asker.stopped
             why, marks, reused = asker.ask(case)
             if why is not None and reused and not confirmed and opinions < MAX_SECOND_OPINIONS:
                 opinions += 1                   # a fresh instance decides whose fault it is
+                provisional = asker.stopped - stopped_before
                 why, marks, _ = asker.ask(case, fresh=True)
                 confirmed = why is not None     # the player is wrong by itself: no more second opinions
+                if not confirmed:
+                    asker.stopped -= provisional    # the fresh one answered: that stop is not counted
             if why is not None:
                 failed.append((case, why, marks))
     finally:

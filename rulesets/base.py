@@ -270,8 +270,12 @@ class ProbeCase:
     (its `setup` is skipped), as later turns of a game are: only an instance's first call gets the
     course's first-move allowance, so a player that uses it is checked in the time of a game, not
     of one first move per position.
-    A wrong answer from a reused instance is asked again of a fresh one and counts only if that
-    one is wrong too, so a player that keeps state between turns is never failed by the reuse.
+    `game` names the game the position belongs to: an instance is reused only within one game (one
+    board size, one seat, positions in the order that game produced them), as a course's agent
+    instance lived for one game; a case of another game starts a fresh instance.
+    A wrong answer, an exception or a stop (late, killed) from a reused instance is asked again of
+    a fresh one and counts only if that one fails too, so a player that keeps state between turns
+    is never failed by the reuse.
     """
 
     label: str
@@ -282,6 +286,7 @@ class ProbeCase:
     fresh: bool = False
     setup: list[tuple[str, dict | Callable[[list], dict]]] = field(default_factory=list)
     reuse: bool = False
+    game: str | None = None
 
     @staticmethod
     def resolve(args: dict | Callable[[list], dict], replies: list) -> dict:
