@@ -266,7 +266,7 @@ class _Asker:
         replies: list = []
         if not reused:
             for method, args in case.setup:
-                res = self._call(method, case.resolve(args, replies))
+                res = self._call(method, self._as_in_a_game(method, case.resolve(args, replies)))
                 if not res.verdict.answered:
                     return self._after_failure(case, f"{method} failed: {res.message}"), {}, False
                 replies.append(res.value)
@@ -280,6 +280,13 @@ class _Asker:
             return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
         why = _call_failure(case.method, res, limit)
         return self._after_failure(case, why), {}, reused and res.verdict is not Verdict.PROTOCOL
+
+    def _as_in_a_game(self, method: str, args: dict) -> dict:
+        """A probe's setup says what a game's says (the player's name, the assignment's options):
+        a player cannot tell a check from a game by its calls."""
+        if method == SETUP:
+            return {**args, "name": self.sub.display_name, "options": self.assignment.config.options}
+        return args
 
     def _call(self, method: str, args: dict):
         res = _timed_ask(self.proc, self.shapes, method, args, self.allowance)

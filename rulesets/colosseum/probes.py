@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
+from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase
 
 from .engine import PLAYER_NAMES, ColosseumGame, ColosseumState
 from .examples import EMPTY_BOARDS, empty_board, world_1
@@ -21,34 +21,49 @@ RANDOM_SIZES = (7, 8, 9, 10, 11)
 TURNS_PER_GAME = 3          # the agent's turns asked in each game (fewer if the game ends first)
 
 
-def game_turns(start: ColosseumState, rng: random.Random, turns: int = TURNS_PER_GAME) -> list[ColosseumState]:
-    """The positions where `start`'s player is to move, in the order one game produces them:
+def game_turns(start: ColosseumState, rng: random.Random, turns: int = TURNS_PER_GAME,
+               before: list | None = None) -> list[tuple[ColosseumState, list]]:
+    """The positions where `start`'s player is to move, in the order one game produces them, each
+    with the moves it is told of as a game tells them (`last`: the opponent's since its turn):
     `start`, then after each pair of random-walk moves, until `turns` or the game's end."""
     seat = start.turn
-    out, state = [start], start
+    out, state = [(start, before or [])], start
     while len(out) < turns:
         state = state.copy()
+        told = []
         for _ in range(2):
-            state.play(state.random_move(rng))
+            mover, move = state.turn, state.random_move(rng)
+            state.play(move)
+            if mover != seat:
+                told.append({"seat": mover, "move": state.move_to_json(move)})
             if state.is_over:
                 return out
         if state.turn == seat:
-            out.append(state)
+            out.append((state, told))
     return out
 
 
 def games(game: ColosseumGame) -> list[tuple[str, list[ColosseumState]]]:
     """Every game the probe plays with one agent instance: (its name, the agent's positions)."""
+    return [(name, [state for state, _ in turns]) for name, turns in told_games(game)]
+
+
+def told_games(game: ColosseumGame) -> list[tuple[str, list[tuple[ColosseumState, list]]]]:
+    """`games`, each position with the moves the agent is told of before it (a game's `last`)."""
     rng = random.Random(RANDOM_SEED)
-    starts = [("world_1, A to move", world_1(game, 0)), ("world_1, B to move", world_1(game, 1))]
+    starts: list[tuple[str, ColosseumState, list]] = [("world_1, A to move", world_1(game, 0), []),
+                                                       ("world_1, B to move", world_1(game, 1), [])]
     for size, me, opponent in (EMPTY_BOARDS[0], EMPTY_BOARDS[-1]):
-        starts.append((f"empty {size}x{size}, A at {me}, B at {opponent}", empty_board(game, size, me, opponent)))
+        starts.append((f"empty {size}x{size}, A at {me}, B at {opponent}", empty_board(game, size, me, opponent), []))
     for n, size in enumerate(RANDOM_SIZES):
         state = ColosseumGame(board_size=size).new_state(rng.randrange(2**31))
+        first: list = []
         if n % 2:                                   # every other game from the second player's seat
-            state.play(state.random_move(rng))
-        starts.append((f"random {size}x{size}", state))
-    return [(name, game_turns(start, rng)) for name, start in starts if not start.is_over]
+            move = state.random_move(rng)
+            state.play(move)
+            first = [{"seat": 0, "move": state.move_to_json(move)}]
+        starts.append((f"random {size}x{size}", state, first))
+    return [(name, game_turns(start, rng, before=told)) for name, start, told in starts if not start.is_over]
 
 
 def positions(game: ColosseumGame) -> list[tuple[str, ColosseumState]]:
@@ -74,16 +89,17 @@ def _checker(state: ColosseumState):
     return check
 
 
-def legal_move_cases(game: ColosseumGame) -> list[ProbeCase]:
+def legal_move_cases(game: Game) -> list[ProbeCase]:
     """One agent instance per game, as in the course: 30 s for its first step, 2 s for each later
     one (ProbeCase.reuse); a new game (another board size or seat) starts a fresh instance."""
+    assert isinstance(game, ColosseumGame)
     cases = []
-    for name, turns in games(game):
-        for k, state in enumerate(turns):
+    for name, turns in told_games(game):
+        for k, (state, told) in enumerate(turns):
             data = state.to_json()
             setup = {"seat": state.turn, "state": data, "name": "probe", "options": {}}
             cases.append(ProbeCase(label=f"{name}, the agent's turn {k + 1}" if k else name, state=state,
-                                   method="move", args={"state": data, "last": []}, check=_checker(state),
+                                   method="move", args={"state": data, "last": told}, check=_checker(state),
                                    setup=[("setup", setup)], reuse=True, game=name))
     return cases
 

@@ -125,3 +125,23 @@ def test_one_instance_per_game_and_a_stop_gets_a_fresh_second_opinion(assignment
     assert all(len({n // 10 for n in seen}) == 1 for seen in GameInstance.seen)     # never two games
     assert all(seen == sorted(seen) for seen in GameInstance.seen)                  # in the game's order
     assert [11, 12] in GameInstance.seen and [12, 13] in GameInstance.seen          # stopped, then asked afresh
+
+
+def test_a_probes_setup_says_what_a_games_setup_says(assignment):
+    """Issue 27: a player cannot tell a check from a game by its calls: the probe's setup carries the
+    player's own name and the assignment's options, as play_game's does."""
+    said = []
+
+    class Recorder(GameInstance):
+        def call(self, method, args, soft=None):
+            if method == "setup":
+                said.append(args)
+            return CallResult(Verdict.OK, value={"answers": ["1"]})
+
+    def cases(game):
+        return [ProbeCase("c", None, "probe_step", {"n": 1}, check=lambda v: None,
+                          setup=[("setup", {"seat": 0, "name": "probe", "options": {}})], fresh=True)]
+
+    sub = Submission(id="s", name="Ada", source=Path("."), staged=Path("."), content_hash="h")
+    validation._probe(assignment, sub, Probe("p", "P", 1.0, cases), lambda **kw: Recorder(**kw))
+    assert said == [{"seat": 0, "name": "Ada", "options": assignment.config.options}]

@@ -55,7 +55,8 @@ def test_positions_come_in_games_from_the_worked_examples_and_every_size(game):
 
 def test_cases_ask_move_after_setup_with_the_seat_to_move(game):
     for case in legal_move_cases(game):
-        assert case.method == "move" and case.args == {"state": case.state.to_json(), "last": []}
+        assert case.method == "move" and case.args["state"] == case.state.to_json()
+        assert all(told["seat"] != case.state.to_move for told in case.args["last"])   # the opponent's, as a game
         (method, args), = case.setup
         assert method == "setup" and args["seat"] == case.state.to_move
 
