@@ -64,7 +64,8 @@ def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
         assert replay["points"] == game["points"]
 
 
-def test_two_checks_draw_different_seeds_and_the_recorded_one_replays(tmp_path):
+@pytest.mark.parametrize("prefork", [True, False], ids=["prefork", "spawn"])
+def test_two_checks_draw_different_seeds_and_the_recorded_one_replays(tmp_path, prefork):
     """Probe processes and smoke games are seeded from the check's own seed, fresh every run (a
     player cannot recognise a check by it) and recorded, so a check replays from its record."""
     source = (ROOT / "submissions" / "quoridor" / "alice" / "player.py").read_text()
@@ -73,7 +74,7 @@ def test_two_checks_draw_different_seeds_and_the_recorded_one_replays(tmp_path):
     (tmp_path / "player.py").write_text("import random\n" + source.replace(old, (
         "        return [c for c in result if random.Random().random() < 0.9]\n\n    def expand_obstacles(self):")))
     a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", game=SMALL["quoridor"],
-                                      validation={"smoke_games": 2}), tmp_path)
+                                      validation={"smoke_games": 2}, league={"prefork": prefork}), tmp_path)
     sub = load(tmp_path, a.ruleset.entry, 10)
     first, second = validate(a, sub), validate(a, sub)
     assert first.seed != second.seed and first.to_json()["seed"] == first.seed
@@ -94,3 +95,21 @@ def test_the_league_keeps_its_seat_seed_secret_beside_its_results(tmp_path):
     assert resolve("t", AssignmentConfig(ruleset="quoridor", submissions="."), tmp_path).league_key() == key
     other = resolve("t", AssignmentConfig(ruleset="quoridor", submissions="."), tmp_path / "elsewhere")
     assert other.league_key() != key
+
+
+def test_each_seat_gets_its_keyed_seed_never_the_games(tmp_path):
+    """Issue 27: the seats' seeds were 2·seed and 2·seed+1, so each knew the other's."""
+    from sandbox.seeding import seat_seed
+
+    a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", game=SMALL["quoridor"]), tmp_path)
+    given = []
+
+    def factory(**kwargs):
+        given.append(kwargs["seed"])
+        raise OSError("no process needed")        # the game ends as the grader's failure, after seeding
+
+    rnd = builtin(a.ruleset, "random")
+    play_game(a, rnd, rnd, seed=7, factory=factory)
+    play_game(a, rnd, rnd, seed=7, factory=factory, key=b"another league")
+    assert given[0] == seat_seed(a.league_key(), 7, 0) and given[0] not in (7, 14, 15)
+    assert given[1] == seat_seed(b"another league", 7, 0) != given[0]
