@@ -142,6 +142,8 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
         return "module"
     if setting != "auto":
         return setting
+    if sub.staged is None:
+        return "module"                     # not staged: the interface stage says so
     try:
         source = (sub.staged / assignment.ruleset.entry).read_bytes()
         tree = ast.parse(source)
@@ -156,6 +158,7 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
     from .program_driver import check_program
 
     settings = assignment.config.validation
+    assert sub.staged is not None                  # validate() stops earlier for an unstaged one
     rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
                         settings.submission_patterns.get(sub.id))
     good = sum(s.passed for s in rep.scenarios)
@@ -182,9 +185,10 @@ def _compile(assignment: Assignment, sub: Submission) -> Check:
         return Check("compile", f"Build ({built.build or 'program'})", built.ok, 0, 0,
                      built.message if not built.ok else f"The program was {built.message}.",
                      picture=built.compiler or None)
-    build = build_java(assignment, sub)
-    message = build.message if not build.ok else f"{assignment.ruleset.java.entry} compiles ({build.message})."
-    return Check("compile", "Compilation (javac)", build.ok, 0, 0, message, picture=build.compiler or None)
+    compiled = build_java(assignment, sub)
+    entry = assignment.ruleset.java.entry if assignment.ruleset.java is not None else "the Java player"
+    message = compiled.message if not compiled.ok else f"{entry} compiles ({compiled.message})."
+    return Check("compile", "Compilation (javac)", compiled.ok, 0, 0, message, picture=compiled.compiler or None)
 
 
 def _finish(report: ValidationReport) -> ValidationReport:
@@ -213,7 +217,8 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory, 
         if problems:
             return Check("interface", "Interface", False, 0, 0, " ".join(str(p) for p in problems))
         kind = language(assignment.ruleset, sub.staged)
-        ok = {"java": f"{assignment.ruleset.java.entry if kind == 'java' else ''} loads and has every required method.",
+        java_entry = assignment.ruleset.java.entry if assignment.ruleset.java is not None else ""
+        ok = {"java": f"{java_entry} loads and has every required method.",
               "program": "The program starts."}.get(kind, f"{entry} loads and has every required method.")
         return Check("interface", "Interface", True, 0, 0, ok)
     finally:
@@ -241,7 +246,7 @@ class _Asker:
     def __init__(self, assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int) -> None:
         self.assignment, self.sub, self.factory, self.seed = assignment, sub, factory, seed
         self.shapes = assignment.ruleset.replies
-        self.proc = None
+        self.proc: Any = None
         self.allowance: Allowance | None = None     # the process's first-move allowance, until its first move
         self.answered = 0           # cases this instance has answered (>0: asking it again is a reuse)
         self.game: str | None = None   # the game this instance plays (ProbeCase.game): it never sees another
@@ -417,7 +422,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
                 failure, was_stopped = future.result()
                 results[running.pop(future)] = failure
                 stopped += was_stopped
-    failed = [results[i] for i in sorted(results) if results[i] is not None]
+    failed = [f for i in sorted(results) if (f := results[i]) is not None]
     note = ""
     if len(results) < len(cases):
         note = (f" The player was stopped in {stopped} positions, "
