@@ -18,14 +18,17 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 VERSIONS_FILE = "grader-course-env.json"     # written last: a folder without it is unfinished
 PIP_TIMEOUT_S = 900
+RETRY_AFTER_S = 3600                         # a failed build is not tried again for an hour (no network)
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,18 @@ def course_env(requirements: Path) -> CourseEnv:
     try:
         root = envs_root()
         folder = root / f"py{sys.version_info.major}{sys.version_info.minor}-{env_key(requirements)}"
+        failed = folder.with_name(folder.name + ".failed")
         if not (folder / VERSIONS_FILE).is_file():
-            _build(requirements, root, folder)
+            if failed.is_file() and time.time() - failed.stat().st_mtime < RETRY_AFTER_S:
+                raise OSError(failed.read_text(encoding="utf-8").strip() + " (tried less than an hour ago)")
+            try:
+                _build(requirements, root, folder)
+            except (OSError, subprocess.SubprocessError) as exc:
+                if root.is_dir():
+                    failed.write_text(str(exc).strip().splitlines()[-1][:300] if str(exc) else type(exc).__name__,
+                                      encoding="utf-8")
+                raise
+            failed.unlink(missing_ok=True)
         _check_owner(folder)
         versions = json.loads((folder / VERSIONS_FILE).read_text(encoding="utf-8"))
         return CourseEnv(requirements, folder, versions)
@@ -90,11 +103,14 @@ def course_env(requirements: Path) -> CourseEnv:
 
 
 def _check_owner(folder: Path) -> None:
-    """Only a folder this user owns and no one else can write is offered to players."""
-    for path in (folder, folder.parent):
-        st = path.stat()
-        if st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            raise OSError(f"{path} is not owned by this user alone, so it is not used")
+    """Only a folder this user owns and no one else can write (nor rename away: its parent is ours,
+    root's or sticky) is offered to players."""
+    st = folder.stat()
+    if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        raise OSError(f"{folder} is not owned by this user alone, so it is not used")
+    up = folder.parent.stat()
+    if up.st_uid not in (0, os.geteuid()) or (up.st_mode & 0o022 and not up.st_mode & stat.S_ISVTX):
+        raise OSError(f"{folder.parent} can be changed by other users, so {folder.name} is not used")
 
 
 def _build(requirements: Path, root: Path, folder: Path) -> None:
@@ -109,8 +125,8 @@ def _build(requirements: Path, root: Path, folder: Path) -> None:
              "--only-binary=:all:", "--target", str(work), "-r", str(requirements)],
             capture_output=True, text=True, timeout=PIP_TIMEOUT_S, env={**os.environ, "PIP_NO_WARN_CONFLICTS": "1"})
         if proc.returncode != 0:
-            raise OSError(f"pip could not install {requirements.name}: "
-                          f"{(proc.stderr or proc.stdout).strip().splitlines()[-1:] or ['no message']}")
+            said = (proc.stderr or proc.stdout).strip().splitlines() or ["no message"]
+            raise OSError(f"pip could not install {requirements.name}: {said[-1]}")
         versions = installed_versions(work)
         for path in [work, *work.rglob("*")]:      # readable by every box uid, writable by none
             if not path.is_symlink():
