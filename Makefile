@@ -10,6 +10,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e '.[dev]'
+	# the courses' own packages (Colosseum W2022: NumPy 1.x), built once; without network, on first use
+	-$(BIN)/python -m grader.course_env
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import site
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import rulesets
 from rulesets.base import Game, Policy, Probe, Ruleset
 from sandbox import Limits
 
+from . import seeds
 from .config import AssignmentConfig, Config, ConfigError, load_config
+from .course_env import CourseEnv, course_env
 
 
 @dataclass
@@ -31,6 +33,18 @@ class Assignment:
     kill_factor: float
     memory_mb: int
     max_submission_mb: float
+    _league_key: bytes | None = field(default=None, repr=False, compare=False)
+
+    def league_key(self) -> bytes:
+        """The key of this league's seat seeds (grader/seeds.py): its secret beside the results,
+        read once (so a pool's workers get it with the assignment); where no results can be kept
+        (a read-only install), the public key of checks."""
+        if self._league_key is None:
+            try:
+                self._league_key = seeds.league_key(self.store_path.parent)
+            except OSError:
+                self._league_key = seeds.CHECK_KEY
+        return self._league_key
 
     @property
     def title(self) -> str:
@@ -48,9 +62,14 @@ class Assignment:
     def store_path(self) -> Path:
         return (self.base / self.config.store).resolve() if self.config.store else self.reports_dir / "results.sqlite"
 
+    def course_env(self) -> CourseEnv | None:
+        """The course's own packages for this assignment's players (built on first use), if it names any."""
+        return course_env(self.ruleset.requirements) if self.ruleset.requirements is not None else None
+
     def limits(self, cpu: int | None = None) -> Limits:
         """Sandbox limits for one player process of this assignment."""
-        return Limits(memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
+        env = self.course_env()
+        return Limits(python_path=(str(env.path),) if env is not None and env.path is not None else (),memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
                       first_call_s=self.first_move_s, kill_after_s=self.kill_after_s,
                       kill_factor=self.kill_factor, clock=self.clock,
                       wall_factor=self.config.limits.wall_factor, wall_after_s=self.config.limits.wall_after_s,
@@ -74,7 +93,8 @@ class Assignment:
         """Everything that changes how a game is played: part of every game's cache key."""
         return {"game": self.game.params, "policy": vars(self.policy), "first_move_s": self.first_move_s,
                 "move_s": self.move_s, "kill_after_s": self.kill_after_s, "kill_factor": self.kill_factor,
-                "memory_mb": self.memory_mb, "options": self.config.options, **self.clock_settings()}
+                "memory_mb": self.memory_mb, "options": self.config.options, **self.clock_settings(),
+                **({"course_env": env.versions} if (env := self.course_env()) is not None else {})}
 
     @property
     def clock(self) -> str:
@@ -92,7 +112,7 @@ class Assignment:
                 "hard_kill_s": round(budget.hard, 3), "wall_backstop_s": round(budget.wall, 3),
                 "memory_mb": self.memory_mb, "max_submission_mb": self.max_submission_mb,
                 "on_late": self.policy.on_late, "on_illegal": self.policy.on_illegal,
-                "on_error": self.policy.on_error}
+                "on_error": self.policy.on_error, "on_none": self.policy.on_none}
 
 
 def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:

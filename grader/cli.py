@@ -80,7 +80,7 @@ def cmd_check(args) -> int:
                       f"{escape(', '.join(helpers))} from beside it.")
     sub = load(path, assignment.ruleset.entry, assignment.max_submission_mb, java=assignment.ruleset.java,
                programs=assignment.ruleset.lines is not None)
-    report = validate(assignment, sub)
+    report = validate(assignment, sub, seed=args.seed)
     fix = _missing_module_fix(alone, report) if path == alone else None
     if args.json:
         doc = report.to_json()
@@ -89,7 +89,7 @@ def cmd_check(args) -> int:
                "checks": [{k: c[k] for k in ("name", "passed", "points", "max_points", "message", "needs_human")}
                           | {"picture": c["picture"]} for c in doc["checks"]],
                "games": [{k: g[k] for k in ("opponent", "seat", "result", "reason")} for g in report.games],
-               "sandbox": report.sandbox}
+               "sandbox": report.sandbox, "seed": report.seed, "environment": report.environment}
         if helpers or fix:
             out["note"] = fix or f"checked the folder {path}: {alone.name} imports {', '.join(helpers)} from beside it."
         print(json.dumps(out, indent=2))
@@ -156,6 +156,9 @@ def print_check_report(assignment: Assignment, sub, report, out: Console | None 
     out.print(f"[bold]{escape(assignment.title)}[/] — checking [bold]{markup(sub.source)}[/]")
     for line in sandbox_summary(report.sandbox):
         out.print(f"[yellow]{escape(line)}[/]" if "stricter" in line else escape(line))
+    if report.environment:
+        out.print(escape(report.environment))
+    out.print(f"Seed {report.seed}: `grader check --seed {report.seed}` runs this check again with the same luck.")
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else
@@ -548,6 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="player file, folder or zip")
     p.add_argument("--assignment", help="assignment name from the config")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--seed", type=int, help="replay a recorded check (its report shows the seed)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("play", help="play a match between two submissions or built-ins")

@@ -44,6 +44,7 @@ class PolicyConfig(Strict):
     on_late: Literal["forfeit", "random", "disqualify"] | None = None
     on_illegal: Literal["forfeit", "random", "disqualify"] | None = None
     on_error: Literal["forfeit", "random", "disqualify"] | None = None
+    on_none: Literal["forfeit", "random", "disqualify"] | None = None
 
 
 class StageConfig(Strict):

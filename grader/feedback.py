@@ -60,9 +60,9 @@ def replaced_sentence(games: Iterable[Mapping], where: str = "the smoke games") 
         return None
     if replaced >= made:
         return (f"Every one of your {made} moves in {where} was replaced by a random move (the course's "
-                f"policy for a move that raises, is late or is illegal), so you played at random.")
+                f"rule for a move that failed), so you played at random.")
     return (f"{replaced} of your {made} moves in {where} were replaced by random moves (the course's "
-            f"policy for a move that raises, is late or is illegal).")
+            f"rule for a move that failed).")
 
 
 def verdict(checks: list[Mapping], games: Iterable[Mapping] = (), points=0.0, max_points=0.0,

@@ -139,6 +139,7 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
     t0 = time.perf_counter()
     assignment.reports_dir.mkdir(parents=True, exist_ok=True)
     store = Store(assignment.store_path)
+    assignment.league_key()        # the seat seeds' secret, read here so every worker gets it (grader/seeds.py)
     try:
         if fresh:
             store.clear(assignment.name)

@@ -20,12 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesets.base import IllegalMove
+from rulesets.base import IllegalMove, NoMove, Ruleset
 from sandbox import CallResult, Verdict
 from sandbox.player import Player
+from sandbox.seeding import seat_seed
 
 from .assignment import Assignment
 from .players import BuildFailed, player_kwargs
+from .program_kinds import language
 from .replies import ask, read
 from .submissions import Submission
 
@@ -121,11 +123,13 @@ class _Seat:
         self.seat = seat
         self.sub = sub
         self.record = PlayerRecord(id=sub.id)
+        self.language = language(assignment.ruleset, sub.staged)
+        self.call = move_call(assignment.ruleset, self.language)   # "chooseMove", "step()": for sentences
         self.pending: list[dict] = []       # moves this player has not been told about yet
         self.first = True
         limits = assignment.limits(cpu)
         self.allowance = Allowance(assignment.first_move_s, limits)   # start + setup + first move
-        self.proc = None
+        self.proc: Any = None
         self.proc = factory(**player_kwargs(assignment, sub, cpu), seed=seed)
 
     def label(self) -> str:
@@ -161,6 +165,13 @@ def _infra(seat: _Seat, res: CallResult) -> GameResult:
     return GameResult((0, 0), (0, 0), "infra", f"The {seat.label()}: {res.message}", infra_error=res.message)
 
 
+def move_call(ruleset: Ruleset, kind: str) -> str:
+    """What the student's code that picks a move is called, in the language (`kind`) it is written in."""
+    if kind == "java" and ruleset.java is not None:
+        return ruleset.java.move_call
+    return "program" if kind == "program" else ruleset.move_call
+
+
 def _failure_sentence(who: str, res: CallResult) -> str:
     msg = res.message or res.verdict.value
     return f"The {who}: {msg}"
@@ -168,15 +179,18 @@ def _failure_sentence(who: str, res: CallResult) -> str:
 
 def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed: int,
               factory: PlayerFactory | None = None, cpu: int | None = None,
-              max_plies: int = 100000) -> GameResult:
-    """Play one game between two staged submissions; never raises for anything a player does."""
+              max_plies: int = 100000, key: bytes | None = None) -> GameResult:
+    """Play one game between two staged submissions; never raises for anything a player does.
+    Each seat's process is seeded with `seat_seed(key, seed, seat)` (key: the league's secret
+    unless given), never with the game's seed (grader/seeds.py)."""
+    key = assignment.league_key() if key is None else key
     if factory is None:
         factory = player_factory(assignment)
     game = _Game(assignment, seed, max_plies)
     try:
         for i, sub in enumerate((seat0, seat1)):
             try:
-                game.seats.append(_Seat(i, sub, assignment, factory, cpu, seed=2 * seed + i))
+                game.seats.append(_Seat(i, sub, assignment, factory, cpu, seed=seat_seed(key, seed, i)))
             except BuildFailed as exc:             # the student's sources: that player loses
                 return _Game.lose(i, "start_failed", f"The {SEAT_NAMES[i]} ({sub.display_name}) could not "
                                                      f"start: {exc}")
@@ -249,12 +263,14 @@ class _Game:
             if outcome is not None:
                 return outcome
         out = state.outcome
-        return GameResult(tuple(out.points), tuple(out.scores), out.reason, out.detail)
+        assert out is not None                     # the loop ends only when the game is over
+        return GameResult(out.points, out.scores, out.reason, out.detail)
 
     def turn(self) -> GameResult | None:
         """Ask the player to move, apply the policy on failure; a GameResult if the game ends here."""
         state = self.state
         seat = state.to_move
+        assert seat is not None                    # asked only while the game goes on
         s = self.seats[seat]
         first = s.first
         soft = s.allowance.left if first else self.a.move_s
@@ -278,14 +294,17 @@ class _Game:
         failure = None                                   # (policy key, reason code, sentence)
         move = None
         if res.verdict is Verdict.ERROR:
-            failure = ("on_error", "error", f"raised an exception: {res.message}")
+            threw = "threw" if s.language == "java" else "raised"
+            failure = ("on_error", "error", f"{threw} an exception in {s.call}: {res.message.rstrip('.')}")
         elif res.verdict is Verdict.LATE:
             failure = ("on_late", "timeout", self.late_sentence(s, res, first))
         else:
             try:
                 move, unreadable = read(self.legal, state, res.value, expected=IllegalMove)
+            except NoMove as exc:
+                move, failure = None, ("on_none", "none", f"returned no move ({str(exc).rstrip('.')})")
             except IllegalMove as exc:
-                move, failure = None, ("on_illegal", "illegal", f"made an illegal move: {exc}")
+                move, failure = None, ("on_illegal", "illegal", f"made an illegal move: {str(exc).rstrip('.')}")
             else:
                 if unreadable:
                     s.incident(Verdict.PROTOCOL.value, unreadable, ply)
@@ -294,7 +313,7 @@ class _Game:
 
         if failure is not None:
             key, reason, sentence = failure
-            s.incident(reason, sentence, ply)
+            s.incident(reason, f"{sentence}; {self.a.policy.consequence(key)}.", ply)
             action = getattr(self.a.policy, key)
             if action != "random":
                 detail = f"The {s.label()} {sentence} {where}."

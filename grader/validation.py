@@ -18,8 +18,9 @@ from typing import Any
 
 from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
+from sandbox.seeding import seat_seed
 
-from . import bounded, python_source
+from . import bounded, python_source, seeds
 from .assignment import Assignment
 from .builds import build
 from .match import Allowance, PlayerFactory, play_game, player_factory
@@ -30,10 +31,10 @@ from .replies import ask, read
 from .submissions import Submission, builtin
 
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
-PROBE_SEED = 0          # every probe process draws the same random numbers: a check run twice says the same
 MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
 INFRA_RETRIES = 2   # a smoke game or probe position the machine spoiled (an infra verdict) is played again, this often
-PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "timeout", "illegal", "start_failed"}
+PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "none", "timeout", "illegal",
+                 "start_failed"}
 
 
 @dataclass
@@ -63,11 +64,13 @@ class ValidationReport:
     games: list[dict] = field(default_factory=list)
     sandbox: dict[str, str] = field(default_factory=dict)
     kind: str = "module"            # "program": a command-line program, graded alone, plays no games
+    seed: int = 0                   # the check's seed (grader/seeds.py): `grader check --seed` replays it
+    environment: str = ""           # the course environment's versions, one line (grader/course_env.py)
 
     def to_json(self) -> dict[str, Any]:
         return {"submission": self.submission, "kind": self.kind, "passed": self.passed, "points": self.points,
                 "max_points": self.max_points, "checks": [asdict(c) for c in self.checks],
-                "games": self.games, "sandbox": self.sandbox}
+                "games": self.games, "sandbox": self.sandbox, "seed": self.seed, "environment": self.environment}
 
     @property
     def failed_stage(self) -> str | None:
@@ -78,9 +81,12 @@ class ValidationReport:
 
 
 def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | None = None,
-             smoke: bool = True, on_stage=None, workers: int | None = None) -> ValidationReport:
+             smoke: bool = True, on_stage=None, workers: int | None = None,
+             seed: int | None = None) -> ValidationReport:
     """Run every stage on one staged submission; `on_stage(title)` is told as each stage starts.
-    `workers`: how many fresh-process positions may run at once (default: one per core)."""
+    `workers`: how many fresh-process positions may run at once (default: one per core).
+    `seed`: the check's seed (default: a fresh one, so no two checks share it); the report
+    records it, and the same seed replays the same check."""
     import sandbox
 
     on_stage = on_stage or (lambda title: None)
@@ -88,7 +94,10 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
     if factory is None:
         factory = player_factory(assignment)
     real = getattr(factory, "func", factory) is sandbox.PlayerProcess
-    report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if real else {})
+    report = ValidationReport(submission=sub.id, sandbox=sandbox.protections() if real else {},
+                              seed=seeds.new_check_seed() if seed is None else seed)
+    env = assignment.course_env()
+    report.environment = env.header() if env is not None else ""
     probes = assignment.probes()
     report.max_points = sum(p.points for p in probes if not p.informational)
     if sub.problem or sub.staged is None:
@@ -113,16 +122,17 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         if not compiled.passed:
             return _finish(report)
     on_stage("Interface")
-    interface = _interface(assignment, sub, factory)
+    probe_seed = seat_seed(seeds.CHECK_KEY, report.seed, "probes")
+    interface = _interface(assignment, sub, factory, probe_seed)
     report.checks.append(interface)
     if not interface.passed:
         return _finish(report)
     for probe in probes:
         on_stage(probe.title)
-        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores()))
+        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores(), probe_seed))
     if smoke and assignment.config.validation.smoke_games > 0:
         on_stage("Smoke games")
-        check, games = _smoke(assignment, sub, factory)
+        check, games = _smoke(assignment, sub, factory, report.seed)
         report.checks.append(check)
         report.games = games
     return _finish(report)
@@ -153,6 +163,7 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
 def _program(assignment: Assignment, sub: Submission) -> Check:
     """The command-line program, driven through its stdin and stdout scenario by scenario."""
     settings = assignment.config.validation
+    assert sub.staged is not None                  # validate() stops earlier for an unstaged one
     rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
                         settings.submission_patterns.get(sub.id))
     good = sum(s.passed for s in rep.scenarios)
@@ -190,14 +201,14 @@ def _finish(report: ValidationReport) -> ValidationReport:
     return report
 
 
-def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory):
-    proc = factory(**player_kwargs(assignment, sub), seed=PROBE_SEED)
+def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int):
+    proc = factory(**player_kwargs(assignment, sub), seed=seed)
     return proc, proc.start()
 
 
-def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> Check:
+def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int) -> Check:
     entry = assignment.ruleset.entry
-    proc, res = _start(assignment, sub, factory)
+    proc, res = _start(assignment, sub, factory, seed)
     try:
         if not res.ok:
             why = _load_failure(entry, res, assignment.first_move_s)
@@ -209,7 +220,8 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory) 
         if problems:
             return Check("interface", "Interface", False, 0, 0, " ".join(str(p) for p in problems))
         kind = language(assignment.ruleset, sub.staged)
-        ok = {"java": f"{assignment.ruleset.java.entry if kind == 'java' else ''} loads and has every required method.",
+        java_entry = assignment.ruleset.java.entry if assignment.ruleset.java is not None else ""
+        ok = {"java": f"{java_entry} loads and has every required method.",
               "program": "The program starts."}.get(kind, f"{entry} loads and has every required method.")
         return Check("interface", "Interface", True, 0, 0, ok)
     finally:
@@ -234,18 +246,19 @@ class _Asker:
     one first-move allowance covers starting a process, its `setup` calls and its first call that
     asks for a move or an answer; every later call gets the per-move limit."""
 
-    def __init__(self, assignment: Assignment, sub: Submission, factory: PlayerFactory) -> None:
-        self.assignment, self.sub, self.factory = assignment, sub, factory
+    def __init__(self, assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int) -> None:
+        self.assignment, self.sub, self.factory, self.seed = assignment, sub, factory, seed
         self.shapes = assignment.ruleset.replies
-        self.proc = None
+        self.proc: Any = None
         self.allowance: Allowance | None = None     # the process's first-move allowance, until its first move
         self.answered = 0           # cases this instance has answered (>0: asking it again is a reuse)
+        self.game: str | None = None   # the game this instance plays (ProbeCase.game): it never sees another
         self.stopped = 0            # positions that ended with the player killed, crashed or unable to start
         self.infra = False          # the machine killed this position's player (asked again)
 
     def ask(self, case: ProbeCase, fresh: bool = False) -> tuple[str | None, dict, bool]:
-        """(None or why the answer is wrong, marks, whether a reused instance answered wrongly in a
-        way a fresh one might not: a wrong answer or an exception). A position whose player the
+        """(None or why the answer is wrong, marks, whether a reused instance failed in a way a
+        fresh one might not: a wrong answer, an exception, a late answer or a stop). A position whose player the
         machine killed (Verdict.INFRA) is asked again of a fresh process, up to INFRA_RETRIES times."""
         for attempt in range(INFRA_RETRIES + 1):
             self.infra = False
@@ -255,10 +268,11 @@ class _Asker:
         return got
 
     def _ask_once(self, case: ProbeCase, fresh: bool) -> tuple[str | None, dict, bool]:
-        if self.proc is not None and (fresh or case.fresh or not self.proc.alive):
+        if self.proc is not None and (fresh or case.fresh or not self.proc.alive or case.game != self.game):
             self.close()
         if self.proc is None:
-            self.proc, res = _start(self.assignment, self.sub, self.factory)
+            self.game = case.game
+            self.proc, res = _start(self.assignment, self.sub, self.factory, self.seed)
             self.allowance = Allowance(self.assignment.first_move_s, self.assignment.limits())
             self.allowance.spend(res)
             self.answered = 0
@@ -271,7 +285,7 @@ class _Asker:
         replies: list = []
         if not reused:
             for method, args in case.setup:
-                res = self._call(method, case.resolve(args, replies))
+                res = self._call(method, self._as_in_a_game(method, case.resolve(args, replies)))
                 if not res.verdict.answered:
                     return self._after_failure(case, f"{method} failed: {res.message}"), {}, False
                 replies.append(res.value)
@@ -284,7 +298,14 @@ class _Asker:
                 return unreadable, {}, False
             return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
         why = _call_failure(case.method, res, limit)
-        return self._after_failure(case, why), {}, reused and res.verdict is Verdict.ERROR
+        return self._after_failure(case, why), {}, reused and res.verdict is not Verdict.PROTOCOL
+
+    def _as_in_a_game(self, method: str, args: dict) -> dict:
+        """A probe's setup says what a game's says (the player's name, the assignment's options):
+        a player cannot tell a check from a game by its calls."""
+        if method == SETUP:
+            return {**args, "name": self.sub.display_name, "options": self.assignment.config.options}
+        return args
 
     def _call(self, method: str, args: dict):
         res = _timed_ask(self.proc, self.shapes, method, args, self.allowance)
@@ -312,15 +333,16 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1) -> Check:
+def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1,
+           seed: int = 0) -> Check:
     cases: list[ProbeCase] = probe.cases(assignment.game)
-    asker = _Asker(assignment, sub, factory)
+    asker = _Asker(assignment, sub, factory, seed)
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     confirmed, opinions = False, 0
     try:
         if len(cases) > 1 and all(c.fresh for c in cases):
-            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers)
+            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers, seed)
             cases_left: list[ProbeCase] = []
         else:
             cases_left = cases
@@ -330,11 +352,15 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                               f"so the other {len(cases) - n} were not tried.")
                 failed.extend((c, "not tried", {}) for c in cases[n:])
                 break
+            stopped_before = asker.stopped
             why, marks, reused = asker.ask(case)
             if why is not None and reused and not confirmed and opinions < MAX_SECOND_OPINIONS:
                 opinions += 1                   # a fresh instance decides whose fault it is
+                provisional = asker.stopped - stopped_before
                 why, marks, _ = asker.ask(case, fresh=True)
                 confirmed = why is not None     # the player is wrong by itself: no more second opinions
+                if not confirmed:
+                    asker.stopped -= provisional    # the fresh one answered: that stop is not counted
             if why is not None:
                 failed.append((case, why, marks))
     finally:
@@ -378,7 +404,7 @@ def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowanc
 
 
 def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
-                 workers: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
+                 workers: int, seed: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
     """Positions that each need a fresh process are independent, so up to `workers` run at once
     (Double Card's scripted games: one per core). Results are reported in case order and the stop
     rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
@@ -386,7 +412,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
 
     def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
         """The sequential loop's body for one case in its own process (first-move allowance included)."""
-        asker = _Asker(assignment, sub, factory)
+        asker = _Asker(assignment, sub, factory, seed)
         try:
             why, marks, _ = asker.ask(case, fresh=True)
             return (None if why is None else (case, why, marks)), asker.stopped > 0
@@ -411,7 +437,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
                 failure, was_stopped = future.result()
                 results[running.pop(future)] = failure
                 stopped += was_stopped
-    failed = [results[i] for i in sorted(results) if results[i] is not None]
+    failed = [f for i in sorted(results) if (f := results[i]) is not None]
     note = ""
     if len(results) < len(cases):
         note = (f" The player was stopped in {stopped} positions, "
@@ -430,8 +456,10 @@ def _call_failure(method: str, res, limit: float) -> str:
     return f"{method}(): {res.message or res.verdict.value}"
 
 
-def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> tuple[Check, list[dict]]:
-    """Short games against a built-in; the submission must finish them without a fault of its own."""
+def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, check_seed: int
+           ) -> tuple[Check, list[dict]]:
+    """Short games against a built-in; the submission must finish them without a fault of its own.
+    Their seeds come from the check's (seat-swapped twins share one), keyed as every check's are."""
     opponent_name = assignment.config.validation.smoke_opponent
     opponent = builtin(assignment.ruleset, opponent_name)
     n = assignment.config.validation.smoke_games
@@ -439,12 +467,12 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory) -> t
     for i in range(n):
         seat = i % 2
         pair = (sub, opponent) if seat == 0 else (opponent, sub)
-        seed = assignment.config.league.seed + 1000 + i // 2
-        result = play_game(assignment, *pair, seed=seed, factory=factory)
+        seed = seeds.derived_seed(check_seed, f"smoke/{i // 2}")
+        result = play_game(assignment, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
         for _ in range(INFRA_RETRIES):         # the machine's failure, not the player's: play it again
             if not result.infra_error:
                 break
-            result = play_game(assignment, *pair, seed=seed, factory=factory)
+            result = play_game(assignment, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"

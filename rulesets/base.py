@@ -27,6 +27,23 @@ class IllegalMove(ValueError):
     """A move the rules refuse. ``str(exc)`` is one sentence a student understands."""
 
 
+class NoMove(IllegalMove):
+    """The player's code returned nothing (None, Java's null): the course's `on_none` rule applies."""
+
+
+def refuse(data: JSON) -> None:
+    """Raise for a shim's sentence about a bad return value, `{"invalid": sentence}` (IllegalMove)
+    or `{"invalid": sentence, "returned": "none"}` (NoMove); return for anything else."""
+    if isinstance(data, dict) and "invalid" in data:
+        sentence = str(data["invalid"]).replace("\n", " ")
+        raise NoMove(sentence) if data.get("returned") == "none" else IllegalMove(sentence)
+
+
+def invalid(sentence: str, value: object = "") -> dict:
+    """What a shim sends for a bad return value `value`: a None is marked, for the on_none rule."""
+    return {"invalid": sentence, "returned": "none"} if value is None else {"invalid": sentence}
+
+
 class BadParams(ValueError):
     """Game parameters from config that make no sense; ``str(exc)`` says which and why."""
 
@@ -138,17 +155,37 @@ class Game(ABC):
 
 @dataclass(frozen=True)
 class Policy:
-    """What the match does when a player fails. Each field is "forfeit", "random" or "disqualify".
+    """What the course did when a player failed, as data: each field is "forfeit" (the game is
+    lost), "random" (a random legal move is played for the player and the game goes on) or
+    "disqualify" (lost, and the player leaves the league). The match applies it and tells the
+    student which rule applied (`consequence`).
 
     on_late:    answered after the soft time limit but before the hard kill.
     on_illegal: answered in time with an illegal or unparsable move.
     on_error:   the player's code raised an exception (the process is still alive).
+    on_none:    the player's code returned nothing (None, Java's null) where a move was due.
     A player whose process died (killed, memory, crashed, exited) always loses the game.
     """
 
     on_late: str = "forfeit"
     on_illegal: str = "forfeit"
     on_error: str = "forfeit"
+    on_none: str = "forfeit"
+
+    ACTIONS: ClassVar[dict[str, str]] = {
+        "random": "the course plays a random move instead and the game goes on",
+        "forfeit": "the course scores the game as lost",
+        "disqualify": "the course scores the game as lost and disqualifies the player",
+    }
+
+    def __post_init__(self) -> None:
+        for key in ("on_late", "on_illegal", "on_error", "on_none"):
+            if getattr(self, key) not in self.ACTIONS:
+                raise BadParams(f"policy {key}: {getattr(self, key)!r} is not one of {', '.join(self.ACTIONS)}.")
+
+    def consequence(self, key: str) -> str:
+        """What the course does on this failure, as the end of a sentence."""
+        return self.ACTIONS[getattr(self, key)]
 
 
 @dataclass(frozen=True)
@@ -197,6 +234,8 @@ class Ruleset:
     replies: dict = field(default_factory=dict)  # RPC -> rulesets.replies.Shape of its reply
     java: JavaApi | None = None      # Java players too: the course's Java API (sandbox/java.py)
     lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
+    move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
+    requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
 
 
 @dataclass(frozen=True)
@@ -209,6 +248,7 @@ class JavaApi:
     bridge: str
     package: str = "student_player"
     entry: str = "StudentPlayer.java"
+    move_call: str = "chooseMove"
 
 
 @dataclass
@@ -233,8 +273,12 @@ class ProbeCase:
     (its `setup` is skipped), as later turns of a game are: only an instance's first call gets the
     course's first-move allowance, so a player that uses it is checked in the time of a game, not
     of one first move per position.
-    A wrong answer from a reused instance is asked again of a fresh one and counts only if that
-    one is wrong too, so a player that keeps state between turns is never failed by the reuse.
+    `game` names the game the position belongs to: an instance is reused only within one game (one
+    board size, one seat, positions in the order that game produced them), as a course's agent
+    instance lived for one game; a case of another game starts a fresh instance.
+    A wrong answer, an exception or a stop (late, killed) from a reused instance is asked again of
+    a fresh one and counts only if that one fails too, so a player that keeps state between turns
+    is never failed by the reuse.
     """
 
     label: str
@@ -245,6 +289,7 @@ class ProbeCase:
     fresh: bool = False
     setup: list[tuple[str, dict | Callable[[list], dict]]] = field(default_factory=list)
     reuse: bool = False
+    game: str | None = None
 
     @staticmethod
     def resolve(args: dict | Callable[[list], dict], replies: list) -> dict:

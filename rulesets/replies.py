@@ -149,7 +149,8 @@ class OneOf(Shape):
         return deepest if ": " in deepest else f"{short(value)} is not {self.text}"
 
 
-INVALID = Obj({"invalid": Str()})          # the shim's sentence about a bad return value
+INVALID = Obj({"invalid": Str()}, {"returned": Str(max_len=10)})   # the shim's sentence about a bad return
+                                                                    # value ("returned": "none" for a None)
 COMMON: dict[str, Shape] = {
     "interface": ListOf(Str(), max_len=100),
     "setup": Null(),

@@ -5,6 +5,7 @@ Shared by the Linux child (sandbox/child.py, also forked by sandbox/zygote.py) a
 """
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from types import ModuleType
@@ -39,7 +40,7 @@ def serve(boot: Boot, shim: ModuleType, req_fd: int, rep_fd: int) -> None:
         if msg is None:
             os._exit(0)
         if "open" in msg:
-            seeding.seed_process(msg.get("seed"))
+            seeding.seed_process(msg.pop("seed", None))     # then gone: no frame holds it
             try:
                 handler = shim.open_submission(boot.cfg.submission, msg["open"] or {})
                 reply = {"ok": None}
@@ -62,6 +63,16 @@ def serve(boot: Boot, shim: ModuleType, req_fd: int, rep_fd: int) -> None:
             data = wire.encode({**invoke.error_reply(TypeError(f"the reply is not JSON data: {exc}")),
                                 "id": msg.get("id")})
         wire.write_all(rep_fd, data)
+
+
+def course_packages(folders: list[str] | tuple[str, ...]) -> None:
+    """The assignment's course environment (its own packages, e.g. NumPy 1.x) ahead of
+    site-packages, so the shim, its PRELOAD and the player import those versions."""
+    if not folders:
+        return
+    at = next((i for i, p in enumerate(sys.path) if p.endswith(("site-packages", "dist-packages"))), len(sys.path))
+    sys.path[at:at] = [f for f in folders if f not in sys.path]
+    importlib.invalidate_caches()
 
 
 def prepare_interpreter() -> None:

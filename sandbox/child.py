@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sandbox import box, cgroup, confine, landlock, own_clock, program, seccomp_filter, wire
-from sandbox.callloop import prepare_interpreter, serve
+from sandbox.callloop import course_packages, prepare_interpreter, serve
 from sandbox.wire import ChildConfig
 
 SYSTEM_READ_PATHS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
@@ -109,7 +109,7 @@ def readable_paths(cfg: ChildConfig, modules: list[types.ModuleType], shim: type
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
-    paths = [*sorted(prefixes | sitedirs | packages), *SYSTEM_READ_PATHS]
+    paths = [*sorted(prefixes | sitedirs | packages | set(cfg.python_path)), *SYSTEM_READ_PATHS]
     own = package_dir(shim) if shim is not None and "." in shim.__name__ else None   # a package of its own
     gone = hidden | ({own} if own is not None and own not in packages else set())
     kept = [f for folder in sorted(gone) for f in loaded_files(folder)]
@@ -164,6 +164,7 @@ class Bootstrap:
     def load(self) -> types.ModuleType:
         """Steps 1-2, no restriction yet: import the shim, its PRELOAD and libseccomp; read the
         Landlock ABI. A pre-fork template (sandbox/zygote.py) stops here and forks."""
+        course_packages(self.cfg.python_path)      # before the shim imports NumPy
         shim = import_shim(self.cfg.shim)
         self.shim = shim
         self.modules = [sys.modules["sandbox"]]

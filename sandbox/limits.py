@@ -56,6 +56,7 @@ class Limits:
     message_kb: int = 64                   # largest reply accepted from the player
     freeze: bool = True                    # SIGSTOP the player between its calls
     read_paths: tuple[str, ...] = field(default_factory=tuple)   # extra read-only paths
+    python_path: tuple[str, ...] = field(default_factory=tuple)  # the course's packages, ahead of site-packages
     readable_until_first_reply: tuple[str, ...] = field(default_factory=tuple)  # e.g. data/ (Bohnenspiel)
 
     def __post_init__(self) -> None:

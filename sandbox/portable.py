@@ -201,7 +201,8 @@ class PortablePlayerProcess(PlayerProcess):
         req_r, self.req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         out_r, out_w = os.pipe()
-        cfg = ChildConfig(self.shim, self.submission, readable_until_first_reply=list(lim.readable_until_first_reply))
+        cfg = ChildConfig(self.shim, self.submission, python_path=list(lim.python_path),
+                          readable_until_first_reply=list(lim.readable_until_first_reply))
         env = dict(CHILD_ENV, **{k: os.environ[k] for k in ("SYSTEMROOT", "SystemRoot") if k in os.environ})
         if sys.platform == "win32":
             env["PATH"] = os.path.dirname(sys.executable)

@@ -15,7 +15,7 @@ import sys
 from types import ModuleType
 
 from sandbox import wire
-from sandbox.callloop import prepare_interpreter, serve
+from sandbox.callloop import course_packages, prepare_interpreter, serve
 from sandbox.wire import ChildConfig
 
 
@@ -28,6 +28,7 @@ class Bootstrap:
 
     def load(self) -> ModuleType:
         """Import the shim and its PRELOAD, then put the submission first on sys.path (as on Linux)."""
+        course_packages(self.cfg.python_path)
         shim = importlib.import_module(self.cfg.shim)
         for name in getattr(shim, "PRELOAD", ()):
             importlib.import_module(name)

@@ -51,13 +51,13 @@ def available() -> str | None:
 class Zygote:
     """One template process and the manager's end of its control socket."""
 
-    def __init__(self, shim: str) -> None:
+    def __init__(self, shim: str, python_path: tuple[str, ...] = ()) -> None:
         self.shim = shim
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.proc = subprocess.Popen(
                 [*PYTHON, "-m", "sandbox.zygote",
-                 json.dumps({"shim": shim, "control_fd": theirs.fileno()})],
+                 json.dumps({"shim": shim, "python_path": list(python_path), "control_fd": theirs.fileno()})],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), close_fds=True, start_new_session=True, cwd="/",
                 env=CHILD_ENV)
@@ -112,7 +112,7 @@ class PreforkPool:
     """Fork servers by (shim, cpu), started on demand, replaced when dead. Thread-safe."""
 
     def __init__(self) -> None:
-        self.zygotes: dict[tuple[str, int | None], Zygote] = {}
+        self.zygotes: dict[tuple[str, int | None, tuple[str, ...]], Zygote] = {}
         self.lock = threading.Lock()
         self.last_error = ""
         self.owner = os.getpid()
@@ -129,21 +129,22 @@ class PreforkPool:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def zygote(self, shim: str, cpu: int | None) -> Zygote:
-        """The live template for (shim, cpu), started (or restarted) if needed; OSError if it cannot start."""
-        z = self.zygotes.get((shim, cpu))
+    def zygote(self, shim: str, cpu: int | None, python_path: tuple[str, ...] = ()) -> Zygote:
+        """The live template for (shim, cpu, the course's packages), started (or restarted) if
+        needed; OSError if it cannot start."""
+        z = self.zygotes.get((shim, cpu, python_path))
         if z is not None and not z.alive():
             z.stop()
             z = None
         if z is None:
-            z = self.zygotes[(shim, cpu)] = Zygote(shim)
+            z = self.zygotes[(shim, cpu, python_path)] = Zygote(shim, python_path)
         return z
 
     def fork(self, cfg: ChildConfig, fds: list[int]) -> ForkedChild | None:
         """A child forked for `cfg` holding `fds`, or None (the caller spawns instead)."""
         self._forget_if_inherited()
         with self.lock:
-            key = (cfg.shim, cfg.cpu)
+            key = (cfg.shim, cfg.cpu, tuple(cfg.python_path))
             status_mine, status_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
                 for _attempt in (1, 2):

@@ -279,6 +279,7 @@ class PlayerProcess:
             cgroup_procs=self.cgroup.procs_files if self.cgroup else [],
             address_space_mb=max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
             cpu=lim.cpu, netns=True, read_paths=list(lim.read_paths),
+            python_path=list(lim.python_path),
             readable_until_first_reply=list(lim.readable_until_first_reply),
             uid=self.slot.uid if self.slot else None, uid_missing=uid_missing)
 

@@ -48,6 +48,7 @@ class ChildConfig:
     cpu: int | None = None                   # core to pin to
     netns: bool = True                       # a network namespace of its own (root only)
     read_paths: list[str] = field(default_factory=list)
+    python_path: list[str] = field(default_factory=list)    # the course's packages, ahead of site-packages
     readable_until_first_reply: list[str] = field(default_factory=list)
     uid: int | None = None                   # the box's uid (sandbox/box.py)
     uid_missing: str | None = None

@@ -129,7 +129,7 @@ def main() -> None:
             userns = confine.enter_user_namespace()
         except OSError as exc:
             userns = f"missing: no user namespace here ({exc})"
-    boot = child.Bootstrap(ChildConfig(shim=args["shim"]))
+    boot = child.Bootstrap(ChildConfig(shim=args["shim"], python_path=list(args.get("python_path", []))))
     try:
         shim = boot.load()
     except BaseException as exc:                   # a shim that cannot import: say why, then stop

@@ -28,7 +28,10 @@ RULESET = Ruleset(
     entry="student_player.py",
     # the course's server timed each move on the wall clock (its timeout thread)
     defaults=Defaults(first_move_s=30, move_s=0.7, kill_after_s=1.0, memory_mb=500, max_submission_mb=10, clock="wall",
-                      policy=Policy(on_late="random", on_illegal="forfeit", on_error="forfeit")),
+                      # boardgame.Client: a chooseMove that throws or returns null → a random move;
+                      # boardgame.Server: late → a random move, illegal → "ILLEGAL MOVE", the game lost
+                      policy=Policy(on_late="random", on_illegal="forfeit", on_error="random", on_none="random")),
+    move_call="choose_move()",
     players={"random": PLAYERS / "random", "greedy": PLAYERS / "greedy"},
     probes=probes,
     blunder=blunder,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rulesets.base import JSON, IllegalMove, Move
+from rulesets.base import JSON, IllegalMove, Move, refuse
 
 PITS = 6
 START_BEANS = 6
@@ -38,8 +38,7 @@ def parse_wire(data: JSON) -> tuple[Move, int | None]:
     and the student API's move JSON ({"move_type": "PIT", "player_id": 0, "pit": 3}).
     """
     if isinstance(data, dict):
-        if "invalid" in data:
-            raise IllegalMove(str(data["invalid"]))
+        refuse(data)
         kind = data.get("move_type", data.get("type"))
         player = data.get("player_id", data.get("player"))
         if not isinstance(kind, str) or (player is not None and not _is_int(player)):

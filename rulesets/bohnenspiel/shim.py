@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import sys
 
-from rulesets.base import check_arity
+from rulesets.base import check_arity, invalid
 from rulesets.entry import import_entry, open_folder
 
 from . import course
@@ -71,4 +71,4 @@ def to_wire(move, seat: int):
     if isinstance(move, str):
         return move
     what = "None" if move is None else f"a {type(move).__name__}"
-    return {"invalid": f"choose_move returned {what}; it must return a BohnenspielMove."}
+    return invalid(f"choose_move returned {what}; it must return a BohnenspielMove.", move)

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from rulesets.base import BadParams, Game, IllegalMove, Outcome, State
+from rulesets.base import BadParams, Game, IllegalMove, Outcome, State, refuse
 
 DIRECTION_NAMES = ("Up", "Right", "Down", "Left")
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))        # row/col change for each direction code
@@ -264,8 +264,7 @@ class ColosseumState(State):
     # ---- wire and storage --------------------------------------------------------------------
     def parse_move(self, data: Any) -> Move:
         """[[r, c], d] (or [r, c, d]) → (r, c, d); {"invalid": sentence} from the shim → IllegalMove."""
-        if isinstance(data, dict) and isinstance(data.get("invalid"), str):
-            raise IllegalMove(data["invalid"])
+        refuse(data)
         if isinstance(data, (list, tuple)):
             if len(data) == 2 and isinstance(data[0], (list, tuple)) and len(data[0]) == 2:
                 values = (data[0][0], data[0][1], data[1])

@@ -1,55 +1,75 @@
 """Correctness probe for Colosseum: does the agent return a legal move in every given position?
 
-One stage, "legal_moves" (1 point, required, all cases must pass). The positions are the rules
-file's worked examples (the course's world_1 with each player to move, world_1 after each of the
-course's valid test moves, the empty 4x4/5x5/6x6 boards) and random positions of every board size
-5..11 reached by random-walk play from a fixed seed.
+One stage, "legal_moves" (1 point, required, all cases must pass). The positions come in games,
+as the course's agents met them: one agent instance plays one game, so it sees one board size,
+one seat, and its own turns in the order the game produced them (each later position reachable
+from the earlier one). The games start from the rules file's worked examples (the course's
+world_1 with each player to move, empty 4x4 and 6x6 boards) and from random boards of sizes
+7..11 (`new_state` from fixed seeds), and go on by random-walk play (the course's random agent).
 """
 from __future__ import annotations
 
 import random
 
-from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
+from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase
 
 from .engine import PLAYER_NAMES, ColosseumGame, ColosseumState
-from .examples import EMPTY_BOARDS, WORLD_1_VALID, empty_board, world_1
+from .examples import EMPTY_BOARDS, empty_board, world_1
 
 RANDOM_SEED = 424
-RANDOM_SIZES = range(5, 12)
-RANDOM_PER_SIZE = 2
+RANDOM_SIZES = (7, 8, 9, 10, 11)
+TURNS_PER_GAME = 3          # the agent's turns asked in each game (fewer if the game ends first)
 
 
-def random_positions(seed: int = RANDOM_SEED) -> list[tuple[str, ColosseumState]]:
-    """Positions of every size 5..11 after a random number of random-walk plies (never finished)."""
-    rng = random.Random(seed)
-    out = []
-    for size in RANDOM_SIZES:
-        game = ColosseumGame(board_size=size)
-        for _ in range(RANDOM_PER_SIZE):
-            state = game.new_state(rng.randrange(2**31))
-            for _ in range(rng.randint(0, 2 * size)):
-                move = state.random_move(rng)
-                branch = state.copy()
-                branch.play(move)
-                if branch.is_over:
-                    break
-                state = branch
-            out.append((f"random {size}x{size} after {state.ply} plies", state))
+def game_turns(start: ColosseumState, rng: random.Random, turns: int = TURNS_PER_GAME,
+               before: list | None = None) -> list[tuple[ColosseumState, list]]:
+    """The positions where `start`'s player is to move, in the order one game produces them, each
+    with the moves it is told of as a game tells them (`last`: the opponent's since its turn):
+    `start`, then after each pair of random-walk moves, until `turns` or the game's end."""
+    seat = start.turn
+    out, state = [(start, before or [])], start
+    while len(out) < turns:
+        state = state.copy()
+        told = []
+        for _ in range(2):
+            mover, move = state.turn, state.random_move(rng)
+            state.play(move)
+            if mover != seat:
+                told.append({"seat": mover, "move": state.move_to_json(move)})
+            if state.is_over:
+                return out
+        if state.turn == seat:
+            out.append((state, told))
     return out
 
 
+def games(game: ColosseumGame) -> list[tuple[str, list[ColosseumState]]]:
+    """Every game the probe plays with one agent instance: (its name, the agent's positions)."""
+    return [(name, [state for state, _ in turns]) for name, turns in told_games(game)]
+
+
+def told_games(game: ColosseumGame) -> list[tuple[str, list[tuple[ColosseumState, list]]]]:
+    """`games`, each position with the moves the agent is told of before it (a game's `last`)."""
+    rng = random.Random(RANDOM_SEED)
+    starts: list[tuple[str, ColosseumState, list]] = [("world_1, A to move", world_1(game, 0), []),
+                                                       ("world_1, B to move", world_1(game, 1), [])]
+    for size, me, opponent in (EMPTY_BOARDS[0], EMPTY_BOARDS[-1]):
+        starts.append((f"empty {size}x{size}, A at {me}, B at {opponent}", empty_board(game, size, me, opponent), []))
+    for n, size in enumerate(RANDOM_SIZES):
+        state = ColosseumGame(board_size=size).new_state(rng.randrange(2**31))
+        first: list = []
+        if n % 2:                                   # every other game from the second player's seat
+            move = state.random_move(rng)
+            state.play(move)
+            first = [{"seat": 0, "move": state.move_to_json(move)}]
+        starts.append((f"random {size}x{size}", state, first))
+    return [(name, game_turns(start, rng, before=told)) for name, start, told in starts if not start.is_over]
+
+
 def positions(game: ColosseumGame) -> list[tuple[str, ColosseumState]]:
-    """Every position the probe asks about, with a label."""
-    out = [("world_1, A to move", world_1(game, 0)), ("world_1, B to move", world_1(game, 1))]
-    for move in WORLD_1_VALID:
-        state = world_1(game)
-        state.play(move)
-        out.append((f"world_1 after A plays {state.move_text(move)}", state))
-    for size, me, opponent in EMPTY_BOARDS:
-        out.append((f"empty {size}x{size}, A at {me}, B at {opponent}",
-                    empty_board(game, size, me, opponent)))
-    out.extend(random_positions())
-    return [(label, state) for label, state in out if not state.is_over]
+    """Every position the probe asks about, with a label, game by game."""
+    return [(f"{name}, the agent's turn {k + 1}" if k else name, state)
+            for name, turns in games(game) for k, state in enumerate(turns)]
 
 
 def _checker(state: ColosseumState):
@@ -69,20 +89,18 @@ def _checker(state: ColosseumState):
     return check
 
 
-def legal_move_cases(game: ColosseumGame) -> list[ProbeCase]:
-    """One agent answers the positions in turn, as in a game: 30 s for its first step, 2 s for each
-    later one (see ProbeCase.reuse). Positions are grouped by board size (sizes in order of first
-    appearance, so world_1 still comes first): an agent that keeps what it learnt about the board
-    between turns meets a new size as rarely as possible."""
-    listed = positions(game)
-    first_seen = {state.size: n for n, (_, state) in reversed(list(enumerate(listed)))}
+def legal_move_cases(game: Game) -> list[ProbeCase]:
+    """One agent instance per game, as in the course: 30 s for its first step, 2 s for each later
+    one (ProbeCase.reuse); a new game (another board size or seat) starts a fresh instance."""
+    assert isinstance(game, ColosseumGame)
     cases = []
-    for label, state in sorted(listed, key=lambda item: first_seen[item[1].size]):
-        data = state.to_json()
-        setup = {"seat": state.turn, "state": data, "name": "probe", "options": {}}
-        cases.append(ProbeCase(label=label, state=state, method="move",
-                               args={"state": data, "last": []}, check=_checker(state),
-                               setup=[("setup", setup)], reuse=True))
+    for name, turns in told_games(game):
+        for k, (state, told) in enumerate(turns):
+            data = state.to_json()
+            setup = {"seat": state.turn, "state": data, "name": "probe", "options": {}}
+            cases.append(ProbeCase(label=f"{name}, the agent's turn {k + 1}" if k else name, state=state,
+                                   method="move", args={"state": data, "last": told}, check=_checker(state),
+                                   setup=[("setup", setup)], reuse=True, game=name))
     return cases
 
 

@@ -23,7 +23,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from rulesets.base import check_arity
+from rulesets.base import check_arity, invalid
 from rulesets.entry import compile_course, forget_submissions, import_entry, install_course, open_folder
 
 
@@ -133,7 +133,7 @@ def to_wire(result: Any) -> Any:
         elif not 0 <= int(direction) <= 3:
             why = f"dir {int(direction)} is not 0..3 (0 Up, 1 Right, 2 Down, 3 Left)"
     if why is not None:
-        return {"invalid": f"step returned {_short(result)} (expected ((row, col), dir)): {why}"}
+        return invalid(f"step returned {_short(result)} (expected ((row, col), dir)): {why}", result)
     return [[int(row), int(col)], int(direction)]
 
 

@@ -23,7 +23,7 @@ RULESET = Ruleset(
     shim="rulesets.doublecard.shim",
     entry="player.py",
     defaults=Defaults(first_move_s=3, move_s=3, kill_after_s=1,
-                      policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit")),
+                      policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit", on_none="forfeit")),
     players={"random": PLAYERS / "random", "baseline": PLAYERS / "baseline"},
     probes=probes,
     replies={"move": MOVE, "probe_step": Obj({"answers": ListOf(MOVE, max_len=200)})},

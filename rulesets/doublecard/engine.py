@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from rulesets.base import BadParams, Game, IllegalMove, Outcome, State
+from rulesets.base import BadParams, Game, IllegalMove, Outcome, State, refuse
 
 from . import board as B
 
@@ -106,8 +106,7 @@ class DoubleCardState(State):
         self._apply(self.check(B.parse_text(self.parse_move(move))))
 
     def parse_move(self, data: Any) -> str:
-        if isinstance(data, dict) and isinstance(data.get("invalid"), str):
-            raise IllegalMove(data["invalid"])
+        refuse(data)
         if not isinstance(data, str):
             what = "nothing" if data is None else f"a {type(data).__name__}"
             raise IllegalMove(f"A move must be text like '0 5 A 2' or 'F 2 F 3 3 A 2'; the player sent {what}.")

@@ -14,7 +14,7 @@ course's rule, and our default, is that a failing player forfeits) cannot be tol
 """
 from __future__ import annotations
 
-from rulesets.base import check_arity
+from rulesets.base import check_arity, invalid
 from rulesets.entry import import_entry, open_folder
 
 PRELOAD: list[str] = []
@@ -40,7 +40,7 @@ def to_wire(answer):
     if isinstance(answer, str):
         return answer
     what = "None" if answer is None else f"a {type(answer).__name__} ({answer!r:.40})"
-    return {"invalid": f"choose_move() returned {what}; it must return text like '0 5 A 2'."}
+    return invalid(f"choose_move() returned {what}; it must return text like '0 5 A 2'.", answer)
 
 
 class DoubleCardHandler:

@@ -25,6 +25,7 @@ RULESET = Ruleset(
     # (imports, precomputation), 2 s a move (a BFS per candidate wall on 9x9 takes milliseconds).
     defaults=Defaults(first_move_s=30, move_s=2,
                       policy=Policy(on_late="forfeit", on_illegal="disqualify", on_error="forfeit")),
+    move_call="make_move()",
     players={"random": PLAYERS / "random", "baseline": PLAYERS / "baseline"},
     probes=probes,
     blunder=blunder,

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
+from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State, refuse
 
 from . import geometry as G
 from .geometry import Cell, Wall
@@ -402,8 +402,7 @@ class QuoridorState(State):
 
     # ---- wire and storage ---------------------------------------------------------------
     def parse_move(self, data: JSON) -> Move:
-        if isinstance(data, dict) and "invalid" in data:
-            raise IllegalMove(str(data["invalid"]).replace("\n", " "))
+        refuse(data)
         if not isinstance(data, dict) or "type" not in data:
             raise IllegalMove(f"a move must be {{'type': 1, 'pos': [x, y]}}, {{'type': 2, 'edges': "
                               f"[...]}} or {{'type': None}}, not {data!r:.60}.")

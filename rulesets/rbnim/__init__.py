@@ -24,7 +24,8 @@ RULESET = Ruleset(
     shim="rulesets.rbnim.shim",
     entry="red_blue_nim.py",
     defaults=Defaults(first_move_s=10, move_s=5, kill_after_s=1.0, memory_mb=500, max_submission_mb=10,
-                      policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit")),
+                      policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit", on_none="forfeit")),
+    move_call="choose_move()",
     players={"perfect": PLAYERS / "perfect", "random": PLAYERS / "random"},
     probes=probes,
     replies={name: OneOf(Seq(Str(max_len=20), Int()), INVALID, text='[pile, count] or {"invalid": ...}')

@@ -66,3 +66,25 @@ def test_a_wrong_agent_still_fails_after_the_fresh_second_opinion(tmp_path, cli,
     legal = stage(doc, "legal_moves")
     assert not legal["passed"] and legal["message"].startswith("24 of 24 positions answered wrongly")
     assert "illegal" in legal["message"] and "took" not in legal["message"]
+
+
+# A long search that starts again whenever the board changes size (it never does in a course game):
+# by its own CPU clock, 2.5 s of the 6 s first move, then a quick answer on the same board.
+RESTARTS_ON_A_NEW_SIZE = """
+import time
+size = chess_board.shape[0]
+if getattr(self, "size", None) != size:
+    end = time.process_time() + 2.5
+    while time.process_time() < end:
+        pass
+    self.size = size
+r, c = (int(x) for x in my_pos)
+return (r, c), int(next(d for d in range(4) if not chess_board[r, c, d]))
+"""
+
+
+def test_an_agent_that_restarts_its_search_when_the_board_size_changes_passes(tmp_path, cli, timed_arena, student):
+    """Issue 30: one agent instance sees one game (one board size, one seat, positions in a game's
+    order), so its long search always falls in its first move, as in the course."""
+    doc = check(cli, timed_arena(smoke_games=0), student(tmp_path / "restarts", RESTARTS_ON_A_NEW_SIZE))
+    assert stage(doc, "legal_moves")["passed"], stage(doc, "legal_moves")["message"]

@@ -152,3 +152,30 @@ def test_positions_played_in_fresh_processes_stop_too(tmp_path):
     code, doc = check(sub, assignment="doublecard")
     stage = stages(doc)["legal_moves"]
     assert code == 1 and "The player was stopped in 4 positions, so the other" in stage["message"]
+
+
+NUMPY_1_AGENT = '''import numpy as np
+from agents.agent import Agent
+from agents.random_agent import RandomAgent
+from store import register_agent
+
+
+@register_agent("student_agent")
+class StudentAgent(Agent):
+    def step(self, chess_board, my_pos, adv_pos, max_step):
+        assert np.asarray(chess_board).tostring()          # NumPy 1.x only, as the course pinned
+        return RandomAgent().step(chess_board, my_pos, adv_pos, max_step)
+'''
+
+
+def test_a_colosseum_agent_meets_the_courses_numpy_and_the_header_says_which(tmp_path):
+    from grader.course_env import course_env
+    from rulesets import load
+
+    env = course_env(load("colosseum").requirements)
+    if env.path is None:
+        pytest.skip(f"the course environment could not be built here: {env.problem}")
+    (tmp_path / "student_agent.py").write_text(NUMPY_1_AGENT)
+    status, doc = check(tmp_path, assignment="colosseum")
+    assert status == 0 and stages(doc)["legal_moves"]["passed"], doc
+    assert f"numpy {env.versions['numpy']}" in doc["environment"], doc

@@ -82,3 +82,66 @@ def test_fresh_positions_in_parallel_still_stop_after_four_stopped_players(assig
     check = validation._probe(assignment, sub, _probe(12), factory, workers=2)
     assert len(started) == 4
     assert check.message.endswith("The player was stopped in 4 positions, so the other 8 were not tried.")
+
+
+class GameInstance:
+    """A player instance that is stopped (killed) on its second call, whatever the position: only a
+    fresh instance asked again can tell that the position was answerable. Records what it saw."""
+
+    seen: list[list] = []
+
+    def __init__(self, **kwargs):
+        self.alive, self.calls = True, 0
+        GameInstance.seen.append([])
+
+    def start(self):
+        return CallResult(Verdict.OK)
+
+    def call(self, method, args, soft=None):
+        if method == "setup":
+            return CallResult(Verdict.OK)
+        self.calls += 1
+        GameInstance.seen[-1].append(args["n"])
+        if self.calls == 2:
+            self.alive = False
+            return CallResult(Verdict.KILLED, message="No answer after 3 s: the player was killed.")
+        return CallResult(Verdict.OK, value={"answers": [str(args["n"])]})
+
+    def close(self):
+        return None
+
+
+def test_one_instance_per_game_and_a_stop_gets_a_fresh_second_opinion(assignment):
+    """Issue 30: an instance sees one game's positions only, in order; a reused instance stopped on
+    a position is replaced by a fresh one asked the same position before anything is counted."""
+    def cases(game):
+        return [ProbeCase(f"game {g} turn {t}", None, "probe_step", {"n": 10 * g + t}, check=lambda v: None,
+                          setup=[("setup", {})], reuse=True, game=f"game {g}") for g in (1, 2) for t in (1, 2, 3)]
+
+    GameInstance.seen = []
+    sub = Submission(id="s", source=Path("."), staged=Path("."), content_hash="h")
+    check = validation._probe(assignment, sub, Probe("p", "P", 1.0, cases), lambda **kw: GameInstance(**kw))
+    assert check.passed, check.message
+    assert all(len({n // 10 for n in seen}) == 1 for seen in GameInstance.seen)     # never two games
+    assert all(seen == sorted(seen) for seen in GameInstance.seen)                  # in the game's order
+    assert [11, 12] in GameInstance.seen and [12, 13] in GameInstance.seen          # stopped, then asked afresh
+
+
+def test_a_probes_setup_says_what_a_games_setup_says(assignment):
+    """Issue 27: a player cannot tell a check from a game by its calls: the probe's setup carries the
+    player's own name and the assignment's options, as play_game's does."""
+    said = []
+
+    class Recorder(GameInstance):
+        def call(self, method, args, soft=None):
+            if method == "setup":
+                said.append(args)
+            return CallResult(Verdict.OK, value={"answers": ["1"]})
+
+    def cases(game):
+        return [ProbeCase("c", None, "probe_step", {"n": 1}, check=lambda v: None,
+                          setup=[("setup", {"seat": 0, "name": "probe", "options": {}})], fresh=True)]
+
+    sub = Submission(id="s", name="Ada", source=Path("."), staged=Path("."), content_hash="h")
+    validation._probe(assignment, sub, Probe("p", "P", 1.0, cases), lambda **kw: Recorder(**kw))
+    assert said == [{"seat": 0, "name": "Ada", "options": assignment.config.options}]

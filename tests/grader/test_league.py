@@ -186,6 +186,9 @@ def test_pre_forked_and_spawned_players_play_the_same_games(tmp_path):
         config = make_config(folder, ["baseline_student", "raises"], league={
             "format": "round_robin", "games_per_pair": 2, "seed": 5, "builtins": ["random"],
             "concurrency": 2, "prefork": prefork})
+        secret = load_assignments(config)["arena"].store_path.parent / "league-secret"
+        secret.parent.mkdir(parents=True, exist_ok=True)
+        secret.write_text("ab" * 32)                # one league's secret (its seat seeds), twice
         assignment, run = league(config)
         assert run.played == 6
         moves[prefork] = {g.key: (g.points0, g.points1, json.loads(g.moves_json)["moves"])

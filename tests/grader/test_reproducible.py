@@ -64,16 +64,52 @@ def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
         assert replay["points"] == game["points"]
 
 
-def test_a_check_run_twice_says_the_same(tmp_path):
-    """Probe processes are seeded too: a player that errs at random errs alike in every check."""
+@pytest.mark.parametrize("prefork", [True, False], ids=["prefork", "spawn"])
+def test_two_checks_draw_different_seeds_and_the_recorded_one_replays(tmp_path, prefork):
+    """Probe processes and smoke games are seeded from the check's own seed, fresh every run (a
+    player cannot recognise a check by it) and recorded, so a check replays from its record."""
     source = (ROOT / "submissions" / "quoridor" / "alice" / "player.py").read_text()
     old = "        return result\n\n    def expand_obstacles(self):"
     assert old in source
     (tmp_path / "player.py").write_text("import random\n" + source.replace(old, (
         "        return [c for c in result if random.Random().random() < 0.9]\n\n    def expand_obstacles(self):")))
-    a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", validation={"smoke_games": 0}), tmp_path)
+    a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", game=SMALL["quoridor"],
+                                      validation={"smoke_games": 2}, league={"prefork": prefork}), tmp_path)
     sub = load(tmp_path, a.ruleset.entry, 10)
-    first, again = (validate(a, sub).checks for _ in range(2))
-    stage = next(c for c in first if c.name == "expand_player")
+    first, second = validate(a, sub), validate(a, sub)
+    assert first.seed != second.seed and first.to_json()["seed"] == first.seed
+    replay = validate(a, sub, seed=first.seed)
+    stage = next(c for c in first.checks if c.name == "expand_player")
     assert not stage.passed and stage.failed_cases < 74          # some positions wrong, not all
-    assert [(c.name, c.message) for c in first] == [(c.name, c.message) for c in again]
+    assert [(c.name, c.message) for c in replay.checks] == [(c.name, c.message) for c in first.checks]
+    assert [g["seed"] for g in replay.games] == [g["seed"] for g in first.games]
+    assert {g["seed"] for g in first.games}.isdisjoint(g["seed"] for g in second.games)
+
+
+def test_the_league_keeps_its_seat_seed_secret_beside_its_results(tmp_path):
+    """Made once, readable by the grader's user only, and the same on every later run."""
+    a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions="."), tmp_path)
+    key = a.league_key()
+    path = a.store_path.parent / "league-secret"
+    assert path.stat().st_mode & 0o777 == 0o600 and len(key) == 32
+    assert resolve("t", AssignmentConfig(ruleset="quoridor", submissions="."), tmp_path).league_key() == key
+    other = resolve("t", AssignmentConfig(ruleset="quoridor", submissions="."), tmp_path / "elsewhere")
+    assert other.league_key() != key
+
+
+def test_each_seat_gets_its_keyed_seed_never_the_games(tmp_path):
+    """Issue 27: the seats' seeds were 2·seed and 2·seed+1, so each knew the other's."""
+    from sandbox.seeding import seat_seed
+
+    a = resolve("t", AssignmentConfig(ruleset="quoridor", submissions=".", game=SMALL["quoridor"]), tmp_path)
+    given = []
+
+    def factory(**kwargs):
+        given.append(kwargs["seed"])
+        raise OSError("no process needed")        # the game ends as the grader's failure, after seeding
+
+    rnd = builtin(a.ruleset, "random")
+    play_game(a, rnd, rnd, seed=7, factory=factory)
+    play_game(a, rnd, rnd, seed=7, factory=factory, key=b"another league")
+    assert given[0] == seat_seed(a.league_key(), 7, 0) and given[0] not in (7, 14, 15)
+    assert given[1] == seat_seed(b"another league", 7, 0) != given[0]

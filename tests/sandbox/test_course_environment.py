@@ -167,3 +167,45 @@ def test_the_other_courses_modules_import_and_work(tmp_path, start_mode, request
         move = p.call("move", {"state": state.to_json(), "last": []})
         assert move.verdict is Verdict.OK, (move, p.close().output)
     state.play(state.parse_move(move.value))
+
+
+NUMPY_1_AGENT = """
+    import numpy as np
+    from agents.agent import Agent
+    from agents.random_agent import RandomAgent
+    from store import register_agent
+
+    RAW = np.zeros(3).tostring()                  # gone in NumPy 2: the course pinned NumPy 1.22
+
+
+    @register_agent("student_agent")
+    class StudentAgent(Agent):
+        def __init__(self):
+            super().__init__()
+            self.name = "StudentAgent"
+
+        def step(self, chess_board, my_pos, adv_pos, max_step):
+            assert np.asarray(chess_board).tostring() and RAW == bytes(24), np.__version__
+            return RandomAgent().step(chess_board, my_pos, adv_pos, max_step)
+"""
+
+
+def test_the_courses_numpy_1_is_offered_to_colosseum_agents(tmp_path, start_mode, request):
+    """Issue 30: the course's requirements (NumPy 1.x), built once into an environment of their own
+    and put ahead of site-packages for this assignment's players, in the template too."""
+    from grader.course_env import course_env
+
+    env = course_env(COLOSSEUM.requirements)
+    if env.path is None:
+        pytest.skip(f"the course environment could not be built here: {env.problem}")
+    assert env.versions["numpy"].startswith("1.") and "numpy 1." in env.header()
+    pool = request.getfixturevalue("prefork_pool") if start_mode == "prefork" else None
+    (tmp_path / "student_agent.py").write_text(textwrap.dedent(NUMPY_1_AGENT))
+    state = COLOSSEUM.game(board_size=7).new_state(5)
+    limits = Limits(start_s=60.0, call_s=60.0, first_call_s=60.0, kill_after_s=5.0, python_path=(str(env.path),))
+    with PlayerProcess(COLOSSEUM.shim, str(tmp_path), limits, name="np1", prefork=pool) as p:
+        started = p.start()
+        assert started.ok and p.started_by == start_mode, (started, p.close().output)
+        move = p.call("move", {"state": state.to_json(), "last": []})
+        assert move.verdict is Verdict.OK, (move, p.close().output)
+    assert state.why_illegal(state.parse_move(move.value)) is None

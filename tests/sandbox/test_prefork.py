@@ -159,7 +159,7 @@ def test_a_killed_template_is_replaced_and_takes_its_players_with_it(forked, pre
 
 def test_a_forked_manager_starts_templates_of_its_own(forked, prefork_pool):
     forked("def ping():\n    return 1\n")
-    parents = prefork_pool.zygotes[(SHIM, FAST.cpu)]
+    parents = prefork_pool.zygotes[(SHIM, FAST.cpu, ())]
     prefork_pool.owner = -1                              # as if this process were a fork of the owner
     fresh = forked("def ping():\n    return 2\n", name="fresh")
     assert fresh.call("ping").value == 2

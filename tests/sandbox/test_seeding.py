@@ -51,3 +51,54 @@ def test_both_start_modes_give_the_same_draws(write_submission, prefork_pool):
             values[mode] = r.value
     assert values["spawn"] == values["prefork"]
 
+
+
+SEED_HUNTER = """
+import gc, sys
+
+def _ints(value, depth=0):
+    if isinstance(value, int) and not isinstance(value, bool):
+        yield value
+    elif depth < 4 and isinstance(value, dict):
+        for v in list(value.values()):
+            yield from _ints(v, depth + 1)
+    elif depth < 4 and isinstance(value, (list, tuple, set, frozenset)):
+        for v in list(value):
+            yield from _ints(v, depth + 1)
+
+SEEN = set()
+frame = sys._getframe()
+while frame is not None:                       # every frame of the call stack, the sandbox's own too
+    SEEN.update(_ints(dict(frame.f_locals)))
+    SEEN.update(_ints(frame.f_globals.get("__dict__", {})))
+    frame = frame.f_back
+for obj in gc.get_objects():                   # and everything the collector tracks
+    if isinstance(obj, (dict, list, tuple)):
+        SEEN.update(_ints(obj))
+
+def found(candidates):
+    return [c for c in candidates if c in SEEN]
+"""
+
+
+def test_a_player_walking_frames_and_gc_at_import_finds_no_seed(player):
+    """Issue 27: the seed of the open message stayed in the call loop's frame, readable at import."""
+    seed = 0x5EED_1234_5678_9ABC
+    p = player(SEED_HUNTER, seed=seed)
+    r = p.call("found", {"candidates": [seed, seed % 2**32]})
+    assert r.ok, r
+    assert r.value == [], "the player's process still holds its seed after seeding"
+
+
+def test_seat_seeds_are_keyed_and_unrelated():
+    """One seat's seed says nothing of the other's: no arithmetic link, and another key gives others."""
+    from sandbox.seeding import seat_seed
+
+    key = b"k" * 32
+    seeds = [seat_seed(key, game, seat) for game in range(200) for seat in (0, 1)]
+    assert len(set(seeds)) == len(seeds) and all(0 <= s < 2**63 for s in seeds)
+    pairs = [(seat_seed(key, g, 0), seat_seed(key, g, 1)) for g in range(200)]
+    assert len({b - a for a, b in pairs}) == len(pairs) and len({a ^ b for a, b in pairs}) == len(pairs)
+    assert all(seat_seed(b"other" * 8, g, 0) != a for g, (a, _) in enumerate(pairs))
+    assert {seat_seed(key, g, s) for g in range(200) for s in (0, 1)}.isdisjoint({2 * g + s for g in range(200)
+                                                                                   for s in (0, 1)})

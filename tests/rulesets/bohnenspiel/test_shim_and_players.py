@@ -185,3 +185,21 @@ def test_greedy_beats_random_in_most_seeded_games(folders, play_in_process, game
 
 def test_greedy_student_beats_random_too(folders, play_in_process, game):
     assert wins_against_random(folders["greedy_student"], play_in_process, game, range(100, 106)) >= 5
+
+
+def test_probe_positions_come_in_games_one_instance_each(game):
+    """Issue 30: one player instance per game, as the course's client made one player per game: a
+    game asks one seat its consecutive turns in order, told only the opponent's moves."""
+    from rulesets.bohnenspiel.probes import legal_move_cases
+
+    cases = legal_move_cases(game)
+    by_game: dict[str, list] = {}
+    for case in cases:
+        assert case.reuse and case.game
+        by_game.setdefault(case.game, []).append(case)
+    assert len(cases) == 32 and len(by_game) == 16
+    for name, turns in by_game.items():
+        assert len({c.state.to_move for c in turns}) == 1, name
+        assert [c.state.ply for c in turns] == sorted(c.state.ply for c in turns), name
+        assert all(told["seat"] != c.state.to_move for c in turns for told in c.args["last"]), name
+        assert all(len(c.args["last"]) >= 1 for c in turns[1:]), name

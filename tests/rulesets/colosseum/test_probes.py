@@ -1,11 +1,13 @@
 """The "legal_moves" probe: its positions, and its verdicts on good and broken submissions."""
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from rulesets.base import Mismatch
 from rulesets.colosseum import RULESET
-from rulesets.colosseum.probes import legal_move_cases, positions
+from rulesets.colosseum.probes import games, legal_move_cases, positions
 
 
 @pytest.fixture
@@ -29,24 +31,32 @@ def test_one_required_stage(stage):
     assert (stage.name, stage.points, stage.required, stage.scoring) == ("legal_moves", 1.0, True, "all")
 
 
-def test_positions_cover_the_worked_examples_and_every_size(game):
-    labelled = positions(game)
-    labels = [label for label, _ in labelled]
-    assert "world_1, A to move" in labels and "world_1, B to move" in labels
-    after = [label for label in labels if label.startswith("world_1 after A plays")]
-    assert len(after) == 4            # (3,1) Right walls A in: that game is over, nothing to ask
-    assert "world_1 after A plays (3,1) Right" not in after
-    assert sum(label.startswith("empty ") for label in labels) == 4
-    sizes = {state.size for label, state in labelled if label.startswith("random")}
-    assert sizes == set(range(5, 12))
-    assert all(not state.is_over for _, state in labelled)
-    assert any(state.ply > 0 for label, state in labelled if label.startswith("random"))
-    assert [s.to_json() for _, s in positions(game)] == [s.to_json() for _, s in labelled]
+def walls(state):
+    return {tuple(w) for w in state.to_json()["barriers"]}
+
+
+def test_positions_come_in_games_from_the_worked_examples_and_every_size(game):
+    """One game per agent instance: one board size, one seat, the agent's turns in the game's order
+    (ply rising, every wall of a position still there in the next)."""
+    played = games(game)
+    names = [name for name, _ in played]
+    assert names[:2] == ["world_1, A to move", "world_1, B to move"]
+    assert sum(name.startswith("empty ") for name in names) == 2
+    assert {turns[0].size for _, turns in played} == {4, 5, 6, 7, 8, 9, 10, 11}
+    for name, turns in played:
+        assert len({s.size for s in turns}) == 1 and len({s.turn for s in turns}) == 1, name
+        assert all(not s.is_over for s in turns) and len(turns) >= 2, name
+        for before, after in itertools.pairwise(turns):
+            assert after.ply > before.ply and walls(before) <= walls(after), name
+    assert {s.turn for _, turns in played for s in turns} == {0, 1}
+    assert len(positions(game)) == sum(len(turns) for _, turns in played) == 24
+    assert [s.to_json() for _, s in positions(game)] == [s.to_json() for _, s in positions(game)]
 
 
 def test_cases_ask_move_after_setup_with_the_seat_to_move(game):
     for case in legal_move_cases(game):
-        assert case.method == "move" and case.args == {"state": case.state.to_json(), "last": []}
+        assert case.method == "move" and case.args["state"] == case.state.to_json()
+        assert all(told["seat"] != case.state.to_move for told in case.args["last"])   # the opponent's, as a game
         (method, args), = case.setup
         assert method == "setup" and args["seat"] == case.state.to_move
 

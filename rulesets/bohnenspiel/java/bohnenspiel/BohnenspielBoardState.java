@@ -36,11 +36,38 @@ public class BohnenspielBoardState extends BoardState {
     int winner = NOBODY;
     int maxTurn = MAX_TURN;
 
+    /** The two directions around the board: CCW is the sowing direction. */
+    public enum Direction { CCW, CW }
+
     /** The start position: 6 beans in every pit, player 0 to move. */
     public BohnenspielBoardState() {
         for (int[] row : pits) {
             java.util.Arrays.fill(row, 6);
         }
+    }
+
+    /** A position given in full, as the course's constructor took it (the arrays are copied). */
+    public BohnenspielBoardState(int[][] board, int turn_number, int winner, int turn_player, int first_player,
+                                 int[] score, int[] skipCredit, int[] turnsToSkip) {
+        this.pits = new int[][] {java.util.Arrays.copyOf(board[0], PITS), java.util.Arrays.copyOf(board[1], PITS)};
+        this.turn_number = turn_number;
+        this.winner = winner;
+        this.turn_player = turn_player;
+        this.score = score.clone();
+        this.skipCredit = skipCredit.clone();
+        this.turnsToSkip = turnsToSkip.clone();
+    }
+
+    /** Always true: a state is complete from its construction. */
+    @Override
+    public boolean isInitialized() {
+        return true;
+    }
+
+    /** Ends the game with this result (the course's server used it when a player failed). */
+    @Override
+    public void setWinner(int winner) {
+        this.winner = winner;
     }
 
     // ---- turn and result ---------------------------------------------------------------------
@@ -49,6 +76,7 @@ public class BohnenspielBoardState extends BoardState {
         return turn_player;
     }
 
+    @Override
     public int getTurnNumber() {
         return turn_number;
     }
@@ -64,6 +92,7 @@ public class BohnenspielBoardState extends BoardState {
         return winner != NOBODY;
     }
 
+    @Override
     public int firstPlayer() {
         return 0;
     }
@@ -74,6 +103,7 @@ public class BohnenspielBoardState extends BoardState {
         return pits;
     }
 
+    @Override
     public int getScore(int player) {
         return score[player];
     }
@@ -142,6 +172,7 @@ public class BohnenspielBoardState extends BoardState {
         }
     }
 
+    @Override
     public BohnenspielMove getRandomMove() {
         ArrayList<BohnenspielMove> moves = getLegalMoves();
         return moves.get(RANDOM.nextInt(moves.size()));
@@ -149,7 +180,11 @@ public class BohnenspielBoardState extends BoardState {
 
     /** The next pit of the cycle ("CCW", the sowing direction) or the previous one ("CW"). */
     public int getNextPit(int pit, String direction) {
-        int step = "CW".equalsIgnoreCase(direction) ? -1 : 1;
+        return getNextPit(pit, "CW".equalsIgnoreCase(direction) ? Direction.CW : Direction.CCW);
+    }
+
+    public int getNextPit(int pit, Direction direction) {
+        int step = direction == Direction.CW ? -1 : 1;
         return ((pit + step) % PITS + PITS) % PITS;
     }
 

@@ -10,6 +10,7 @@ public class BohnenspielMove extends Move {
     int player_id = -1;
     int pit;
     MoveType move_type;
+    boolean from_board = false;
 
     /** NOTHING. */
     public BohnenspielMove() {
@@ -62,8 +63,24 @@ public class BohnenspielMove extends Move {
         return player_id;
     }
 
+    @Override
     public void setPlayerID(int player_id) {
         this.player_id = player_id;
+    }
+
+    @Override
+    public void setFromBoard(boolean from_board) {
+        this.from_board = from_board;
+    }
+
+    public boolean getFromBoard() {
+        return from_board;
+    }
+
+    /** The course logged pit moves only. */
+    @Override
+    public boolean doLog() {
+        return move_type == MoveType.PIT;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package bohnenspiel;
 
+import boardgame.Board;
 import boardgame.BoardState;
 import boardgame.Move;
 import boardgame.Player;
@@ -13,6 +14,12 @@ public abstract class BohnenspielPlayer extends Player {
 
     public BohnenspielPlayer(String name) {
         super(name);
+    }
+
+    /** A fresh board of this game (the course's client kept one to replay the server's moves). */
+    @Override
+    public Board createBoard() {
+        return new BohnenspielBoard();
     }
 
     /** Casts the state to this game's type: students implement the method below. */

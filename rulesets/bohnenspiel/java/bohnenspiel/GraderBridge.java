@@ -79,9 +79,14 @@ public final class GraderBridge implements Handler {
             setup(board.getTurnPlayer());
         }
         Move move = player.chooseMove(board);
+        if (move == null) {           // the course's client plays a random move: the policy's on_none
+            Map<String, Object> out = invalid("chooseMove returned null; it must return a BohnenspielMove.");
+            out.put("returned", "none");
+            return out;
+        }
         if (!(move instanceof BohnenspielMove)) {
-            String what = move == null ? "null" : "a " + move.getClass().getSimpleName();
-            return invalid("chooseMove returned " + what + "; it must return a BohnenspielMove.");
+            return invalid("chooseMove returned a " + move.getClass().getSimpleName()
+                    + "; it must return a BohnenspielMove.");
         }
         BohnenspielMove m = (BohnenspielMove) move;
         if (m.move_type == BohnenspielMove.MoveType.NOTHING) {

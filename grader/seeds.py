@@ -1,0 +1,54 @@
+"""Where the seeds of player processes come from, so that no player can predict another's.
+
+A game has one seed (the schedule's); each seat's process gets `sandbox.seeding.seat_seed(key,
+game seed, seat)`. In a league the key is the league's secret: 32 random bytes generated once and
+kept beside the league's results (`league-secret`, readable by the grader's user only), so that
+knowing one's own seed says nothing of the opponent's, and a stored game still replays on the
+machine that holds the results. Validation (the probes and the smoke games against a built-in)
+draws a fresh seed for every check and records it in the report; its key is public
+(`CHECK_KEY`), so the recorded seed replays the check anywhere (`grader check --seed`). Both kinds
+of seat seed are 64 uniform bits: a player cannot tell a check from a league game by its seed.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+CHECK_KEY = b"grader check: seeds of probe and smoke-game processes"
+SECRET_NAME = "league-secret"
+SEED_BITS = 48          # game and check seeds: JSON- and JavaScript-safe integers
+
+
+def league_key(results_dir: Path) -> bytes:
+    """The league's secret, made (0600, once, atomically) beside its results on first use."""
+    path = results_dir / SECRET_NAME
+    try:
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except FileNotFoundError:
+        pass
+    results_dir.mkdir(parents=True, exist_ok=True)
+    tmp = results_dir / f".{SECRET_NAME}.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(secrets.token_hex(32) + "\n")
+    try:
+        os.link(tmp, path)              # the first writer wins; every later one reads its secret
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink()
+    return bytes.fromhex(path.read_text(encoding="ascii").strip())
+
+
+def new_check_seed() -> int:
+    """A fresh seed for one check (probes and smoke games): a player never meets the same one twice."""
+    return secrets.randbits(SEED_BITS)
+
+
+def derived_seed(seed: int, purpose: str) -> int:
+    """A seed for one part of a check (a smoke game's board, the probe processes), from the check's seed."""
+    digest = hmac.new(CHECK_KEY, f"{seed}/{purpose}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:SEED_BITS // 8], "big")
