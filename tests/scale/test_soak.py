@@ -13,6 +13,7 @@ MINUTES = os.environ.get("GRADER_SOAK_MINUTES")
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(int(float(MINUTES or 0) * 60) + 900)   # the run itself, then leagues alone and clean-up
 @pytest.mark.skipif(not MINUTES, reason="the soak runs only when GRADER_SOAK_MINUTES is set (CI: 5)")
 def test_graders_side_by_side_never_disturb_honest_players(tmp_path):
     figures = soak.run(float(MINUTES or 0), tmp_path)
