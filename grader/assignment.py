@@ -31,6 +31,7 @@ class Assignment:
     kill_factor: float
     memory_mb: int
     max_submission_mb: float
+    config_path: Path | None = None    # the file it was read from, for sentences that name it
 
     @property
     def title(self) -> str:
@@ -106,7 +107,8 @@ def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:
 
 def load_assignments(config_path: str | Path) -> dict[str, Assignment]:
     config, base = load_config(config_path)
-    return {name: resolve(name, a, base) for name, a in config.assignments.items()}
+    return {name: replace(resolve(name, a, base), config_path=Path(config_path))
+            for name, a in config.assignments.items()}
 
 
 def pick(assignments: dict[str, Assignment], name: str | None, config_path: str | Path) -> Assignment:

@@ -34,7 +34,10 @@ from pathlib import Path
 
 import yaml
 
+from . import usecases
 from .assignment import Assignment, ConfigError, load_assignments, pick
+from .check_report import game_line, verdict_sentence
+from .validation import ValidationReport
 
 SOURCE_PARTS = ("grader", "sandbox", "rulesets", "pyproject.toml", "README.md")
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -141,7 +144,7 @@ def _add(z: zipfile.ZipFile, name: str, data: str | bytes, executable: bool = Fa
     z.writestr(info, data)
 
 
-def results_json(report, *, visibility: str = "visible", leaderboard: bool = False) -> dict:
+def results_json(report: ValidationReport, *, visibility: str = "visible", leaderboard: bool = False) -> dict:
     """A validation report as Gradescope's results.json."""
     tests = []
     for c in report.checks:
@@ -152,13 +155,9 @@ def results_json(report, *, visibility: str = "visible", leaderboard: bool = Fal
         tests.append({"name": c.title, "score": float(c.points), "max_score": float(c.max_points),
                       "status": "passed" if c.passed else "failed", "output": output or "passed",
                       "tags": [kind], "visibility": visibility})
-    from .feedback import verdict
-
-    sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
-                       passed=report.passed, plays=report.kind != "program")[1]
+    sentence = verdict_sentence(report)[1]
     lines = [sentence[0].upper() + sentence[1:]]                  # the last line of `grader check`
-    lines += [f"Game vs {g['opponent']} as {('first', 'second')[g['seat']]} player: {g['result']} ({g['reason']})."
-              for g in report.games]
+    lines += [game_line(g)[0].upper() + game_line(g)[1:] + "." for g in report.games]
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing") or "no cgroup" in v]
     if missing:
         lines.append("This autograder container lacks some sandbox protections (the others still apply): "
@@ -175,11 +174,8 @@ def results_json(report, *, visibility: str = "visible", leaderboard: bool = Fal
 def run_submission(root: Path, assignment: Assignment, *, visibility: str = "visible",
                    leaderboard: bool = False) -> dict:
     """Validate `<root>/submission` and write `<root>/results/results.json`; returns the document."""
-    from .submissions import load
-    from .validation import validate
-
-    sub = load(root / "submission", assignment.ruleset.entry, assignment.max_submission_mb, sub_id="submission")
-    doc = results_json(validate(assignment, sub), visibility=visibility, leaderboard=leaderboard)
+    report = usecases.check(assignment, root / "submission", sub_id="submission").report
+    doc = results_json(report, visibility=visibility, leaderboard=leaderboard)
     (root / "results").mkdir(parents=True, exist_ok=True)
     (root / "results" / "results.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
                                                    encoding="utf-8")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .assignment import Assignment
 from .config import SimilarityConfig
+from .intake import stage_all
 from .similarity import (
     Document,
     SimilarityReport,
@@ -45,10 +46,8 @@ def settings(assignment: Assignment) -> SimilarityConfig:
 
 
 def submission_documents(assignment: Assignment) -> tuple[list[Document], list[str]]:
-    from .submissions import discover
-
     docs, skipped = [], []
-    for sub in discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb):
+    for sub in stage_all(assignment):
         folder = sub.staged or sub.source
         doc = document(sub.id, "submission", sub.display_name, Path(folder)) if not sub.problem else None
         if doc is None:
