@@ -299,7 +299,7 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     options (a plugin runs the student's code inside the compiler). Sources are passed as `./name`."""
     import shutil as sh
 
-    from grader.builds import build_program, run_build
+    from grader.builds import build_program, detect, run_build
     from grader.submissions import load
     if sh.which("g++") is None:
         pytest.skip("no g++ here")
@@ -308,7 +308,7 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     (folder / "main.cpp").write_text('#include <cstdio>\nint main() {\n#ifdef INJECTED\n  std::puts("injected");\n'
                                      '#else\n  std::puts("clean");\n#endif\n}\n')
     (folder / "-DINJECTED=1.cpp").write_text("static int unused_by_anyone = 0;\n")
-    sub = load(folder, "player.py", 10.0, programs=True)
+    sub = load(folder, "player.py", 10.0, program=detect)
     assert sub.problem is None, sub.problem
     target = tmp_path / "built"
     limits = Limits(memory_mb=1024, start_s=120.0, output_kb=64, freeze=False)
