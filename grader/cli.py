@@ -41,7 +41,8 @@ def cmd_check(args) -> int:
         doc = report.to_json()
         out = {"passed": report.passed, "points": report.points, "max_points": report.max_points,
                "assignment": assignment.name,
-               "checks": [{k: c[k] for k in ("name", "passed", "points", "max_points", "message", "needs_human")}
+               "checks": [{k: c[k] for k in ("name", "title", "passed", "points", "max_points", "message",
+                                                       "needs_human")}
                           | {"picture": c["picture"]} for c in doc["checks"]],
                "games": [{k: g[k] for k in ("opponent", "seat", "result", "reason")} for g in report.games],
                "sandbox": report.sandbox}
