@@ -128,6 +128,16 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_init(args) -> int:
+    made = usecases.init_course(Path(args.folder), args.assignment or [])
+    console.print(f"Made the course folder {escape(str(made.folder))}: {escape(str(made.config))} (every setting, "
+                  f"commented), {', '.join(escape(str(p)) for p in made.submissions)} (empty), "
+                  f"{escape(str(made.readme))} (the next commands).")
+    console.print(f"Next: cd {escape(str(made.folder))} && grader import <LMS download>.zip "
+                  f"--assignment {escape(args.assignment[0])}")
+    return 0
+
+
 def cmd_import(args) -> int:
     from .lms import ImportRefused, import_submissions
 
@@ -137,11 +147,16 @@ def cmd_import(args) -> int:
     if not source.exists():
         raise UsageError(f"{source}: no such file or folder.")
     target = assignment.submissions_dir
+    if usecases.is_demo_config(cfg_path):
+        raise UsageError(f"{cfg_path} is the bundled demo's config: importing {source} would put your class among "
+                         f"its demo players in {target}; nothing was imported. Start a course folder of your own "
+                         f"(grader init ~/my-course --assignment {assignment.name}) and import there.")
     try:
         report = import_submissions(source, target.parent, target.name, fmt=args.format,
                                     entry=assignment.ruleset.entry, roster=args.roster and Path(args.roster))
     except ImportRefused as exc:
         raise UsageError(str(exc)) from None
+    report.assignment = f"{assignment.name} ({target})"     # the assignment, not its folder's name
     console.print(escape(str(report)))
     if not (report.imported or report.replaced or report.unchanged):
         hint = f" Is --format {args.format} right for this download?" if args.format != "auto" else ""
@@ -158,16 +173,28 @@ def cmd_export(args) -> int:
         Unmatched,
         fill_canvas_gradebook,
         fill_moodle_worksheet,
-        write_gradescope_results,
     )
+    from .lms.export import default_out
     from .outputs import grade_rows, write_grades_csv
 
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
+    if args.gradescope:
+        raise UsageError("Gradescope takes no per-student results.json files, so 'export --gradescope' is gone: "
+                         f"build the autograder with 'grader gradescope {assignment.name}' and upload it to a "
+                         "Gradescope programming assignment; league grades go to the LMS with --moodle, "
+                         "--canvas or the plain CSV.")
     doc = usecases.results(assignment)
     rows = grade_rows(doc, assignment.config.report_url)
+    lms_file = args.moodle or args.canvas
+    writing = Path(args.out) if args.out else default_out(Path(lms_file)) if lms_file else \
+        assignment.reports_dir / "grades.csv"
+    refusal = usecases.export_refusal(assignment, doc, rows, writing)
+    if refusal:
+        err.print(f"grader: {escape(refusal)}")
+        return 1
     try:
-        if not (args.moodle or args.canvas or args.gradescope):
+        if not (args.moodle or args.canvas):
             out = Path(args.out or assignment.reports_dir / "grades.csv")
             write_grades_csv(out, doc, assignment.config.report_url)
             console.print(f"Wrote {escape(str(out))}: {len(rows)} students.")
@@ -181,12 +208,6 @@ def cmd_export(args) -> int:
             console.print(escape(str(fill_canvas_gradebook(Path(args.canvas), rows, args.canvas_assignment,
                                                            Path(args.out) if args.out else None,
                                                            allow_partial=args.allow_partial))))
-        if args.gradescope:
-            checks = {s["id"]: (s.get("validation") or {}).get("checks") or [] for s in doc["submissions"]}
-            for row in rows:
-                write_gradescope_results(row, Path(args.gradescope) / row["student_id"] / "results.json",
-                                         checks.get(row["student_id"], []))
-            console.print(f"Wrote {len(rows)} Gradescope results.json files under {escape(args.gradescope)}.")
     except Unmatched as exc:
         err.print(f"grader: {escape(str(exc))}")
         return 1
@@ -274,6 +295,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("assignment", nargs="?")
     p.set_defaults(func=cmd_report)
 
+    p = sub.add_parser("init", help="start a course folder: config.yaml with every setting, submissions/, a README")
+    p.add_argument("folder", help="the course folder to make (anywhere)")
+    p.add_argument("--assignment", action="append", help="a game this course grades (repeat for several)")
+    p.set_defaults(func=cmd_init)
+
     p = sub.add_parser("import", help="import a class download from the LMS (Moodle, Canvas, Gradescope, BRUTE, folder)")
     p.add_argument("source", help="the downloaded zip or its unpacked folder")
     p.add_argument("--assignment", help="assignment name from the config")
@@ -283,12 +309,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "Canvas's gradebook or submissions export (JSON), or a CSV with student_id,uploaded_at")
     p.set_defaults(func=cmd_import)
 
-    p = sub.add_parser("export", help="grades and feedback for the LMS: plain CSV, Moodle worksheet, Canvas, Gradescope")
+    p = sub.add_parser("export", help="grades and feedback for the LMS: plain CSV, Moodle worksheet, Canvas")
     p.add_argument("assignment", nargs="?")
     p.add_argument("--moodle", metavar="WORKSHEET", help="fill this Moodle offline grading worksheet")
     p.add_argument("--canvas", metavar="GRADEBOOK", help="fill this Canvas gradebook export")
     p.add_argument("--canvas-assignment", help="the Canvas gradebook column (title or id)")
-    p.add_argument("--gradescope", metavar="FOLDER", help="write <FOLDER>/<student>/results.json")
+    p.add_argument("--gradescope", help=argparse.SUPPRESS)      # gone: a sentence says what to do instead
     p.add_argument("--out", help="where to write (default: next to the input, or reports/<assignment>/grades.csv)")
     p.add_argument("--allow-partial", action="store_true",
                    help="write the LMS file even when some graded students are not in it")

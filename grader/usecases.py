@@ -24,7 +24,7 @@ from rich.console import Console
 import sandbox
 from sandbox import java
 
-from . import intake
+from . import course_folder, intake
 from .assignment import Assignment
 from .builds import available
 from .grading import Grade
@@ -279,8 +279,7 @@ def results(assignment: Assignment) -> dict[str, Any]:
     """The assignment's results.json as `grader run` last wrote it."""
     path = assignment.reports_dir / "results.json"
     if not path.exists():
-        raise Refused(f"no results yet for {assignment.name} ({path} does not exist): "
-                      f"run 'grader run {assignment.name}' first.")
+        raise Refused(f"no results yet for {assignment.name}: run 'grader run {assignment.name}' first.")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -318,3 +317,66 @@ class Protections:
 def protections() -> Protections:
     return Protections(sandbox.protections(), java.describe(), available(),
                        hasattr(os, "geteuid") and os.geteuid() != 0)
+
+
+# ------------------------------------------------------------------ a course folder and its exports
+
+
+@dataclass(frozen=True)
+class CourseFolder:
+    folder: Path
+    config: Path
+    submissions: tuple[Path, ...]
+    readme: Path
+
+
+def init_course(folder: Path, names: list[str]) -> CourseFolder:
+    """A course folder from nothing: config.yaml with every setting (the course's rules as values),
+    an empty submissions folder per assignment and a README of the next commands."""
+    folder = Path(folder)
+    known = course_folder.known_assignments()
+    unknown = [n for n in names if n not in known]
+    if not names or unknown:
+        raise Refused(f"grader init needs --assignment with one of {', '.join(known)}"
+                      + (f" (not {', '.join(unknown)})." if unknown else "."))
+    config = folder / "config.yaml"
+    if config.exists():
+        raise Refused(f"{config} already exists; grader init writes a new course folder and never changes one "
+                      f"(edit {config}, or pick another folder).")
+    try:
+        subs = tuple(folder / "submissions" / n for n in dict.fromkeys(names))
+        for sub in subs:
+            sub.mkdir(parents=True, exist_ok=True)
+        config.write_text(course_folder.config_text(list(dict.fromkeys(names))), encoding="utf-8")
+        readme = folder / "README.md"
+        if not readme.exists():
+            readme.write_text(course_folder.readme_text(folder.resolve(), list(dict.fromkeys(names))), encoding="utf-8")
+    except OSError as exc:
+        raise Refused(f"cannot write the course folder {folder}: {exc.strerror or exc}.") from None
+    return CourseFolder(folder, config, subs, readme)
+
+
+def is_demo_config(config_path: Path) -> bool:
+    """Whether this is the bundled demo's config.yaml, whose submissions folders hold the demo players."""
+    try:
+        return Path(config_path).resolve() == course_folder.BUNDLED_CONFIG.resolve()
+    except OSError:
+        return False
+
+
+def export_refusal(assignment: Assignment, doc: dict[str, Any], rows: list[dict[str, Any]], writing: Path) -> str | None:
+    """Why grades must not be exported (they would all be 0, or all the same), naming the results read
+    and the file that would be written; None when they may go."""
+    read = assignment.reports_dir / "results.json"
+    where = assignment.config_path or "the config"
+    kind = ((doc.get("assignment") or {}).get("grading") or {}).get("kind", assignment.config.grading.kind)
+    if kind == "none":
+        return (f"{read} has no grades: assignments.{assignment.name} in {where} has no grading: section, so every "
+                f"grade in {writing} would be 0; nothing was written. Set grading: (the course's rule) and run "
+                f"'grader run {assignment.name}' again.")
+    grades = {r["grade"] for r in rows}
+    if len(rows) > 1 and len(grades) == 1:
+        return (f"every one of the {len(rows)} grades in {read} is {next(iter(grades)):g}, so {writing} would "
+                f"tell nobody anything; nothing was written. Check grading: in {where} and the league "
+                f"('grader standings {assignment.name}').")
+    return None

@@ -61,7 +61,7 @@ def _block(name: str, folder: str) -> dict:
 def course(tmp_path_factory) -> Path:
     """A course folder holding every kind, with a config that also serves uploads."""
     base = tmp_path_factory.mktemp("course")
-    for kind, (assignment, folder, source) in KINDS.items():
+    for assignment, folder, source in KINDS.values():
         target = base / f"subs_{assignment}" / folder
         if source is None:
             (target / "src").mkdir(parents=True)
