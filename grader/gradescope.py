@@ -31,6 +31,7 @@ import stat
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -179,7 +180,7 @@ def _add(z: zipfile.ZipFile, name: str, data: str | bytes, executable: bool = Fa
 
 def results_json(report: ValidationReport, *, visibility: str = "visible", leaderboard: bool = False) -> dict:
     """A validation report as Gradescope's results.json."""
-    tests = []
+    tests: list[dict[str, Any]] = []
     for c in report.checks:
         output = (c.message or "").strip()
         if c.picture:
@@ -195,7 +196,8 @@ def results_json(report: ValidationReport, *, visibility: str = "visible", leade
     if missing:
         lines.append("This autograder container lacks some sandbox protections (the others still apply): "
                      + "; ".join(missing) + ".")
-    doc = {"score": sum(t["score"] for t in tests), "output": "\n".join(lines), "output_format": "text",
+    score = sum(float(t["score"]) for t in tests)          # the stages' points: nothing else is Gradescope's
+    doc: dict[str, Any] = {"score": score, "output": "\n".join(lines), "output_format": "text",
            "test_output_format": "text", "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
     if leaderboard:
         won = sum(1 for g in report.games if g.get("result") == "win")
