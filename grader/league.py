@@ -17,11 +17,11 @@ from . import schedule as sched
 from .assignment import Assignment
 from .executor_choice import make_executor
 from .executors import Executor
+from .intake import stage_all
 from .match import GameResult
 from .safetext import one_line
 from .standings import Standings, compute_standings
 from .store import GameRecord, Store, SubmissionRecord, game_key
-from .intake import stage_all
 from .submissions import Submission, builtin
 from .validation import ValidationReport, cores, validate
 
