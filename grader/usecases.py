@@ -268,7 +268,9 @@ def grading_summary(assignment: Assignment) -> str:
         beat = f"; must beat {g.must_beat} to pass" if g.must_beat else ""
         return f"grades: interpolated, the top score {g.max:g}, linear down to the pass mark {g.pass_min:g}{beat}."
     if g.kind == "thresholds":
-        return f"grades: thresholds against the built-ins ({len(g.rules)} rule(s)), out of {g.max:g}."
+        rules = ", ".join(f"{r.share:.0%} against {r.beats} → {r.grade:g}"
+                          for r in sorted(g.rules, key=lambda r: -r.grade))
+        return f"grades: thresholds, the best one met of: {rules}; otherwise 0."
     return f"grades: the validation stages' points, scaled to {g.max:g}."
 
 
