@@ -116,10 +116,11 @@ def _cpp_rows() -> list[dict]:
     if shutil.which("g++") is None:
         return [{"player": "C++: g++ is not installed"}]
     from grader.assignment import load_assignments
-    from grader.submissions import builtin, load
+    from grader.submissions import builtin
+    from grader.usecases import stage
 
     assignment = load_assignments(ROOT / "config.yaml")["doublecard"]
-    cpp = load(ROOT / "submissions" / "doublecard" / "cpp_random", DC.entry, 10, programs=True)
+    cpp = stage(assignment, ROOT / "submissions" / "doublecard" / "cpp_random")
     py = builtin(DC, "random")
     rows = []
     times = {cpp.id: [], py.id: []}

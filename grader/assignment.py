@@ -45,6 +45,7 @@ class Assignment:
             except OSError:
                 self._league_key = seeds.CHECK_KEY
         return self._league_key
+    config_path: Path | None = None    # the file it was read from, for sentences that name it
 
     @property
     def title(self) -> str:
@@ -131,7 +132,8 @@ def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:
 
 def load_assignments(config_path: str | Path) -> dict[str, Assignment]:
     config, base = load_config(config_path)
-    return {name: resolve(name, a, base) for name, a in config.assignments.items()}
+    return {name: replace(resolve(name, a, base), config_path=Path(config_path))
+            for name, a in config.assignments.items()}
 
 
 def pick(assignments: dict[str, Assignment], name: str | None, config_path: str | Path) -> Assignment:

@@ -9,8 +9,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .cli import console
-from .cli import main as cli
+from rich.markup import escape
+
+from . import usecases
+from .assignment import load_assignments
+from .check_report import print_check_report
+from .safetext import console
+from .terminal_views import print_doctor, print_standings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,11 +33,13 @@ def next_steps(reports: Path, grader: str = ".venv/bin/grader") -> list[str]:
         steps.append(f"Look at the leagues: {rel}/<assignment>/index.html is the instructor's site "
                      f"({', '.join(sites)}), {rel}/<assignment>/public/index.html the one students may see.")
     steps += [
-        (f"Bring your class in: {grader} import ~/Downloads/<LMS download>.zip --assignment {first} "
-        f"--roster <grading worksheet>"),
+        (f"Start your course apart from these demo players: {grader} init ~/my-course --assignment {first} "
+         f"(it writes config.yaml, an empty submissions folder and a README of the next commands)"),
+        (f"Bring your class in, inside ~/my-course: {grader} import ~/Downloads/<LMS download>.zip "
+         f"--assignment {first} --roster <grading worksheet>"),
         f"Grade it: {grader} run {first}",
         (f"Send grades and feedback back: {grader} export {first} --moodle <grading worksheet> "
-        f"(or --canvas, --gradescope; a plain CSV without options)"),
+         f"(or --canvas; a plain CSV without options)"),
         f"Publish only {rel}/{first}/public/; keep the rest of {rel}/ private (names, paths, output).",
         f"Tell students to check before uploading: grader check player.py --assignment {first}",
     ]
@@ -40,19 +47,23 @@ def next_steps(reports: Path, grader: str = ".venv/bin/grader") -> list[str]:
 
 
 def main() -> int:
-    config = str(ROOT / "config.yaml")
-    cli(["--config", config, "doctor"])
+    assignments = load_assignments(ROOT / "config.yaml")
+    print_doctor(console, usecases.protections())
     example = ROOT / "submissions" / "quoridor" / "no_crossing"
-    if example.exists():
+    if example.exists() and "quoridor" in assignments:
         console.rule("[bold]A student's view: grader check on a submission with a bug[/]")
-        cli(["--config", config, "check", str(example), "--assignment", "quoridor"])
-    status = cli(["--config", config, "run"])
-    if status == 0:
-        console.rule("[bold]Done[/]")
-        from rich.markup import escape
-        for line in next_steps(ROOT / "reports"):
-            console.print(escape(line))
-    return status
+        checked = usecases.check(assignments["quoridor"], example)
+        print_check_report(checked.assignment, checked.submission, checked.report, console)
+    for assignment in assignments.values():
+        console.rule(f"[bold]{escape(assignment.title)}[/]")
+        outcome = usecases.grade_league(assignment, progress=True, console=console)
+        print_standings(console, outcome.document)
+        console.print(escape(outcome.run.summary_line()))
+        console.print(escape(outcome.grading))
+    console.rule("[bold]Done[/]")
+    for line in next_steps(ROOT / "reports"):
+        console.print(escape(line))
+    return 0
 
 
 if __name__ == "__main__":

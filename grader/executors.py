@@ -304,12 +304,3 @@ class LocalExecutor(Executor):
 def concurrency(assignment: Assignment) -> int:
     c = assignment.config.league.concurrency
     return max(1, len(_usable_cpus()) if c == "auto" else int(c))
-
-
-def make_executor(assignment: Assignment) -> Executor:
-    lg = assignment.config.league
-    if lg.executor == "dask":
-        from .dask_executor import DaskExecutor
-        return DaskExecutor(assignment, **lg.dask)
-    n = concurrency(assignment)
-    return InlineExecutor() if n == 1 else LocalExecutor(n)

@@ -31,31 +31,51 @@ import stat
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import yaml
 
+from . import usecases
 from .assignment import Assignment, ConfigError, load_assignments, pick
+from .check_report import game_line, verdict_sentence
+from .validation import ValidationReport
 
-SOURCE_PARTS = ("grader", "sandbox", "rulesets", "pyproject.toml", "README.md")
+SOURCE_PARTS = ("grader", "sandbox", "rulesets", "pyproject.toml", "README.md", "config.yaml")   # pyproject's data
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
 SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once on its Ubuntu image, as root, with this zip unpacked in /autograder/source.
+# Gradescope runs this once on its Ubuntu image, as root, with this zip unpacked in <root>/source
+# (/autograder/source). It installs only what the image lacks, then this project into <root>/venv.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# libseccomp2: the sandbox's system-call filter. Python 3.11+ and venv: this project.
-apt-get install -y -qq libseccomp2 python3 python3-venv python3-pip ca-certificates
-PY=python3
-if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
-  # Ubuntu 22.04 ships 3.10; its universe has 3.11
-  apt-get install -y -qq python3.11 python3.11-venv
-  PY=python3.11
+HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+python_311() {{
+  for c in python3.13 python3.12 python3.11 python3; do
+    if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      command -v "$c"; return 0
+    fi
+  done
+  return 1
+}}
+# libseccomp2: the sandbox's system-call filter; Python 3.11+ with venv: this project; {tools_text}
+MISSING=""
+ldconfig -p 2>/dev/null | grep -q 'libseccomp[.]so[.]2' || MISSING="$MISSING libseccomp2"
+python_311 >/dev/null || MISSING="$MISSING python3 python3-venv python3.11 python3.11-venv"
+for pair in {tools}; do
+  command -v "${{pair%%=*}}" >/dev/null 2>&1 || MISSING="$MISSING ${{pair#*=}}"
+done
+if [ -n "$MISSING" ]; then
+  apt-get update -qq
+  for package in $MISSING; do                  # Ubuntu 22.04 has python3.11 in universe, 24.04 as python3
+    apt-get install -y -qq "$package" || echo "setup.sh: $package not installed (another one may do)"
+  done
 fi
-"$PY" -m venv /autograder/venv
-/autograder/venv/bin/python -m pip install --quiet --upgrade pip
-/autograder/venv/bin/python -m pip install --quiet /autograder/source/grader-src
-/autograder/venv/bin/python -c 'import grader, sandbox, rulesets'
+PY="$(python_311)" || {{ echo "setup.sh: no Python 3.11 or newer with venv could be installed." >&2; exit 1; }}
+"$PY" -m venv "$ROOT/venv"
+"$ROOT/venv/bin/python" -m pip install --quiet "$HERE/grader-src"
+"$ROOT/venv/bin/python" -c 'import grader.gradescope'
+echo "setup.sh: installed the grader into $ROOT/venv"
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
@@ -119,8 +139,12 @@ def build_autograder(assignment: Assignment, config_path: Path, out: Path, *, vi
     script = RUN_AUTOGRADER.format(assignment=assignment.name, visibility=visibility,
                                    leaderboard=" --leaderboard" if leaderboard else "")
     config = yaml.safe_dump(_assignment_config(config_path, assignment.name), allow_unicode=True, sort_keys=False)
+    tools = toolchain(assignment)
+    setup = SETUP_SH.format(tools=" ".join(f"{cmd}={pkg}" for cmd, pkg in tools) or '""',
+                            tools_text=", ".join(f"{pkg} ({cmd})" for cmd, pkg in tools) + " for the players' builds"
+                            if tools else "no build tools (Python players only)")
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        _add(z, "setup.sh", SETUP_SH, executable=True)
+        _add(z, "setup.sh", setup, executable=True)
         _add(z, "run_autograder", script, executable=True)
         _add(z, "config.yaml", config)
         for part in SOURCE_PARTS:
@@ -134,6 +158,19 @@ def build_autograder(assignment: Assignment, config_path: Path, out: Path, *, vi
     return out
 
 
+TOOL_PACKAGES = {"javac": ("javac", "openjdk-17-jdk-headless"), "g++": ("g++", "g++"), "gcc": ("gcc", "gcc"),
+                 "cargo": ("cargo", "cargo")}
+
+
+def toolchain(assignment: Assignment) -> list[tuple[str, str]]:
+    """(command, Ubuntu package) of every tool the assignment's players may need: a JDK for a course
+    taught in Java, and each allowed build of a line-protocol program."""
+    wanted = ["javac"] if assignment.ruleset.java is not None else []
+    if assignment.ruleset.lines is not None:
+        wanted += [b for b in assignment.config.programs.builds if b in TOOL_PACKAGES]
+    return [TOOL_PACKAGES[w] for w in dict.fromkeys(wanted)]
+
+
 def _add(z: zipfile.ZipFile, name: str, data: str | bytes, executable: bool = False) -> None:
     info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
     info.compress_type = zipfile.ZIP_DEFLATED
@@ -141,9 +178,9 @@ def _add(z: zipfile.ZipFile, name: str, data: str | bytes, executable: bool = Fa
     z.writestr(info, data)
 
 
-def results_json(report, *, visibility: str = "visible", leaderboard: bool = False) -> dict:
+def results_json(report: ValidationReport, *, visibility: str = "visible", leaderboard: bool = False) -> dict:
     """A validation report as Gradescope's results.json."""
-    tests = []
+    tests: list[dict[str, Any]] = []
     for c in report.checks:
         output = (c.message or "").strip()
         if c.picture:
@@ -152,18 +189,15 @@ def results_json(report, *, visibility: str = "visible", leaderboard: bool = Fal
         tests.append({"name": c.title, "score": float(c.points), "max_score": float(c.max_points),
                       "status": "passed" if c.passed else "failed", "output": output or "passed",
                       "tags": [kind], "visibility": visibility})
-    from .feedback import verdict
-
-    sentence = verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
-                       passed=report.passed, plays=report.kind != "program")[1]
+    sentence = verdict_sentence(report)[1]
     lines = [sentence[0].upper() + sentence[1:]]                  # the last line of `grader check`
-    lines += [f"Game vs {g['opponent']} as {('first', 'second')[g['seat']]} player: {g['result']} ({g['reason']})."
-              for g in report.games]
+    lines += [game_line(g)[0].upper() + game_line(g)[1:] + "." for g in report.games]
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing") or "no cgroup" in v]
     if missing:
         lines.append("This autograder container lacks some sandbox protections (the others still apply): "
                      + "; ".join(missing) + ".")
-    doc = {"score": sum(t["score"] for t in tests), "output": "\n".join(lines), "output_format": "text",
+    score = sum(float(t["score"]) for t in tests)          # the stages' points: nothing else is Gradescope's
+    doc: dict[str, Any] = {"score": score, "output": "\n".join(lines), "output_format": "text",
            "test_output_format": "text", "visibility": visibility, "stdout_visibility": "hidden", "tests": tests}
     if leaderboard:
         won = sum(1 for g in report.games if g.get("result") == "win")
@@ -175,11 +209,8 @@ def results_json(report, *, visibility: str = "visible", leaderboard: bool = Fal
 def run_submission(root: Path, assignment: Assignment, *, visibility: str = "visible",
                    leaderboard: bool = False) -> dict:
     """Validate `<root>/submission` and write `<root>/results/results.json`; returns the document."""
-    from .submissions import load
-    from .validation import validate
-
-    sub = load(root / "submission", assignment.ruleset.entry, assignment.max_submission_mb, sub_id="submission")
-    doc = results_json(validate(assignment, sub), visibility=visibility, leaderboard=leaderboard)
+    report = usecases.check(assignment, root / "submission", sub_id="submission").report
+    doc = results_json(report, visibility=visibility, leaderboard=leaderboard)
     (root / "results").mkdir(parents=True, exist_ok=True)
     (root / "results" / "results.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
                                                    encoding="utf-8")

@@ -16,14 +16,16 @@ from dataclasses import dataclass, field
 from . import adaptive
 from . import schedule as sched
 from .assignment import Assignment
-from .executors import Executor, make_executor
+from .executor_choice import make_executor
+from .executors import Executor
 from .grading import sprt_settings
+from .intake import stage_all
 from .match import GameResult
 from .safetext import one_line
 from .sprt import decide
 from .standings import Standings, compute_standings, outcome
 from .store import GameRecord, Store, SubmissionRecord, game_key
-from .submissions import Submission, builtin, discover
+from .submissions import Submission, builtin
 from .validation import ValidationReport, cores, validate
 
 MAX_INFRA_RETRIES = 2
@@ -144,9 +146,7 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         if fresh:
             store.clear(assignment.name)
         run_id = store.start_run(assignment.name, assignment.play_settings(), assignment.config.league.seed)
-        subs = discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb,
-                        java=assignment.ruleset.java,
-                        programs=assignment.ruleset.lines is not None)
+        subs = stage_all(assignment)
         _say(console, f"{len(subs)} submission(s) in {assignment.submissions_dir}")
         for sub in subs:
             if sub.problem:

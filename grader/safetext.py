@@ -83,3 +83,7 @@ def csv_cell(value: object) -> object:
     if value.startswith(FORMULA_STARTS) or head in FORMULA_STARTS[:4]:
         return "'" + value
     return value
+
+
+console = SafeConsole(highlight=False, soft_wrap=True)             # the terminal of every door that prints:
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)    # texts from submissions cannot act on it

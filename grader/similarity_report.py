@@ -13,7 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .assignment import Assignment
+from .collusion import find_collusion
 from .config import SimilarityConfig
+from .intake import stage_all
+from .report import render_page
 from .similarity import (
     Document,
     SimilarityReport,
@@ -45,10 +48,8 @@ def settings(assignment: Assignment) -> SimilarityConfig:
 
 
 def submission_documents(assignment: Assignment) -> tuple[list[Document], list[str]]:
-    from .submissions import discover
-
     docs, skipped = [], []
-    for sub in discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb):
+    for sub in stage_all(assignment):
         folder = sub.staged or sub.source
         doc = document(sub.id, "submission", sub.display_name, Path(folder)) if not sub.problem else None
         if doc is None:
@@ -74,8 +75,6 @@ def run_similarity(assignment: Assignment, results: dict | None = None) -> Instr
     report.skipped = skipped + report.skipped
     out = InstructorReport(report)
     if results and results.get("games"):
-        from .collusion import find_collusion
-
         out.flags = find_collusion(results["games"], assignment.game, assignment.ruleset.blunder, cfg.alpha)
     else:
         out.league_note = "No league results yet: run `grader run` first for the collusion check."
@@ -84,8 +83,6 @@ def run_similarity(assignment: Assignment, results: dict | None = None) -> Instr
 
 
 def write(assignment: Assignment, out: InstructorReport, results: dict | None) -> dict[str, Path]:
-    from .report import render_page
-
     folder = instructor_dir(assignment)
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"similarity page": folder / "similarity.html", "similarity csv": folder / "similarity.csv",

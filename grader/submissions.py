@@ -12,6 +12,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +20,6 @@ from rulesets.base import JavaApi, Ruleset
 from sandbox import wire
 
 from .archive import ArchiveRefused, copy_tree_safely, safe_extract
-from .program_kinds import detect
 
 METADATA = ".submission.json"
 IGNORED = {"__pycache__", METADATA, ".DS_Store", "__MACOSX"}
@@ -242,19 +242,25 @@ def _arrange_java(tree: Path, java: JavaApi, out: Path) -> Path | None:
     return out
 
 
-def _program_root(tree: Path) -> Path | None:
-    """A line-protocol program's folder (grader/program_kinds.py): the top, or its only sub-folder."""
-    if detect(tree):
+ProgramBuild = Callable[[Path], "str | None"]
+"""Which build a folder's files ask for (None: it is no program): the kinds table's `detect`,
+handed in by whoever knows the assignment (grader/intake.py), so staging never imports the builds."""
+
+
+def _program_root(tree: Path, program: ProgramBuild) -> Path | None:
+    """A line-protocol program's folder: the top, or its only sub-folder."""
+    if program(tree):
         return tree
     subs = [d for d in tree.iterdir() if d.is_dir() and d.name not in IGNORED]
-    return subs[0] if len(subs) == 1 and detect(subs[0]) else None    # (.py programs have player.py or one file)
+    return subs[0] if len(subs) == 1 and program(subs[0]) else None    # (.py programs have player.py or one file)
 
 
 def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False,
-         java: JavaApi | None = None, programs: bool = False) -> Submission:
+         java: JavaApi | None = None, program: ProgramBuild | None = None) -> Submission:
     """Stage one submission. Problems (too big, hostile zip, no entry file) go in `.problem`, never raise.
     With `java`, a submission without `entry` may be a Java player in the course's layout; with
-    `programs`, a program in any language speaking the ruleset's line protocol."""
+    `program`, a program in any language speaking the ruleset's line protocol (the function says
+    which build a folder asks for). Callers take both from the assignment: grader/intake.py."""
     path = Path(path)
     sub = Submission(id=sub_id or (path.stem if path.is_file() else path.name), source=path, builtin=builtin)
     try:
@@ -271,7 +277,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         elif path.suffix == ".py":
             tree.mkdir()
             shutil.copyfile(path, tree / entry)
-        elif (path.suffix == ".java" and java is not None) or (path.suffix in (".cpp", ".cc", ".c") and programs):
+        elif (path.suffix == ".java" and java is not None) or (path.suffix in (".cpp", ".cc", ".c") and program is not None):
             tree.mkdir()
             shutil.copyfile(path, tree / path.name)
         else:
@@ -292,14 +298,14 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         root = _find_root(tree, entry)
         if root is None and java is not None:
             root = _arrange_java(tree, java, work / "java")
-        if root is None and programs:
-            root = _program_root(tree)
+        if root is None and program is not None:
+            root = _program_root(tree, program)
         if root is None:
             sub.problem = _missing_entry(tree, entry)
             if java is not None:
                 sub.problem = (sub.problem[:-1] + f"; a Java player needs exactly one {java.entry} "
                                f"(package {java.package}).")
-            if programs:
+            if program is not None:
                 sub.problem = (sub.problem[:-1] + "; a program needs C, C++ or Rust sources, Main.java, "
                                "or an executable script named player.")
             return sub
@@ -341,17 +347,17 @@ def _remove(folder: Path) -> None:
 
 
 def discover(folder: Path, entry: str, max_mb: float, java: JavaApi | None = None,
-             programs: bool = False) -> list[Submission]:
+             program: ProgramBuild | None = None) -> list[Submission]:
     """Every submission in a folder: sub-folders, zips and .py (and .java) files, in name order."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    files = (".zip", ".py") + ((".java",) if java is not None else ()) + ((".cpp", ".cc", ".c") if programs else ())
+    files = (".zip", ".py") + ((".java",) if java is not None else ()) + ((".cpp", ".cc", ".c") if program is not None else ())
     children = [c for c in sorted(folder.iterdir()) if not c.name.startswith((".", "_"))
                 and (c.is_dir() or c.suffix.lower() in files)]
     ids = [c.stem if c.is_file() else c.name for c in children]
     # alice/ and alice.zip would both be "alice": each is then known by its full name, so both are graded
-    return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None, java=java, programs=programs)
+    return [load(c, entry, max_mb, sub_id=c.name if ids.count(i) > 1 else None, java=java, program=program)
             if _is_text(c.name) else _not_text(c) for c, i in zip(children, ids)]
 
 

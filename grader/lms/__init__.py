@@ -5,9 +5,7 @@ from .export import (
                      Unmatched,
                      fill_canvas_gradebook,
                      fill_moodle_worksheet,
-                     gradescope_results,
                      write_grades_csv,
-                     write_gradescope_results,
 )
 from .importer import CLASS_CAPS, ImportRefused, ImportReport, import_submissions
 from .penalties import PenaltyConfigError, apply_penalties
@@ -24,9 +22,7 @@ __all__ = [
                      "apply_penalties",
                      "fill_canvas_gradebook",
                      "fill_moodle_worksheet",
-                     "gradescope_results",
                      "import_submissions",
                      "read_roster",
                      "write_grades_csv",
-                     "write_gradescope_results",
 ]

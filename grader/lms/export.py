@@ -1,4 +1,4 @@
-"""Grades and feedback back to the LMS: Moodle worksheet, Canvas gradebook, plain CSV, Gradescope JSON.
+"""Grades and feedback back to the LMS: Moodle worksheet, Canvas gradebook, plain CSV.
 
 Input rows are dicts `{"student_id", "name", "grade", "max_grade", "feedback", "report_url"}`.
 The LMS files are round-tripped through `CsvText`: only the grade (and feedback) cells of
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import html
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,12 +25,12 @@ PLAIN_COLUMNS = ("student_id", "name", "grade", "max_grade", "feedback")
 class Unmatched(ValueError):
     """The LMS file matched nobody, or fewer students than were graded; nothing was written."""
 
-    def __init__(self, path: Path, unmatched: list[str], filled: int):
+    def __init__(self, read: Path, written: Path, unmatched: list[str], filled: int):
         self.unmatched = unmatched
         shown = ", ".join(unmatched[:20]) + (f" and {len(unmatched) - 20} more" if len(unmatched) > 20 else "")
         what = "matched no graded student" if not filled else f"matched {filled} graded students but not {len(unmatched)}"
-        super().__init__(f"{path.name} {what} ({shown}); nothing was written. Is it the right file for this "
-                         "assignment? Pass --allow-partial to write the matched ones anyway.")
+        super().__init__(f"{read} {what} ({shown}); {written} was not written. Is {read.name} the file the LMS "
+                         "gave for this assignment? Pass --allow-partial to write the matched ones anyway.")
 
 
 @dataclass
@@ -46,7 +45,7 @@ class FillResult:
 
     def __str__(self) -> str:
         lines = [(f"Wrote {self.path.name}: {len(self.filled)} grades filled, {len(self.unmatched)} students "
-                 f"not in the file, {len(self.locked)} locked.")]
+                  f"not in the file, {len(self.locked)} locked.")]
         if self.unmatched:
             lines.append(f"  not in the file: {', '.join(self.unmatched)}")
         if self.locked:
@@ -75,7 +74,8 @@ def _scaled(row: Mapping[str, Any], lms_max: float | None, notes: list[str]) -> 
     return grade
 
 
-def _default_out(path: Path) -> Path:
+def default_out(path: Path) -> Path:
+    """Where a filled LMS file goes without --out: beside the one read, named <stem>-graded."""
     return path.with_name(f"{path.stem}-graded{path.suffix}")
 
 
@@ -84,10 +84,10 @@ def _moodle_id(value: Any) -> str:
     return moodle.participant_id(text) or text
 
 
-def _finish(sheet: CsvText, result: FillResult, allow_partial: bool) -> FillResult:
+def _finish(read: Path, sheet: CsvText, result: FillResult, allow_partial: bool) -> FillResult:
     """Write the filled file, unless it matched nobody or not everyone and that was not allowed."""
     if not allow_partial and (result.unmatched or not (result.filled or result.locked)):
-        raise Unmatched(result.path, result.unmatched, len(result.filled))
+        raise Unmatched(Path(read), result.path, result.unmatched, len(result.filled))
     sheet.write(result.path)
     return result
 
@@ -113,7 +113,7 @@ def fill_moodle_worksheet(worksheet: Path, rows: Iterable[Mapping[str, Any]], ou
     if cols is None:
         raise CsvProblem(f"{sheet.name} is not a Moodle grading worksheet (no column holds participant "
                          "identifiers such as 'Participant 12345' beside a grade column).")
-    result = FillResult(out or _default_out(Path(worksheet)))
+    result = FillResult(out or default_out(Path(worksheet)))
     if cols.feedback is None:
         result.notes.append("the worksheet has no Feedback comments column; only grades were filled.")
     where: dict[str, tuple[int, list[str]]] = {}
@@ -142,7 +142,7 @@ def fill_moodle_worksheet(worksheet: Path, rows: Iterable[Mapping[str, Any]], ou
             if cols.feedback is not None and row.get("feedback") is not None:
                 sheet.set(i, cols.feedback, feedback_html(str(row["feedback"])))
             result.filled.append(member)
-    return _finish(sheet, result, allow_partial)
+    return _finish(worksheet, sheet, result, allow_partial)
 
 
 def _canvas_column(sheet: CsvText, assignment: str) -> int:
@@ -176,7 +176,7 @@ def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], as
     if ids[0] is None or student_col is None:
         raise CsvProblem(f"{sheet.name} is not a Canvas gradebook export (it has no Student and ID columns).")
     col = _canvas_column(sheet, assignment)
-    result = FillResult(out or _default_out(Path(gradebook)))
+    result = FillResult(out or default_out(Path(gradebook)))
     points_possible = None
     where: dict[str, int] = {}
     for i, record in enumerate(sheet.records[1:], start=1):
@@ -199,7 +199,7 @@ def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], as
         grade = _number(_scaled(row, points_possible, result.notes))
         sheet.set(where[sid], col, grade.replace(".", ",") if sheet.delimiter == ";" else grade)
         result.filled.append(sid)
-    return _finish(sheet, result, allow_partial)
+    return _finish(gradebook, sheet, result, allow_partial)
 
 
 def write_grades_csv(rows: Iterable[Mapping[str, Any]], path: Path) -> Path:
@@ -210,28 +210,4 @@ def write_grades_csv(rows: Iterable[Mapping[str, Any]], path: Path) -> Path:
         writer.writerow(PLAIN_COLUMNS)
         for row in rows:
             writer.writerow([csv_cell(row.get(c)) if row.get(c) is not None else "" for c in PLAIN_COLUMNS])
-    return path
-
-
-def _get(item: Any, key: str, default: Any = None) -> Any:
-    return item.get(key, default) if isinstance(item, Mapping) else getattr(item, key, default)
-
-
-def gradescope_results(row: Mapping[str, Any], stages: Iterable[Any] = ()) -> dict:
-    """Gradescope's autograder `results.json` for one submission.
-
-    `stages` are validation results (`ProbeResult` or dicts with name, points, max_points, message);
-    each becomes a test. The top-level score is the row's grade.
-    """
-    tests = [{"name": _get(s, "name"), "score": float(_get(s, "points", 0.0)),
-              "max_score": float(_get(s, "max_points", 0.0)), "output": _get(s, "message", "") or ""}
-             for s in stages]
-    return {"score": float(row["grade"]), "output": str(row.get("feedback") or ""), "tests": tests}
-
-
-def write_gradescope_results(row: Mapping[str, Any], path: Path, stages: Iterable[Any] = ()) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(gradescope_results(row, stages), indent=2, ensure_ascii=False) + "\n",
-                    encoding="utf-8")
     return path

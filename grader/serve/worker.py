@@ -20,6 +20,8 @@ import uuid
 from pathlib import Path
 from typing import IO, cast
 
+from .. import usecases
+from ..check_report import verdict_text
 from . import ServeContext
 from .db import Database
 from .lease import Lease
@@ -28,27 +30,13 @@ MAX_ATTEMPTS = 3
 IDLE_S = 0.2
 
 
-def verdict_text(assignment, sub, report) -> str:
-    """The check's output exactly as `grader check` prints it, as plain text."""
-    from rich.console import Console
-
-    from ..cli import print_check_report
-
-    buffer = io.StringIO()
-    print_check_report(assignment, sub, report, Console(file=buffer, width=100, color_system=None,
-                                                         highlight=False, soft_wrap=True))
-    return buffer.getvalue()
 
 
 def evaluate(assignment, upload: dict) -> dict:
-    """Stage and validate one upload; the fields of its verdict."""
-    from ..submissions import load
-    from ..validation import validate
-
-    sub = load(Path(upload["path"]), assignment.ruleset.entry, assignment.max_submission_mb,
-               sub_id=f"upload-{upload['id'][:8]}")
-    sub.name = upload["filename"]
-    report = validate(assignment, sub)
+    """Check one upload as `grader check` does; the fields of its verdict."""
+    outcome = usecases.check(assignment, Path(upload["path"]), sub_id=f"upload-{upload['id'][:8]}",
+                             name=upload["filename"])
+    sub, report = outcome.submission, outcome.report
     sub.source = Path(upload["filename"])          # the page names the student's file, not the server's path
     doc = report.to_json()
     return {"passed": int(bool(report.passed)), "points": report.points, "max_points": report.max_points,
@@ -128,20 +116,11 @@ class Worker(ServeContext):
     def _play_league(self, assignment, job: dict) -> str:
         from rich.console import Console
 
-        from ..league import run_league
-        from ..outputs import compute_grades, results_document, write_outputs
-        from ..store import Store
-
         league = league_assignment(assignment, self.data_dir)
         entered = gather_league_submissions(self.db, assignment, league.submissions_dir)
         progress = Console(file=cast(IO[str], _ProgressFile(self.db, job["id"])), width=100, color_system=None)
         progress.print(f"{entered} student(s) with a passing upload")
-        run = run_league(league, progress=False, console=progress)
-        grades = compute_grades(league, run)
-        with Store(league.store_path) as store:
-            doc = results_document(league, run, grades, store)
-        write_outputs(league, doc, site=True)
-        return run.summary_line()
+        return usecases.grade_league(league, console=progress).run.summary_line()
 
 
 class _ProgressFile(io.TextIOBase):
@@ -169,8 +148,6 @@ def league_assignment(assignment, data_dir: Path):
 
 def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
     """Every student's latest passing upload, staged into `folder/<login>/` with its metadata."""
-    from ..submissions import load
-
     rows = db.query("SELECT u.*, s.login, s.name AS student_name FROM uploads u JOIN users s ON s.id = u.user_id "
                     "WHERE u.assignment = ? AND u.status = 'done' AND u.passed = 1 ORDER BY u.uploaded_at",
                     (assignment.name,))
@@ -179,7 +156,7 @@ def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     for login, row in sorted(latest.items()):
-        sub = load(Path(row["path"]), assignment.ruleset.entry, assignment.max_submission_mb)
+        sub = usecases.stage(assignment, Path(row["path"]))
         if sub.staged is None:
             continue
         target = folder / _folder_name(login)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.cli import sandbox_summary
+from grader.check_report import sandbox_summary
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDINARY_LINUX_USER = {          # sandbox.protections() for an ordinary user (no cgroup, no netns)

@@ -90,9 +90,8 @@ def test_import_run_export_round_trip(tmp_path, capsys):
     assert written[0] == original[0] and written[4] == original[4] and written[3] == original[3]
     capsys.readouterr()
 
-    assert main(base + ["export", "arena", "--gradescope", str(tmp_path / "gs")]) == 0
-    result = json.loads((tmp_path / "gs" / "501" / "results.json").read_text())
-    assert result["score"] == 100.0 and any(t["name"] == "legal_moves" for t in result["tests"])
+    assert main(base + ["export", "arena", "--gradescope", str(tmp_path / "gs")]) == 2   # gone, with a sentence
+    assert "grader gradescope arena" in capsys.readouterr().err and not (tmp_path / "gs").exists()
 
     assert main(base + ["export", "arena", "--out", str(tmp_path / "plain.csv")]) == 0
     plain = {r["student_id"]: r for r in csv.DictReader((tmp_path / "plain.csv").open(encoding="utf-8"))}

@@ -21,11 +21,12 @@ def graded_assignment(tmp_path: Path, ids: list[str]) -> list[str]:
     """A config and a results.json as `grader run` leaves them, with these students graded."""
     config = tmp_path / "config.yaml"
     config.write_text(yaml.safe_dump({"assignments": {"arena": {
-        "ruleset": "colosseum", "submissions": "subs", "reports": "reports"}}}), encoding="utf-8")
+        "ruleset": "colosseum", "submissions": "subs", "reports": "reports",
+        "grading": {"kind": "bands", "bands": [[0.5, 100]]}}}}), encoding="utf-8")
     (tmp_path / "reports").mkdir()
     subs = [{"id": sid, "display_name": sid, "student_name": sid, "status": "valid", "status_detail": "",
              "validation": {"passed": True, "points": 1, "max_points": 1, "checks": []}, "rank": 1, "points": 1.0,
-             "grade": 80.0, "grade_max": 100.0, "penalties": []} for sid in ids]
+             "grade": 80.0 - 20 * n, "grade_max": 100.0, "penalties": []} for n, sid in enumerate(ids)]
     (tmp_path / "reports" / "results.json").write_text(json.dumps({"assignment": {"title": "Arena"},
                                                                    "submissions": subs}), encoding="utf-8")
     return ["--config", str(config)]

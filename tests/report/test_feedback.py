@@ -96,7 +96,7 @@ def test_the_check_prints_a_position_once_and_points_rounded():
 
     from rich.console import Console
 
-    from grader import cli
+    from grader import check_report
     from grader.validation import Check, ValidationReport
 
     board = "12  .   .   .\n 1  .   .   .\n    A   B   C"
@@ -107,7 +107,7 @@ def test_the_check_prints_a_position_once_and_points_rounded():
         Check("tactics", "Tactics", False, 0, 0, "wrong on the empty board", informational=True, picture=board)],
         games=[{"opponent": "random", "seat": 0, "result": "loss", "reason": "error", "moves": 3, "replaced": 3}])
     out = Console(record=True, width=80, soft_wrap=True)
-    cli.print_check_report(SimpleNamespace(title="Double Card"), SimpleNamespace(source="sub"), report, out)
+    check_report.print_check_report(SimpleNamespace(title="Double Card"), SimpleNamespace(source="sub"), report, out)
     text = out.export_text()
     assert text.count("12  .   .   .") == 1 and "(the same position as shown above)" in text
     assert "5.14/10 pt" in text and "5.1389" not in text

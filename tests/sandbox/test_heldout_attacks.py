@@ -301,6 +301,7 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
 
     from grader.builds import build_kind
     from grader.config import ProgramsConfig
+    from grader.program_kinds import detect
     from grader.submissions import load
     if sh.which("g++") is None:
         pytest.skip("no g++ here")
@@ -309,7 +310,7 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     (folder / "main.cpp").write_text('#include <cstdio>\nint main() {\n#ifdef INJECTED\n  std::puts("injected");\n'
                                      '#else\n  std::puts("clean");\n#endif\n}\n')
     (folder / "-DINJECTED=1.cpp").write_text("static int unused_by_anyone = 0;\n")
-    sub = load(folder, "player.py", 10.0, programs=True)
+    sub = load(folder, "player.py", 10.0, program=detect)
     assert sub.problem is None, sub.problem
     built = build_kind("g++", sub.staged, "sandbox.module_shim", ProgramsConfig(), key=None)
     assert built.ok and built.folder is not None, (built.message, built.compiler)

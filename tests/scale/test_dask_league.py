@@ -122,7 +122,7 @@ def assert_recovered(run, killer, assignment, reference, live_players) -> None:
 ])
 def test_a_wrong_dask_setting_is_one_sentence(tmp_path, assignment_in, settings, sentence):
     from grader.config import ConfigError
-    from grader.executors import make_executor
+    from grader.executor_choice import make_executor
 
     assignment = assignment_in(tmp_path, executor="dask", dask=settings)
     with pytest.raises(ConfigError, match=re.escape(sentence)):
@@ -132,7 +132,7 @@ def test_a_wrong_dask_setting_is_one_sentence(tmp_path, assignment_in, settings,
 MANAGER = """
 import sys
 from grader.assignment import load_assignments
-from grader.executors import make_executor
+from grader.executor_choice import make_executor
 from grader.league import run_league
 
 assignment = load_assignments(sys.argv[1])["arena"]

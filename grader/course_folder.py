@@ -1,0 +1,117 @@
+"""The texts `grader init` writes into a new course folder: a config.yaml that states every setting
+a course must decide (each with a comment, each set to the course's own rule as the bundled
+config.yaml plays it), and a README of the next commands. The folder is the course's own: the
+bundled demo players stay in this project's submissions/, never in it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import rulesets
+
+PROJECT = Path(__file__).resolve().parent.parent
+BUNDLED_CONFIG = PROJECT / "config.yaml"
+
+
+def bundled_blocks() -> dict[str, dict[str, Any]]:
+    """The bundled config's assignments: the course rules each game was set up with."""
+    if not BUNDLED_CONFIG.is_file():
+        return {}
+    raw = yaml.safe_load(BUNDLED_CONFIG.read_text(encoding="utf-8")) or {}
+    return dict(raw.get("assignments") or {})
+
+
+def known_assignments() -> list[str]:
+    """What `grader init --assignment` accepts: each game this grader knows."""
+    return list(rulesets.NAMES)
+
+
+def _flow(value: Any) -> str:
+    """`value` as one line of YAML (inside a list, so that a plain scalar gets no document-end marker)."""
+    return yaml.safe_dump([value], default_flow_style=True, allow_unicode=True, sort_keys=False,
+                          width=10_000).strip()[1:-1]
+
+
+def _line(key: str, value: Any, comment: str, indent: int = 4) -> str:
+    text = f"{' ' * indent}{key}: {_flow(value)}"
+    return f"{text:<44} # {comment}" if comment else text
+
+
+def assignment_block(name: str) -> str:
+    """One assignment's settings, commented, with the course's own rules as values."""
+    ruleset = rulesets.load(name)
+    bundled = bundled_blocks().get(name, {})
+    d = ruleset.defaults
+    skeleton = [str((PROJECT / p).resolve()) for p in (bundled.get("similarity") or {}).get("skeleton", [])
+                if (PROJECT / p).exists()]
+    grading = bundled.get("grading") or {"kind": "none"}
+    lines = [
+        f"  {name}:",
+        _line("title", bundled.get("title") or ruleset.title, "shown on the sites and in every student's feedback"),
+        _line("ruleset", name, f"the game: rules, probes and built-in players (rulesets/{name}/README.md)"),
+        _line("submissions", f"submissions/{name}", "one folder, zip or file per student; `grader import` fills it"),
+        _line("reports", f"reports/{name}", "results.json, grades.csv, the sites; publish only its public/"),
+        _line("game", bundled.get("game") or {}, "the game's parameters, as the course played it"),
+        "    limits:                                  # the course's time and memory rules",
+        _line("first_move_s", d.first_move_s, "start, setup and the first move share this (seconds)", 6),
+        _line("move_s", d.move_s, "every later move (seconds)", 6),
+        _line("clock", "cpu", "cpu: the player's own CPU time; wall: wall-clock time", 6),
+        _line("memory_mb", d.memory_mb, "a player over this is stopped and loses", 6),
+        _line("max_submission_mb", d.max_submission_mb, "a bigger upload is refused with a sentence", 6),
+        ("    policy:                                  # forfeit: the game is lost; random: a random move is "
+        "played for it; disqualify: out of the league"),
+        _line("on_late", d.policy.on_late, "a move after the time limit", 6),
+        _line("on_illegal", d.policy.on_illegal, "an illegal or unreadable move", 6),
+        _line("on_error", d.policy.on_error, "the player's code raised an exception", 6),
+        _line("validation", bundled.get("validation") or {"smoke_games": 2},
+              "the stages before the league; a failed required stage keeps a submission out"),
+        _line("league", bundled.get("league") or {"format": "round_robin", "games_per_pair": 2, "seed": 0},
+              "who plays whom, how often, from which seed"),
+        _line("grading", grading, "how grades are given; with kind none every export refuses"),
+    ]
+    if ruleset.lines is not None:
+        lines.append(_line("programs", bundled.get("programs") or {"builds": ["g++", "gcc", "javac", "cargo", "none",
+                                                                             "python"]},
+                           "programs in other languages: the builds allowed"))
+    if bundled.get("options"):
+        lines.append(_line("options", bundled["options"], "passed to the game's student API"))
+    lines += [
+        _line("public_names", False, "public site: pseudonyms (false), real names (true), or a list of ids"),
+        _line("anonymise", False, "true: pseudonyms in the instructor's outputs too"),
+        _line("report_url", None, "where public/ is published; the LMS feedback then links each page"),
+        _line("penalties", {}, "BRUTE-style: upload_limit, upload_penalty, deadline, late_penalty, floor"),
+    ]
+    similarity = _line("similarity", {"skeleton": skeleton}, "similar code, after every `grader run` (instructor only)")
+    lines.append(similarity if "similarity" in bundled else "    # " + similarity.strip())
+    return "\n".join(lines)
+
+
+def config_text(names: list[str]) -> str:
+    head = ("# This course's assignments, made by `grader init`. Every setting a course decides is here,\n"
+            "# set to the course's own rule; change what yours does differently (paths are relative to\n"
+            "# this file). `grader run` says on its last line how grades were given.\n")
+    return head + "assignments:\n" + "\n\n".join(assignment_block(n) for n in names) + "\n"
+
+
+def readme_text(folder: Path, names: list[str]) -> str:
+    a = names[0]
+    return f"""# {folder.name}: a course graded with `grader`
+
+Everything here is this course's own: `config.yaml` (every setting, commented), `submissions/<assignment>/`
+(filled by `grader import`), `reports/<assignment>/` (written by `grader run`). Run the commands from
+this folder (or pass `--config {folder}/config.yaml`). Assignments: {", ".join(names)}.
+
+1. Check the settings in `config.yaml`, above all `grading:`.
+2. Bring the class in: `grader import ~/Downloads/<LMS download>.zip --assignment {a} --roster <grading worksheet or gradebook>`
+3. Let students check before they upload: `grader check player.py --assignment {a}`
+4. Grade: `grader run {a}` (its last line says how grades were given)
+5. Grades back: `grader export {a} --moodle <worksheet.csv>` or `--canvas <gradebook.csv> --canvas-assignment "<column>"`,
+   or the plain `reports/{a}/grades.csv` (`grader export {a}`)
+6. Publish `reports/{a}/public/` only; `grader similarity {a}` for copied code and thrown games (instructor only)
+7. Uploads with instant feedback: `grader serve` (a `serve:` section in config.yaml), or Gradescope:
+   `grader gradescope {a} --out autograder.zip`
+8. A nightly league in CI: run `grader run {a} --quiet` on a schedule and publish `reports/{a}/public/`
+"""

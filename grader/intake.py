@@ -1,0 +1,43 @@
+"""What an assignment accepts as a submission, decided by the assignment alone.
+
+Its ruleset's Python entry file always; the course's Java layout when the ruleset has a Java API;
+a program in any language the builds recognise when the ruleset speaks a line protocol. Every
+caller that stages submissions (the use cases, the league) takes these from here, so no front
+door can forget one kind (issue 28: the upload service once refused Java and C++ players).
+"""
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+from typing import TypedDict
+
+from rulesets.base import JavaApi
+
+from .assignment import Assignment
+from .program_kinds import detect
+from .submissions import ProgramBuild, Submission, discover, load
+
+
+class Kinds(TypedDict):
+    """The keyword arguments of `submissions.load`/`discover` that say which kinds are accepted."""
+
+    java: JavaApi | None
+    program: ProgramBuild | None
+
+
+def kinds(assignment: Assignment) -> Kinds:
+    """The kinds of submission this assignment accepts beside its Python entry file."""
+    lines = assignment.ruleset.lines
+    program = partial(detect, api=tuple(getattr(lines, "API_NAMES", ()))) if lines is not None else None
+    return Kinds(java=assignment.ruleset.java, program=program)
+
+
+def stage(assignment: Assignment, path: Path, sub_id: str | None = None) -> Submission:
+    """One submission staged as this assignment accepts it (problems in `.problem`, never raised)."""
+    return load(path, assignment.ruleset.entry, assignment.max_submission_mb, sub_id=sub_id, **kinds(assignment))
+
+
+def stage_all(assignment: Assignment) -> list[Submission]:
+    """Every submission in the assignment's submissions folder, staged as `stage` does."""
+    return discover(assignment.submissions_dir, assignment.ruleset.entry, assignment.max_submission_mb,
+                    **kinds(assignment))
