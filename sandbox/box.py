@@ -136,6 +136,15 @@ def _lock(path: Path) -> int | None:
         return None
 
 
+def in_use(uid: int) -> bool:
+    """Whether a live manager holds box `uid` now (its slot's lock is taken): what it made is its own."""
+    fd = _lock(_slots_dir() / str(uid))
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
+
+
 def processes_of(uid: int) -> list[int]:
     """Pids of this pid namespace whose effective uid is `uid` (zombies, already dead, left out)."""
     out = []
