@@ -53,7 +53,10 @@ def materialize(content_hash: str, data: bytes) -> Path:
     tmp = Path(os.path.join(stage_root(), f".incoming-{content_hash[:24]}-{os.getpid()}"))
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         # the manager's own bundle() of regular files; Python before 3.11.4 has no filters
-        tar.extractall(tmp, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(tmp, filter="data")
+        else:
+            tar.extractall(tmp)
     return publish(tmp, target)
 
 

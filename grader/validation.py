@@ -148,6 +148,8 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
         return "module"
     if setting != "auto":
         return setting
+    if sub.staged is None:
+        return "module"                     # not staged: the interface stage says so
     entry = entry_file(kind, sub.staged)
     if entry is None:
         return "module"                     # the interface stage (or the build) says what is missing

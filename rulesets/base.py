@@ -309,7 +309,7 @@ class Probe:
     name: str
     title: str
     points: float
-    cases: Callable[[Game], list[ProbeCase]]
+    cases: Callable[[Any], list[ProbeCase]]          # its game: each ruleset passes its own Game class
     required: bool = True
     scoring: str = "all"
     informational: bool = False   # reported, never counted

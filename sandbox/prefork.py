@@ -162,7 +162,7 @@ class PreforkPool:
             status_mine.close()
             return None
 
-    def _drop(self, key: tuple[str, int | None], exc: Exception) -> None:
+    def _drop(self, key: tuple[str, int | None, tuple[str, ...]], exc: Exception) -> None:
         self.last_error = str(exc)
         z = self.zygotes.pop(key, None)
         if z is not None:

@@ -36,9 +36,10 @@ def _prepare_matplotlib() -> list[str]:
         folder = os.path.join(sys.prefix, "var", "grader-matplotlib")
         try:
             os.makedirs(folder, mode=0o755, exist_ok=True)
+            writable = os.access(folder, os.W_OK)
         except OSError:
-            folder = None
-        if folder and os.access(folder, os.W_OK):
+            writable = False
+        if writable:
             os.environ["MPLCONFIGDIR"] = folder
     try:
         import matplotlib
@@ -73,7 +74,7 @@ def install_course_modules(folder: str) -> dict[str, types.ModuleType]:
 
 def _import_entry(folder: str) -> types.ModuleType:
     module = import_entry(folder, ENTRY, ENTRY_MODULE, aliases=("student_agent",))
-    sys.modules["agents"].student_agent = module
+    sys.modules["agents"].student_agent = module  # type: ignore[attr-defined]  # the course's package, made here
     return module
 
 
@@ -144,19 +145,19 @@ class ColosseumPlayer:
         self.agent_class = agent_class
         self.problem = problem
         self.agent_base = agent_base
-        self.agent = None
+        self.agent: Any = None
         self.seat: int | None = None
 
     def rpc_interface(self) -> list[str]:
         if self.agent_class is None:
-            return [self.problem]
+            return [self.problem or "the submission has no agent class"]
         cls = self.agent_class
         problems = []
         if not (isinstance(cls, type) and issubclass(cls, self.agent_base)):
             problems.append(f"{getattr(cls, '__name__', cls)!s} does not extend agents.agent.Agent.")
             if not isinstance(cls, type):
                 return problems
-        elif cls.step is self.agent_base.step:
+        elif getattr(cls, "step", None) is getattr(self.agent_base, "step", None):
             problems.append(f"{cls.__name__} does not define step(); Agent.step only raises "
                             f"NotImplementedError.")
         for name, nargs in (("__init__", 0), ("step", 4)):

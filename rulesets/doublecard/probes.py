@@ -128,7 +128,9 @@ def legal_move_cases(game: DoubleCardGame) -> list[ProbeCase]:
 
 
 def takes_the_win(position: DoubleCardState, answer: str) -> str | None:
-    wins = winning_moves(position, position.to_move)
+    mover = position.to_move
+    assert mover is not None                   # probe positions are games still going on
+    wins = winning_moves(position, mover)
     if not wins or B.parse_text(answer) in wins:
         return None
     return (f"the player could win at once with {B.move_text(wins[0])} but played {answer!r}.")
@@ -136,6 +138,7 @@ def takes_the_win(position: DoubleCardState, answer: str) -> str | None:
 
 def blocks_the_threat(position: DoubleCardState, answer: str) -> str | None:
     me = position.to_move
+    assert me is not None                      # probe positions are games still going on
     if winning_moves(position, me):
         return takes_the_win(position, answer)
     after = position.copy()
@@ -153,7 +156,7 @@ def blocks_the_threat(position: DoubleCardState, answer: str) -> str | None:
 def _blocks(position: DoubleCardState, move: tuple, me: int) -> bool:
     after = position.copy()
     after._apply(move)
-    if after.is_over:
+    if after.outcome is not None:
         return after.outcome.winner == me
     return not winning_moves(after, 1 - me)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
+from typing import Any
 
 from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
 
@@ -93,7 +94,7 @@ def _walls_read_as(state: QuoridorState, seat: int, pawns_block: bool, goal_from
         upside_down = (sizey - 1 if me[1] == 0 else 0) != goals[seat]
         view = (lambda y: sizey - 1 - y) if upside_down else (lambda y: y)
         goals[1 - seat] = view(sizey - 1 if view(opp[1]) == 0 else 0)
-    pawn_edges = [set(), set()]
+    pawn_edges: list[set[Any]] = [set(), set()]
     if pawns_block:                        # each pawn's way may not pass the other pawn's cell
         for who in (0, 1):
             x, y = state.pos[1 - who]
@@ -113,7 +114,7 @@ def _random_positions() -> list[tuple[str, QuoridorState, int]]:
     """Mid-game positions reached with random legal moves from a fixed seed, on several sizes."""
     rng = random.Random(RANDOM_SEED)
     sizes = [(9, 9), (9, 9), (9, 9), (5, 5), (7, 5), (4, 6)]
-    out = []
+    out: list[tuple[str, QuoridorState, int]] = []
     while len(out) < RANDOM_POSITIONS:
         sx, sy = rng.choice(sizes)
         game = QuoridorGame(sizex=sx, sizey=sy, max_obstacles=rng.choice([2, 4, 6]), start="random",
@@ -170,7 +171,7 @@ def _mismatch(state: QuoridorState, seat: int, method: str, noun: str, expected:
                     {"missing": missing, "extra": extra})
 
 
-def _duplicates(items: list) -> str | None:
+def _duplicates(items: list[Any]) -> Any:
     seen, dup = set(), []
     for item in items:
         if item in seen:
@@ -229,7 +230,7 @@ def expand_obstacles_case(label: str, state: QuoridorState, seat: int) -> ProbeC
             return None
         wrong = _mismatch(state, seat, "expand_obstacles", "obstacle", expected, set(got), _wall_name,
                           lambda m: state._wall_refusal(m[1:], seat) or "legal")
-        if len(accepted) > 1:
+        if wrong is not None and len(accepted) > 1:
             wrong.message += (" (Here the answer depends on conventions the page leaves open; the answer "
                               "under any reading is accepted: paths ignoring pawns or blocked by them, the "
                               "opponent's goal opposite the player's or derived from its own row.)")

@@ -57,6 +57,7 @@ def _parse(state: RBNimState, reply) -> tuple:
 def exact_move_check(state: RBNimState):
     """A check(reply) accepting only the reference's move, explaining any other with the move values."""
     value, best = search(state.red, state.blue, state.version)
+    assert best is not None                    # probe positions are games still going on
 
     def check(reply) -> Mismatch | None:
         move, problem = _parse(state, reply)
