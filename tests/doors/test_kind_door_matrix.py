@@ -136,7 +136,7 @@ def served(course) -> dict[str, dict]:
     from grader.serve.worker import Worker
 
     app = create_app(course / "config.yaml")
-    db = app.app.state.service.db
+    db = app.service.db
     rows = {}
     for kind, (assignment, folder, _) in KINDS.items():
         accounts.create(db, kind, f"Student {kind}", password=f"{kind}-password-1")
