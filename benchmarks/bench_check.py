@@ -37,7 +37,7 @@ def run() -> tuple[str, list[dict]]:
             ends = [t for _, t in marks[1:]] + [t0 + total]
             spans = {title: end - start for (title, start), end in zip(marks, ends)}
             smoke = spans.get("Smoke games", 0.0)
-            slowest = max(spans, key=spans.get) if spans else ""
+            slowest = max(spans, key=spans.__getitem__) if spans else ""
             rows.append({"submission": f"{name}/{folder}", "passed": report.passed,
                          "check s": f"{total:.2f}", "w/o smoke s": f"{total - smoke:.2f}",
                          "slowest stage": f"{slowest[:24]} ({spans[slowest]:.2f} s)" if spans else ""})

@@ -52,12 +52,14 @@ def _sandboxed(make) -> tuple[float, float]:
 
 def _plain_java(api: Path, classes: Path, submission: Path) -> float:
     """`java -cp … grader_shim.Main` with no flag and no sandbox: spawn to the open reply."""
-    argv = [str(java.jdk_home() / "bin" / "java"), "-cp", f"{api / 'api.jar'}:{classes}", java.SHIM_MAIN,
-            RULESET.java.bridge]
+    jdk, api_spec = java.jdk_home(), RULESET.java
+    assert jdk is not None and api_spec is not None  # run() built the Java player: javac and Bohnenspiel's API exist
+    argv = [str(jdk / "bin" / "java"), "-cp", f"{api / 'api.jar'}:{classes}", java.SHIM_MAIN, api_spec.bridge]
     starts = []
     for _ in range(STARTS):
         t0 = time.perf_counter()
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=submission)
+        assert proc.stdin is not None and proc.stdout is not None  # both asked for as pipes
         wire.write_all(proc.stdin.fileno(), wire.encode({"open": {}, "id": 1}))
         assert wire.read_message(proc.stdout.fileno())["id"] == 1
         starts.append(time.perf_counter() - t0)
@@ -123,7 +125,7 @@ def _cpp_rows() -> list[dict]:
     cpp = stage(assignment, ROOT / "submissions" / "doublecard" / "cpp_random")
     py = builtin(DC, "random")
     rows = []
-    times = {cpp.id: [], py.id: []}
+    times: dict[str, list[float]] = {cpp.id: [], py.id: []}
     for seed in range(3):
         for a, b in ((cpp, py), (py, cpp)):
             result = play_game(assignment, a, b, seed, factory=PlayerProcess)

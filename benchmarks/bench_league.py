@@ -16,7 +16,7 @@ from pathlib import Path
 
 from benchmarks.bench_harness import colosseum, random_jobs
 from grader.executors import LocalExecutor, _usable_cpus
-from grader.league import run_league, validate_all
+from grader.league import LeagueRun, run_league, validate_all
 from grader.store import Store
 from grader.submissions import discover
 
@@ -51,7 +51,7 @@ def _league(base: Path, store: str, **league):
                              "concurrency": len(_usable_cpus())} | league)
 
 
-def _timed_league(assignment, executor=None) -> tuple[float, object]:
+def _timed_league(assignment, executor=None) -> tuple[float, LeagueRun]:
     t0 = time.perf_counter()
     run = run_league(assignment, executor=executor, progress=False)
     return time.perf_counter() - t0, run

@@ -44,7 +44,8 @@ print(json.dumps({"wall": wall, "cpu": cpu, "rss": resource.getrusage(resource.R
 def largest_source(folder: Path) -> Path:
     """The correct program padded with ordinary functions to just under the size the grader reads."""
     text = CORRECT.read_text()
-    pads, n = [], 0
+    pads: list[str] = []
+    n = 0
     while len(text) + sum(map(len, pads)) < bounded.MAX_SOURCE_BYTES - 200:
         pads.append(f"\n\ndef helper_{n}(red, blue):\n    total = 2 * red + 3 * blue\n    return total - {n}\n")
         n += 1

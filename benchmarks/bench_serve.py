@@ -46,11 +46,25 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
+def _csrf(page: str) -> str:
+    """The form's CSRF token; every page the benchmark posts from has one."""
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found is not None, "no CSRF token in the page"
+    return found.group(1)
+
+
+def _count(db, sql: str) -> int:
+    """A COUNT(*) AS n query's number (such a query always returns one row)."""
+    row = db.one(sql)
+    assert row is not None
+    return int(row["n"])
+
+
 def _client(port: int, login: str, password: str):
     import httpx2
 
     c = httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
-    token = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)
+    token = _csrf(c.get("/login").text)
     c.post("/login", data={"login": login, "password": password, "csrf": token})
     return c
 
@@ -68,12 +82,12 @@ def _sequential_check_s(folder: Path, cfg: Path) -> float:
     return (time.perf_counter() - t0) / 6
 
 
-def run():
+def run() -> tuple[str, list[dict]]:
     from grader.serve import accounts
     from grader.serve.db import Database
 
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
         (tmp / "subs").mkdir()
         cfg = tmp / "config.yaml"
         cfg.write_text(textwrap.dedent("""
@@ -105,7 +119,7 @@ def run():
             def send(n: int) -> None:
                 time.sleep(max(0.0, t_start + SEND_WITHIN_S * n / UPLOADS - time.time()))
                 c = clients[n]
-                token = re.search(r'name="csrf" value="([^"]+)"', c.get("/a/quoridor").text).group(1)
+                token = _csrf(c.get("/a/quoridor").text)
                 r = c.post("/a/quoridor/upload", data={"csrf": token},
                            files={"file": ("player.py", PLAYERS[kinds[n % 3]].encode())})
                 if r.status_code == 303:
@@ -119,7 +133,7 @@ def run():
             for t in threads:
                 t.join()
             sending = time.time() - t_start
-            while db.one("SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'running')")["n"]:
+            while _count(db, "SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'running')"):
                 time.sleep(0.5)
             total = time.time() - t_start
             rows = db.query("SELECT * FROM uploads")

@@ -38,21 +38,26 @@ def _similarity_row() -> dict:
     import tempfile
 
     from benchmarks.disguise import disguise
-    from grader.similarity import compare, document
+    from grader.similarity import Document, compare, document
+
+    def submission(doc_id: str, label: str, folder: Path) -> Document:
+        doc = document(doc_id, "submission", label, folder)
+        assert doc is not None, f"{folder} holds no code"   # each folder was just given a player.py
+        return doc
 
     files = _class_files()
     with tempfile.TemporaryDirectory() as tmp:
-        docs = []
+        docs: list[Document] = []
         for n, path in enumerate(files):
             folder = Path(tmp) / f"s{n:03d}"
             folder.mkdir()
             (folder / "player.py").write_text(path.read_text(encoding="utf-8"))
-            docs.append(document(f"s{n:03d}", "submission", path.name, folder))
+            docs.append(submission(f"s{n:03d}", path.name, folder))
         for n in range(COPIES):
             folder = Path(tmp) / f"copy{n}"
             folder.mkdir()
             (folder / "player.py").write_text(disguise(files[n * 7].read_text(encoding="utf-8")))
-            docs.append(document(f"copy{n}", "submission", f"copy of {files[n * 7].name}", folder))
+            docs.append(submission(f"copy{n}", f"copy of {files[n * 7].name}", folder))
         t0 = time.perf_counter()
         report = compare(docs, [], [], min_score=0.3)
         seconds = time.perf_counter() - t0

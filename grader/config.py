@@ -88,12 +88,18 @@ class LeagueConfig(Strict):
     dask: dict[str, Any] = Field(default_factory=dict)
 
 
+BuildKind = Literal["g++", "gcc", "javac", "cargo", "none", "python"]
+
+
+def _every_build() -> list[BuildKind]:
+    return ["g++", "gcc", "javac", "cargo", "none", "python"]
+
+
 class ProgramsConfig(Strict):
     """Builds of players (grader/builds.py; Java players too): which line-protocol builds are allowed, and
     the limits of every build and of the build cache."""
 
-    builds: list[Literal["g++", "gcc", "javac", "cargo", "none", "python"]] = Field(
-        default_factory=lambda: ["g++", "gcc", "javac", "cargo", "none", "python"])
+    builds: list[BuildKind] = Field(default_factory=_every_build)
     build_time_s: float = Field(120, gt=0)
     build_memory_mb: int = Field(1024, ge=64)
     output_mb: int = Field(64, ge=1)            # what one build may leave in its folder, in all

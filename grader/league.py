@@ -314,7 +314,7 @@ class ValidationProgress:
 
     WIDTH = 79
 
-    def __init__(self, console):
+    def __init__(self, console) -> None:
         import threading
 
         self.console, self.done, self.lock = console, 0, threading.Lock()

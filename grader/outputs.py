@@ -265,7 +265,7 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
     for s in doc["submissions"]:
         if s["status"] in ("built-in", NEEDS_HUMAN):     # needs a human: the LMS keeps its cell as it is
             continue
-        url = f"{report_url.rstrip('/')}/{pages[s['id']]}" if s["id"] in pages else None
+        url = f"{report_url.rstrip('/')}/{pages[s['id']]}" if report_url and s["id"] in pages else None
         feedback = student_feedback(s, doc, url)
         rows.append({"student_id": s["id"], "name": s.get("student_name") or s["display_name"],
                      "grade": s["grade"] if s["grade"] is not None else 0.0, "max_grade": s["grade_max"],

@@ -19,8 +19,9 @@ import json
 import re
 import shutil
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import overload
 
 import jinja2
 import markupsafe
@@ -177,6 +178,11 @@ class _Names:
             return self.name[raw]
         return "unknown submission" if self.anonymised or raw is None else raw
 
+    @overload
+    def scrub(self, text: str) -> str: ...
+    @overload
+    def scrub(self, text: str | None) -> str | None: ...
+
     def scrub(self, text: str | None) -> str | None:
         """Public site: a message without absolute paths, student ids or real names."""
         if text is None or (not self.hidden and not self.anonymised):
@@ -269,7 +275,7 @@ def _games(games_raw: list[dict], names: _Names) -> list[dict]:
             "raw": g, "key": key, "id": None if names.anonymised else raw_id, "index": n,
             "seats": seats,
             "seat_names": [names.shown(s) for s in seats],
-            "seat_keys": [names.key.get(s) for s in seats],
+            "seat_keys": [names.key.get(s) if s is not None else None for s in seats],
             "points": _list(g.get("points")),
             "result": _result(g.get("points")),
             "reason": _text(g.get("reason")), "detail": names.scrub(_text(g.get("detail"))),
@@ -297,7 +303,7 @@ def _validation(validation, names: _Names) -> dict | None:
                        "message": names.scrub(_text(c.get("message"))), "picture": names.scrub(_text(c.get("picture"))),
                        "svg": svg_data_uri(svg) if svg else None})
     passed = validation.get("passed")
-    raw = [c for c in _list(validation.get("checks")) if isinstance(c, dict)]
+    raw: list[Mapping] = [c for c in _list(validation.get("checks")) if isinstance(c, dict)]
     sentence = None
     if raw:
         from .feedback import verdict
@@ -397,14 +403,14 @@ def _view(doc: dict, public: bool = False) -> dict:
     names = _Names(submissions, assignment.get("anonymised") is True, public)
     games = _games([g for g in _list(doc.get("games")) if isinstance(g, dict)], names)
 
-    played: dict[str, list[tuple[dict, int]]] = defaultdict(list)
+    played: dict[str | None, list[tuple[dict, int]]] = defaultdict(list)   # looked up by ids that may be None
     for g in games:
         for seat, s in enumerate(g["seats"]):
             if s is not None:
                 played[s].append((g, seat))
     rows = [_row(sub, played.get(_text(sub.get("id")), []), names, public) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
-    ids = {sub["_key"]: _text(sub.get("id")) for sub in submissions if _text(sub.get("id")) is not None}
+    ids = {sub["_key"]: sub_id for sub in submissions if (sub_id := _text(sub.get("id"))) is not None}
     league = [r for r in rows if r["in_league"]]
     header = _header(assignment) | {"public": public}
     return {"header": header, "rows": rows, "league": league, "games": games,

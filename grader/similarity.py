@@ -22,8 +22,10 @@ import csv
 import io
 import time
 from collections import defaultdict
+from collections.abc import Set
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from . import bounded
 
@@ -34,6 +36,16 @@ SKIPPED_DIRS = {"__pycache__", ".git", "__MACOSX", "data", "node_modules"}
 MAX_FILE_BYTES = 512 * 1024          # a file larger than this is data, not code a student wrote
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
+
+
+class CodeFingerprint(Protocol):
+    """What this module uses of copydetect.CodeFingerprint (copydetect has no type hints)."""
+
+    hashes: set[int]                  # the winnowed k-gram hashes
+    hash_idx: dict[int, list[int]]    # hash -> its token offsets
+    k: int
+    filtered_code: str
+    token_coverage: Any               # a NumPy number
 
 
 @dataclass
@@ -48,7 +60,7 @@ class Document:
     language: str
     text: str
     files: list[str] = field(default_factory=list)
-    fingerprint: object = None        # copydetect.CodeFingerprint
+    fingerprint: CodeFingerprint | None = None
 
     @property
     def size(self) -> int:
@@ -102,16 +114,17 @@ def code_files(folder: Path, language: str | None = None) -> tuple[str | None, l
             found[lang].append(path)
     if language is None:
         language = max(found, key=lambda k: len(found[k]), default=None)
-    return language, found.get(language, [])
+    return language, (found.get(language, []) if language is not None else [])
 
 
 def document(doc_id: str, kind: str, label: str, folder: Path, language: str | None = None,
-             exclude: set[Path] = frozenset()) -> Document | None:
+             exclude: Set[Path] = frozenset()) -> Document | None:
     """A Document of `folder`'s code files (None when it holds no code)."""
     language, files = code_files(folder, language)
     files = [f for f in files if f.resolve() not in exclude]
     if not files:
         return None
+    assert language is not None  # code_files found files, so it named their language
     base = folder.parent if folder.is_file() else folder
     mark = COMMENT.get(language, "//")
     parts, names = [], []
@@ -183,7 +196,7 @@ def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> l
     return [str(o) if isinstance(o, bounded.Refused) else "" for o in outcomes]
 
 
-def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str):
+def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str) -> CodeFingerprint:
     return make(name, k, window, boilerplate=boilerplate, fp=io.StringIO(text))
 
 
@@ -197,6 +210,7 @@ def skeleton_hashes(paths: list[Path], k: int, window: int):
             doc = document("skeleton", "skeleton", "skeleton", path, lang)
             if doc:
                 fingerprint(doc, k, window, None)
+                assert doc.fingerprint is not None  # fingerprint() raises when it could not set one
                 hashes |= doc.fingerprint.hashes
     return np.array(sorted(hashes), dtype=np.int64)
 
@@ -206,6 +220,7 @@ def drop_hashes(doc: Document, common: set) -> None:
     from copydetect.utils import get_token_coverage
 
     fp = doc.fingerprint
+    assert fp is not None  # compare() drops hashes of fingerprinted documents only
     gone = fp.hashes & common
     if gone:
         fp.hashes = fp.hashes - gone
@@ -218,6 +233,7 @@ def shared_counts(docs: list[Document], comparable) -> dict[tuple[int, int], int
     """{(i, j): fingerprints documents i and j share}, for the pairs `comparable(i, j)` allows."""
     index: dict[int, list[int]] = defaultdict(list)
     for n, doc in enumerate(docs):
+        assert doc.fingerprint is not None  # compare() passes fingerprinted documents only
         for h in doc.fingerprint.hashes:
             index[h].append(n)
     counts: dict[tuple[int, int], int] = defaultdict(int)
@@ -266,6 +282,7 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
     cutoff = common_cutoff if common_cutoff is not None else max(10, n_subs // 10)
     holders: dict[int, int] = defaultdict(int)
     for doc in submissions:
+        assert doc.fingerprint is not None  # those refused were left out just above
         for h in doc.fingerprint.hashes:
             holders[h] += 1
     common = {h for h, n in holders.items() if n > cutoff}

@@ -35,6 +35,7 @@ import threading
 import time
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
+from typing import Literal
 
 SCHEMA_VERSION = 1
 SUBMISSION_STATUSES = ("valid", "failed", "disqualified")
@@ -173,15 +174,14 @@ class Store:
             return self._db.execute(sql, args).fetchall()
 
     def close(self) -> None:
+        """Closing twice is harmless; any use after it raises sqlite3.ProgrammingError."""
         with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+            self._db.close()
 
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> bool:
+    def __exit__(self, *exc) -> Literal[False]:
         self.close()
         return False
 
@@ -283,6 +283,7 @@ class Store:
         with self._transaction():
             cur = self._db.execute("INSERT INTO runs (assignment, started_at, config_json, seed) VALUES (?, ?, ?, ?)",
                                    (assignment, time.time(), json.dumps(config, sort_keys=True, default=str), seed))
+            assert cur.lastrowid is not None  # set by every successful INSERT
             return int(cur.lastrowid)
 
     def finish_run(self, run_id: int, summary: dict) -> None:

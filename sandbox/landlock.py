@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+from collections.abc import Callable, Iterable, Sequence
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446   # same on x86_64 and arm64
 CREATE_RULESET_VERSION = 1
@@ -37,10 +38,10 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-_libc = None
+_libc: ctypes.CDLL | None = None
 
 
-def _syscall():
+def _syscall() -> Callable[..., int]:
     global _libc
     if _libc is None:
         _libc = ctypes.CDLL(None, use_errno=True)
@@ -67,8 +68,8 @@ def handled_fs(abi: int) -> int:
     return rights
 
 
-def restrict(read_paths, abi: int, network: bool = True, scopes: bool = True,
-             execute: list[str] | None = None, write: list[str] = ()) -> list[str]:
+def restrict(read_paths: Iterable[str], abi: int, network: bool = True, scopes: bool = True,
+             execute: list[str] | None = None, write: Sequence[str] = ()) -> list[str]:
     """Apply one ruleset to the calling thread (before any other thread exists): read-only
     access beneath `read_paths`, nothing else on the filesystem; no TCP bind/connect (ABI 4+);
     no signals or abstract Unix sockets outside this domain (ABI 6+). Needs NO_NEW_PRIVS.

@@ -579,6 +579,7 @@ class PlayerProcess:
             if clean:
                 self.slot.release()
             else:
+                assert self.slot.fd is not None  # only release() clears it, and self.slot goes with it
                 os.close(self.slot.fd)         # still marked in use: the next holder kills first
             self.slot = None
 

@@ -94,7 +94,7 @@ def piles_shown(line: str, number) -> tuple[int, int] | None:
     """(red, blue) when `line` shows both piles in one layout ("Red: 3  Blue: 5", "3 red and 5 blue
     marbles", "Current state: Red : 3, Blue : 0"), else None."""
     for pattern in PAIRS:                      # one layout at a time: in "Red: 3  Blue: 5", 3 is red's
-        counts = {"red": set(), "blue": set()}
+        counts: dict[str, set[int]] = {"red": set(), "blue": set()}
         for m in pattern.finditer(line):
             count = number(m["count"])
             if count is not None:
@@ -229,6 +229,7 @@ class Scenario:
             raise console.fail(f"The program announced {said!r} at {_where(state)} on the human's turn "
                                f"(with arguments {' '.join(self.argv)} the {first} moves first).")
         value, best = search(state.red, state.blue, state.version)
+        assert best is not None  # search gives no move only once the game is over, refused just above
         if move != best:
             raise console.fail(f"At {_where(state)}{self.defaulted('version')} the computer took {move[1]} {move[0]} ({said!r}), but MinMax "
                                f"with alpha-beta in the prescribed order takes {describe(best)} (value {value:+d}); "
@@ -237,6 +238,7 @@ class Scenario:
 
     def check_result(self, console, state: RBNimState, computer: int, output: str) -> None:
         out = state.outcome
+        assert out is not None  # called once the game is over
         winner = "computer" if out.winner == computer else "human"
         amount = int(abs(out.scores[0]))
         facing = "computer" if state.turn == computer else "human"
