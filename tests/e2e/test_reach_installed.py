@@ -26,7 +26,7 @@ import json, os, shutil, subprocess, sys
 from pathlib import Path
 
 import rulesets
-from grader import builds
+from grader.program_kinds import KINDS, RunJob
 from sandbox import Limits, PlayerProcess
 from sandbox.prefork import PreforkPool
 from sandbox.program import Program, loader_paths
@@ -70,7 +70,7 @@ out["python player"] = res.value if res.ok else res.message
 p.close()
 
 console = readable(work / "console")
-program = builds.run_program(console, "python", work / "console-out", 512)
+program = KINDS["python"].run(RunJob(console, work / "console-out", 512))
 out["python console program"] = ask_lines(
     PlayerProcess("sandbox.module_shim", console, limits, prefork=pool, lines=Ask(), program=program), targets)
 
