@@ -242,8 +242,8 @@ def cmd_similarity(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    try:
-        from .serve import serve
+    try:                                   # here, not above: the service is an optional extra (Starlette, Uvicorn)
+        from .serve.supervisor import serve
     except ImportError as exc:
         raise UsageError(f"the upload service needs its extra packages ({exc.name} is missing): "
                          f"pip install 'game-grader[serve]' (make serve does it).") from None

@@ -40,7 +40,8 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import ServeContext, accounts, oidc, secret_key, sessions, throttle, uploads
+from . import accounts, oidc, sessions, throttle, uploads
+from .context import ServeContext, secret_key
 from .worker import _folder_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"

@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 
-from . import die_with_parent
+from .context import die_with_parent
 from .db import Database
 
 LOST = 3                    # the heartbeat's exit status when the lease was taken over

@@ -14,6 +14,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from ..lms.penalties import apply_penalties
 from .db import Database
 
 SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -131,8 +132,6 @@ def queue_position(db: Database, upload: dict) -> int:
 
 def penalised(upload: dict, penalties: dict) -> dict:
     """The upload's points after BRUTE's upload-count and lateness penalties, from stored facts only."""
-    from ..lms.penalties import apply_penalties
-
     if upload.get("points") is None:
         return {"points": None, "factor": 1.0, "lines": []}
     uploaded_at = datetime.fromtimestamp(upload["uploaded_at"])

@@ -17,12 +17,13 @@ import sys
 import time
 import traceback
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, cast
 
 from .. import usecases
 from ..check_report import verdict_text
-from . import ServeContext
+from .context import ServeContext, die_with_parent
 from .db import Database
 from .lease import Lease
 
@@ -138,8 +139,6 @@ class _ProgressFile(io.TextIOBase):
 
 def league_assignment(assignment, data_dir: Path):
     """The assignment as the service's league plays it: its own submissions and reports folders."""
-    from dataclasses import replace
-
     folder = (data_dir / "league" / assignment.name).resolve()
     config = assignment.config.model_copy(update={"submissions": str(folder / "submissions"),
                                                   "reports": str(folder / "reports"), "store": None})
@@ -180,8 +179,6 @@ def _folder_name(login: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    from . import die_with_parent
-
     die_with_parent()
     Worker(argv[0]).run_forever()
     return 0

@@ -71,7 +71,8 @@ def _wait(what, within: float = 300.0):
 
 
 def test_a_hanging_evaluation_keeps_its_lease_and_a_later_upload_is_still_evaluated(make_config):
-    from grader.serve import ServeContext, accounts
+    from grader.serve import accounts
+    from grader.serve.context import ServeContext
     from grader.serve.db import Database
     from grader.serve.uploads import store
 
