@@ -19,7 +19,7 @@ from grader import build_cache, builds
 from grader.builds import build_kind
 from grader.config import ProgramsConfig
 from grader.confined_files import open_beneath
-from grader.program_kinds import KINDS, NotBuildable, RunJob, crate_binary
+from grader.program_kinds import KINDS, NotBuildable, RunJob, crate_binary, detect
 from grader.submissions import load
 from sandbox import Limits, PlayerProcess
 
@@ -44,7 +44,7 @@ def staged(tmp_path: Path, files: dict[str, str], name: str = "prog"):
     for rel, text in files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text)
-    sub = load(folder, "player.py", 10.0, programs=True)
+    sub = load(folder, "player.py", 10.0, program=detect)
     assert sub.problem is None, sub.problem
     return sub
 
