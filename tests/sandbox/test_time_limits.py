@@ -64,7 +64,10 @@ def test_sleeping_uses_no_cpu_and_is_in_time(player, limits):
 def test_a_cpu_hog_on_the_same_core_does_not_make_a_player_late(player, limits):
     """The false timeout of wall-clock limits: another process takes half of the player's core."""
     core = sorted(os.sched_getaffinity(0))[0]
-    hog = subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{core}}})\nwhile True: pass"])
+    hog = subprocess.Popen([sys.executable, "-c", (f"import os, sys\nos.sched_setaffinity(0, {{{core}}})\n"
+                            "sys.stdout.write('burning\\n')\nsys.stdout.flush()\nwhile True: pass")],
+                           stdout=subprocess.PIPE)
+    assert hog.stdout is not None and hog.stdout.readline() == b"burning\n"   # on the core before the player starts
     try:
         p = player(CODE, limits=limits(call_s=0.4, kill_after_s=0.5, wall_factor=20, cpu=core))
         r = p.call("burn", {"s": 0.3})
