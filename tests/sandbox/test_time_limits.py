@@ -70,12 +70,16 @@ def test_a_cpu_hog_on_the_same_core_does_not_make_a_player_late(player, limits):
     assert hog.stdout is not None and hog.stdout.readline() == b"burning\n"   # on the core before the player starts
     try:
         p = player(CODE, limits=limits(call_s=0.4, kill_after_s=0.5, wall_factor=20, cpu=core))
-        r = p.call("burn", {"s": 0.3})
+        for _ in range(4):       # a scheduler may let the player run alone a while: ask until the hog took its share
+            r = p.call("burn", {"s": 0.3})
+            assert r.verdict is Verdict.OK and 0.3 <= r.cpu_s < 0.35, r
+            if r.wall_s > 0.4:
+                break            # past a wall-clock limit of 0.4 s, in time on the CPU clock
+        else:
+            pytest.skip(f"the CPU hog never held the player's core past 0.4 s here (last: {r.wall_s:.3f} s)")
     finally:
         hog.kill()
         hog.wait()
-    assert r.verdict is Verdict.OK, r
-    assert r.wall_s > 0.45 and 0.3 <= r.cpu_s < 0.35, r        # the hog really took its share
 
 
 def test_every_thread_counts(player, limits):
