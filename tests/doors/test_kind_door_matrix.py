@@ -19,21 +19,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.example_programs import RUST_MAIN
+
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = yaml.safe_load((ROOT / "config.yaml").read_text())["assignments"]
-RUST_MAIN = """use std::io::{self, BufRead, Write};
-fn main() {
-    let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut my_turn = lines.next().unwrap().unwrap().ends_with("first");
-    loop {
-        if !my_turn && lines.next().is_none() { return; }
-        println!("0 5 A 2");
-        io::stdout().flush().unwrap();
-        my_turn = false;
-    }
-}
-"""
 # kind: (assignment, folder under the assignment's submissions, where it comes from)
 KINDS = {
     "python": ("bohnenspiel", "py_greedy", ROOT / "submissions" / "bohnenspiel" / "greedy_student"),

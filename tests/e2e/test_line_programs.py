@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.example_programs import RUST_MAIN
+
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,19 +81,6 @@ public class Main {
             System.out.flush();
             myTurn = false;
         }
-    }
-}
-"""
-RUST_MAIN = """use std::io::{self, BufRead, Write};
-fn main() {
-    let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut my_turn = lines.next().unwrap().unwrap().ends_with("first");
-    loop {
-        if !my_turn && lines.next().is_none() { return; }
-        println!("0 5 A 2");
-        io::stdout().flush().unwrap();
-        my_turn = false;
     }
 }
 """

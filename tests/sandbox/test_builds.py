@@ -22,6 +22,7 @@ from grader.confined_files import open_beneath
 from grader.program_kinds import KINDS, NotBuildable, RunJob, crate_binary, detect
 from grader.submissions import load
 from sandbox import Limits, PlayerProcess
+from tests.example_programs import RUST_MAIN
 
 SHIM = "sandbox.module_shim"
 needs_gpp = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
@@ -78,20 +79,7 @@ pub fn plant(_: TokenStream) -> TokenStream {
     "".parse().unwrap()
 }
 """
-MAIN_RS = """pm::plant!();
-use std::io::{self, BufRead, Write};
-fn main() {
-    let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut my_turn = lines.next().unwrap().unwrap().ends_with("first");
-    loop {
-        if !my_turn && lines.next().is_none() { return; }
-        println!("0 5 A 2");
-        io::stdout().flush().unwrap();
-        my_turn = false;
-    }
-}
-"""
+MAIN_RS = "pm::plant!();\n" + RUST_MAIN
 
 
 def hostile_crate(secret: Path, files: int = 0) -> dict[str, str]:
