@@ -1,11 +1,8 @@
 """What the web app and every worker share: the service's folder, database, key and settings."""
 from __future__ import annotations
 
-import ctypes
 import os
 import secrets
-import signal
-import sys
 from pathlib import Path
 
 from ..assignment import load_assignments
@@ -48,13 +45,5 @@ def secret_key(folder: Path) -> str:
         with os.fdopen(fd, "w") as f:
             f.write(secrets.token_urlsafe(48))
     return path.read_text().strip()
-
-
-def die_with_parent() -> None:
-    """A worker ends when the server that started it ends (kill -9 included); Linux only."""
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)    # PR_SET_PDEATHSIG
-        if os.getppid() == 1:
-            os._exit(1)
 
 

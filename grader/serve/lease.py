@@ -19,8 +19,8 @@ import signal
 import subprocess
 import sys
 
-from .context import die_with_parent
 from .db import Database
+from .parent_death import die_with_parent
 
 LOST = 3                    # the heartbeat's exit status when the lease was taken over
 READY = b"beating\n"        # what the heartbeat says after its first beat

@@ -23,9 +23,10 @@ from typing import IO, cast
 
 from .. import usecases
 from ..check_report import verdict_text
-from .context import ServeContext, die_with_parent
+from .context import ServeContext
 from .db import Database
 from .lease import Lease
+from .parent_death import die_with_parent
 
 MAX_ATTEMPTS = 3
 IDLE_S = 0.2
