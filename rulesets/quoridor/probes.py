@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from typing import Any
 
 from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
@@ -149,7 +149,7 @@ def _who(state: QuoridorState, seat: int) -> str:
     return f"player {seat + 1} at ({x},{y}) on the {state.sizex}x{state.sizey} board"
 
 
-def _mismatch(state: QuoridorState, seat: int, method: str, noun: str, expected: set, got: set,
+def _mismatch(state: QuoridorState, seat: int, method: str, noun: str, expected: Set, got: Set,
               name: Callable, refusal: Callable) -> Mismatch | None:
     """The sentence naming the missing and the extra answers (with why each extra one is illegal)."""
     missing, extra = sorted(expected - got), sorted(got - expected)
@@ -207,9 +207,22 @@ def expand_player_case(label: str, state: QuoridorState, seat: int) -> ProbeCase
                      args={"state": state.to_json(), "seat": seat}, check=check)
 
 
-def expand_obstacles_case(label: str, state: QuoridorState, seat: int) -> ProbeCase:
-    expected = {wall_move(w) for w in state.legal_walls(seat)}
-    accepted = set(wall_readings(state, seat).values())
+def obstacle_answers(state: QuoridorState, seat: int) -> tuple[frozenset, frozenset[frozenset]]:
+    """expand_obstacles' right answer by the engine, and the answers accepted under every reading."""
+    return (frozenset(wall_move(w) for w in state.legal_walls(seat)),
+            frozenset(wall_readings(state, seat).values()))
+
+
+@functools.lru_cache(maxsize=1)
+def _suite_obstacle_answers() -> tuple[tuple[frozenset, frozenset[frozenset]], ...]:
+    """The fixed suite's answers, worked out once per process: about 10 000 shortest paths, the largest
+    part of a check's own CPU, which a service worker checking upload after upload need not repeat."""
+    return tuple(obstacle_answers(state, seat) for _, state, seat in _suite())
+
+
+def expand_obstacles_case(label: str, state: QuoridorState, seat: int,
+                          answers: tuple[frozenset, frozenset[frozenset]] | None = None) -> ProbeCase:
+    expected, accepted = answers if answers is not None else obstacle_answers(state, seat)
 
     def check(reply) -> Mismatch | None:
         if isinstance(reply, dict) and "invalid" in reply:
@@ -245,7 +258,8 @@ def expand_player_cases(game: QuoridorGame) -> list[ProbeCase]:
 
 
 def expand_obstacles_cases(game: QuoridorGame) -> list[ProbeCase]:
-    return [expand_obstacles_case(label, state, seat) for label, state, seat in positions()]
+    return [expand_obstacles_case(label, state, seat, answers)
+            for (label, state, seat), answers in zip(positions(), _suite_obstacle_answers(), strict=True)]
 
 
 def probes(game: QuoridorGame) -> list[Probe]:
