@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import logging
 import os
 import statistics
 import subprocess
@@ -18,6 +19,8 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+import numpy as np
 
 from grader.assignment import resolve
 from grader.config import AssignmentConfig
@@ -62,6 +65,29 @@ def _games(assignment, factory) -> tuple[float, float]:
     return statistics.median(per_game), 1000 * statistics.mean(per_move)
 
 
+def _course_simulator(games: int) -> float:
+    """Mean seconds of one game of the course's own simulator (rulesets/colosseum/course, its
+    random_agent against itself on 8x8, in one process, as students run it), NumPy seeded per game.
+    The mean: its games are not the sandboxed ones, and their lengths vary widely (1-80 ms)."""
+    course = str(ROOT / "rulesets" / "colosseum" / "course")
+    sys.path.insert(0, course)
+    try:
+        # the course's module, found on its own folder only (put on sys.path just above)
+        import simulator
+        logging.disable(logging.CRITICAL)
+        sim = simulator.Simulator(simulator.get_args(["--board_size", "8"]))
+        times = []
+        for seed in range(games):
+            np.random.seed(seed)
+            t0 = time.perf_counter()
+            sim.run()
+            times.append(time.perf_counter() - t0)
+    finally:
+        logging.disable(logging.NOTSET)
+        sys.path.remove(course)
+    return statistics.mean(times)
+
+
 def _load(assignment, sub, workers: int, games: int) -> dict:
     jobs = random_jobs(assignment, games, sub)
     executor = LocalExecutor(workers)
@@ -86,8 +112,13 @@ def run():
     game_s, move_ms = _games(assignment, None)
     spawned_s, _spawned_ms = _games(colosseum(game={"board_size": 8}, league={"prefork": False}), None)
     plain_game_s, plain_move_ms = _games(assignment, _in_process)
+    course_s = _course_simulator(5 * GAMES)
     rows.append({"measure": "one game, random v random 8x8", "figure": f"{game_s:.3f} s through the sandbox (pre-forked)",
                  "compared with": f"{plain_game_s:.4f} s in-process", "ratio": f"{game_s / plain_game_s:.0f}x"})
+    rows.append({"measure": "the same game, pre-forked, against the course's own simulator",
+                 "figure": f"{game_s:.3f} s through the sandbox",
+                 "compared with": f"{course_s:.4f} s simulator.py (mean of {5 * GAMES} other games)",
+                 "ratio": f"{game_s / course_s:.1f}x"})
     rows.append({"measure": "the same game, players spawned (league.prefork: false)",
                  "figure": f"{spawned_s:.3f} s", "compared with": f"{game_s:.3f} s pre-forked",
                  "ratio": f"{spawned_s / game_s:.1f}x"})

@@ -5,7 +5,8 @@ pre-forked one (the same protections, forked from a template that has imported t
 sandbox/prefork.py), and for a plain subprocess that speaks the same protocol through the same
 child code without restricting itself (no cgroup, rlimits, Landlock, seccomp or freezing), and
 for the portable sandbox of macOS and Windows (sandbox/portable.py: psutil's memory watch and
-suspension, measured here on Linux). Medians; ratios are against the plain subprocess, and spawned over pre-forked (the speed-up).
+suspension, measured here on Linux). Medians; ratios are against the plain subprocess, and spawned over pre-forked (the speed-up);
+the last row puts a call beside a bare pipe round trip (an echo child, no JSON), the floor of any call.
 """
 from __future__ import annotations
 
@@ -64,6 +65,26 @@ class PlainPlayer:
         os.close(self.rep_r)
 
 
+ECHO_CHILD = "import os\nwhile True:\n    data = os.read(0, 4096)\n    if not data:\n        break\n    os.write(1, data)\n"
+
+
+def pipe_round_trip() -> float:
+    """Median seconds of a bare round trip: 40 bytes written to a child's stdin and read back from
+    its stdout (a Python loop of os.read/os.write; no JSON, no sandbox): the floor of any call."""
+    child = subprocess.Popen([sys.executable, "-I", "-c", ECHO_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert child.stdin is not None and child.stdout is not None
+    message, trips = b'{"method": "ping", "args": {}, "id": 1}\n', []
+    for _ in range(CALLS):
+        t0 = time.perf_counter()
+        os.write(child.stdin.fileno(), message)
+        got = os.read(child.stdout.fileno(), 4096)
+        trips.append(time.perf_counter() - t0)
+        assert got == message
+    child.stdin.close()
+    child.wait()
+    return statistics.median(trips)
+
+
 def _median_ms(values) -> float:
     return round(statistics.median(values) * 1000, 3)
 
@@ -114,12 +135,17 @@ def run():
             assert p.request({"method": "ping", "args": {}})["ok"] == "pong"
 
         plain = _measure(lambda: PlainPlayer(tmp), lambda p: p.start(), plain_call, lambda p: p.close())
+        pipe_ms = _median_ms([pipe_round_trip()])
     rows = []
     for what, i in (("start to first reply", 0), ("trivial call round trip", 1)):
         rows.append({"measure": what, "sandbox ms": sandboxed[i], "pre-forked ms": forked[i],
                      "plain subprocess ms": plain[i], "portable ms": portable[i], "sandbox / plain": round(sandboxed[i] / plain[i], 1),
                      "pre-forked / plain": round(forked[i] / plain[i], 2),
                      "sandbox / pre-forked": round(sandboxed[i] / forked[i], 1)})
+    rows.append({"measure": "a call over a bare pipe round trip (echo child, no JSON)",
+                 "sandbox ms": round(sandboxed[1] / pipe_ms, 1), "pre-forked ms": round(forked[1] / pipe_ms, 1),
+                 "plain subprocess ms": f"pipe: {pipe_ms} ms", "portable ms": round(portable[1] / pipe_ms, 1),
+                 "sandbox / plain": "(ratios, not ms)", "pre-forked / plain": "", "sandbox / pre-forked": ""})
     return f"Sandbox cost (medians of {STARTS} starts, {CALLS} calls)", rows
 
 

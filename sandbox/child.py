@@ -97,26 +97,38 @@ def loaded_files(folder: str) -> list[str]:
     return sorted({os.path.abspath(f) for f in files if f and os.path.abspath(f).startswith(inside)})
 
 
-def readable_paths(cfg: ChildConfig, modules: list[types.ModuleType], shim: types.ModuleType | None = None) -> list[str]:
+def readable_paths(cfg: ChildConfig, modules: list[types.ModuleType], shim: types.ModuleType | None = None,
+                   interpreter: list[str] | None = None) -> list[str]:
     """What the player may read: the interpreter, site-packages, system libraries, the packages of
     `modules` (the sandbox, the PRELOAD), the submission and the configured paths; of the shim's
     own top-level package only the files it imported (so a ruleset's engine, probes and built-in
-    players stay unreadable, even where site-packages holds them) and the shim's READ_PATHS."""
-    hidden = grader_package_dirs()
+    players stay unreadable, even where site-packages holds them) and the shim's READ_PATHS.
+    `interpreter`: interpreter_paths() already worked out (by a pre-fork template, once)."""
     if cfg.exec is not None:                 # a program: no interpreter, its own files instead
         return paths_without([*SYSTEM_READ_PATHS, cfg.submission, *cfg.exec.read, *cfg.read_paths,
-                              *first_turn_paths(cfg)], hidden)
+                              *first_turn_paths(cfg)], grader_package_dirs())
+    if interpreter is None:
+        interpreter = interpreter_paths(cfg.python_path, modules, shim)
+    return [*interpreter, cfg.submission, *cfg.read_paths, *first_turn_paths(cfg)]
+
+
+def interpreter_paths(python_path: list[str], modules: list[types.ModuleType],
+                      shim: types.ModuleType | None = None) -> list[str]:
+    """The part of a Python player's readable paths that is the same for every submission (the
+    interpreter, libraries, the modules' packages, the shim's files): a template works it out once
+    (listing the folders that hold hidden packages took about 3 ms a player)."""
+    hidden = grader_package_dirs()
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     sitedirs = set(site.getsitepackages()) | {p for p in sys.path if p.endswith("site-packages")}
     packages = {d for d in map(package_dir, modules) if d}
-    paths = [*sorted(prefixes | sitedirs | packages | set(cfg.python_path)), *SYSTEM_READ_PATHS]
+    paths = [*sorted(prefixes | sitedirs | packages | set(python_path)), *SYSTEM_READ_PATHS]
     own = package_dir(shim) if shim is not None and "." in shim.__name__ else None   # a package of its own
     gone = hidden | ({own} if own is not None and own not in packages else set())
     kept = [f for folder in sorted(gone) for f in loaded_files(folder)]
     paths = paths_without(paths, gone) + sorted(set(kept)) + list(getattr(shim, "READ_PATHS", ()))
     for folder in [p for p in sys.path_importer_cache if any(p == g or p.startswith(g + "/") for g in gone)]:
         del sys.path_importer_cache[folder]            # their listings would still name the hidden files
-    return [*paths, cfg.submission, *cfg.read_paths, *first_turn_paths(cfg)]
+    return paths
 
 
 def paths_without(paths: list[str], gone: set[str]) -> list[str]:
@@ -171,6 +183,7 @@ class Bootstrap:
         self.modules += [importlib.import_module(m) for m in getattr(shim, "PRELOAD", ())]
         self.seccomp_ok = self.step("seccomp", lambda: seccomp_filter.load_library() and "loaded")
         self.abi = landlock.abi_version()
+        self.interpreter = interpreter_paths(self.cfg.python_path, self.modules, shim)
         return shim
 
     def restrict(self) -> None:
@@ -193,7 +206,7 @@ class Bootstrap:
             self.applied["pid_namespace"] = "pid 1 of its own pid namespace: no other process visible"
         else:
             self.skip("pid_namespace", cfg.pid_namespace_missing or "not started in a pid namespace")
-        self.read_paths = readable_paths(cfg, self.modules, self.shim)
+        self.read_paths = readable_paths(cfg, self.modules, self.shim, self.interpreter)
         if root:                                   # real root, or uid 0 of a user namespace
             self.step("private_root", box.private_root,
                       [*self.read_paths, *(run.execute if run else ()), *(run.write if run else ())], bool(run),

@@ -31,11 +31,13 @@ def process_clock(pid: int) -> int:
 
 
 class CpuMeter:
-    """Reads one process's CPU seconds so far; `source` names what is read."""
+    """Reads one process's CPU seconds so far; `source` names what is read. The cgroup's file stays
+    open and is read with `pread` (about 1 µs; opening and reading it each time cost 20-30 µs, three
+    times a call); `close()` lets it go."""
 
     def __init__(self, pid: int, cgroup_usage: Path | None = None) -> None:
         self.pid = pid
-        self.usage = cgroup_usage
+        self.usage_fd = None if cgroup_usage is None else _open(cgroup_usage)
         self.t0 = time.perf_counter()
         readers: tuple[tuple[str, Callable[[], float | None]], ...] = (
             ("cgroup cpuacct.usage (ns)", self._cgroup), ("process CPU clock (ns)", self._clock),
@@ -51,11 +53,16 @@ class CpuMeter:
         """CPU seconds used so far; None once the process cannot be read (it has ended)."""
         return self._read()
 
+    def close(self) -> None:
+        if self.usage_fd is not None:
+            os.close(self.usage_fd)
+            self.usage_fd = None
+
     def _cgroup(self) -> float | None:
-        if self.usage is None:
+        if self.usage_fd is None:
             return None
         try:
-            return int(self.usage.read_text()) / 1e9
+            return int(os.pread(self.usage_fd, 32, 0)) / 1e9
         except (OSError, ValueError):
             return None
 

@@ -38,6 +38,7 @@ class RunDelay:
         self.read_at = -REREAD_S
         self.base = 0
         self.base = self.ns()
+        self.delay = 0                             # else the first REREAD_S would subtract all of `base`
 
     def ns(self) -> int:
         now = self.real()

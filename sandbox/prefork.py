@@ -184,6 +184,10 @@ class ForkedChild:
         self.pidfd: int | None = pidfd
         self.status: socket.socket | None = status
         self.returncode: int | None = None
+        try:                                       # read at every freeze: kept open (pread, ~1 µs)
+            self.stat_fd: int | None = os.open(f"/proc/{pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            self.stat_fd = None
 
     def signal_group(self, sig: Any) -> None:
         if self.pidfd is None:
@@ -196,7 +200,7 @@ class ForkedChild:
     def wait_stop(self) -> Ended | None:
         """None once every thread is stopped, (status, rusage) if the child ended first."""
         while True:
-            if _stopped(self.pid):
+            if _stopped(self.pid, self.stat_fd):
                 return None
             ended = self.wait_end(STOP_POLL_S)
             if ended is not None:
@@ -228,23 +232,30 @@ class ForkedChild:
         if self.status is not None:
             self.status.close()
             self.status = None
+        if getattr(self, "stat_fd", None) is not None:
+            assert self.stat_fd is not None
+            os.close(self.stat_fd)
+            self.stat_fd = None
 
     def __del__(self) -> None:
         self.release()
 
 
-def _stat_fields(path: str) -> list[bytes]:
-    """The fields of a /proc stat file after the command name ([] when unreadable)."""
+def _stat_fields(path: str, fd: int | None = None) -> list[bytes]:
+    """The fields of a /proc stat file (or of its open descriptor `fd`) after the command name
+    ([] when unreadable)."""
     try:
+        if fd is not None:
+            return os.pread(fd, 1024, 0).rsplit(b")", 1)[1].split()
         with open(path, "rb") as f:
             return f.read().rsplit(b")", 1)[1].split()
     except (OSError, IndexError):
         return []
 
 
-def _stopped(pid: int) -> bool:
-    """Every thread of `pid` is in state T (a lone main thread is read from one file)."""
-    fields = _stat_fields(f"/proc/{pid}/stat")
+def _stopped(pid: int, fd: int | None = None) -> bool:
+    """Every thread of `pid` is in state T (a lone main thread is read from one file, `fd` when open)."""
+    fields = _stat_fields(f"/proc/{pid}/stat", fd)
     if not fields or fields[0] not in (b"T", b"t", b"Z"):
         return False
     if fields[17] == b"1":                        # num_threads

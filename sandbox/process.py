@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on its own
+CPU_SLACK_S = 0.001                  # thawed just before a call's real clock starts: CPU it may use first
 # Windows has none of these signals; its child objects (sandbox/portable.py) take the names
 STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT", "SIGKILL"))
 
@@ -184,6 +185,9 @@ class PlayerProcess:
                 peak = self.rusage.ru_maxrss / 1024
             if self.cgroup is not None:
                 peak = max(p for p in (peak, self.cgroup.peak_mb()) if p is not None)
+        for meter in (self.meter, self.queue):
+            if meter is not None:
+                meter.close()
         self._remove_cgroup()
         self._release_slot(clean=self.proc is None or self.rusage is not None)
         self.report = ProcessReport(
@@ -268,6 +272,7 @@ class PlayerProcess:
                 except OSError:
                     pass
         os.set_blocking(self.rep_r, False)
+        os.set_blocking(self.req_w, False)
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
         return None
 
@@ -337,10 +342,12 @@ class PlayerProcess:
                 return got[0]
             wait = self.left(timer)
             if budget.clock == "cpu":
-                cpu = self._cpu_s() - timer.cpu0
+                cores = self.limits.cores
+                real = time.perf_counter() - timer.start + CPU_SLACK_S     # its CPU time is at most cores x this
+                cpu = self._cpu_s() - timer.cpu0 if real * cores >= budget.hard else real * cores
                 if cpu >= budget.hard:
                     return self.timeout(timer)
-                wait = min(wait, (budget.hard - cpu) / self.limits.cores)
+                wait = min(wait, (budget.hard - cpu) / cores)
             if wait <= 0:
                 return self.timeout(timer)
             chunk = self._read_reply(max(wait, 0.002))
@@ -391,25 +398,23 @@ class PlayerProcess:
             return None
 
     def _send(self, data: bytes, left: Callable[[], float]) -> bool:
-        """Write all of `data`; False once `left()` (seconds the call has left) reaches 0 first."""
+        """Write all of `data` to the (non-blocking) request pipe, waiting for room only when it is
+        full (a request usually fits at once: one write); False once `left()` (seconds the call has
+        left) reaches 0 first."""
         assert self.req_w is not None
         view = memoryview(data)
-        os.set_blocking(self.req_w, False)
-        try:
-            while view:
-                remaining = left()
-                if remaining <= 0:
-                    return False
-                _, ready, _ = select.select([], [self.req_w], [], remaining)
-                if ready:
-                    try:
-                        view = view[os.write(self.req_w, view):]
-                    except BlockingIOError:
-                        continue
-                    except BrokenPipeError:
-                        return True      # the child is gone: the read loop sees EOF
-        finally:
-            os.set_blocking(self.req_w, True)
+        while view:
+            try:
+                view = view[os.write(self.req_w, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except BrokenPipeError:
+                return True      # the child is gone: the read loop sees EOF
+            remaining = left()
+            if remaining <= 0:
+                return False
+            select.select([], [self.req_w], [], remaining)
         return True
 
     # ----------------------------------------------------------------- failures
@@ -535,6 +540,8 @@ class PlayerProcess:
         self.status, self.rusage, self.frozen = status, rusage, False
         if self.queue is not None:
             self.queue.close()
+        if self.meter is not None:
+            self.meter.close()
         if self.proc is not None:
             self.proc.returncode = os.waitstatus_to_exitcode(status)   # keeps Popen from waiting again
             self.proc.release()

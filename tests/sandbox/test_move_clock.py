@@ -80,6 +80,20 @@ def test_without_schedstat_the_wait_is_counted_and_the_report_says_so(tmp_path):
     assert longest_wait({}, {}) == 0
 
 
+def test_the_players_clocks_start_at_the_real_time_whatever_it_waited_before(tmp_path):
+    """A thread that had waited 50 s for a CPU before its own clocks were installed: they subtract
+    only what it waits from then on, from the first reading (they once subtracted the 50 s until
+    the run delay was read again)."""
+    fake = tmp_path / "schedstat"
+    fake.write_text("1000 50000000000 7\n")
+    code = ("import sys, time\nfrom sandbox import own_clock\nreal = time.time\n"
+            "own_clock.install(sys.argv[1])\nprint(time.time() - real(), time.monotonic())")
+    out = subprocess.run([sys.executable, "-c", code, str(fake)], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    behind, _ = map(float, out.stdout.split())
+    assert abs(behind) < 25, out.stdout                 # not 50 s behind the time of day
+
+
 def test_the_players_own_time_is_wall_less_the_wait_but_never_less_than_its_cpu():
     assert own_time(wall=2.0, run_delay=1.5, cpu=0.5, cores=1) == pytest.approx(0.5)   # held back 1.5 s
     assert own_time(wall=2.0, run_delay=0.0, cpu=0.1, cores=1) == pytest.approx(2.0)   # slept: its own time
