@@ -331,5 +331,7 @@ def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     from .report import render_sites
 
     out = assignment.reports_dir
-    instructor, public = render_sites(doc, [(out, False), (out / "public", True)], frames=replay_frames(assignment))
+    board = assignment.ruleset.board_script
+    instructor, public = render_sites(doc, [(out, False), (out / "public", True)],
+                                      frames=None if board else replay_frames(assignment), board=board)
     return {"instructor site": instructor, "public site (publish this folder)": public}

@@ -1,15 +1,22 @@
-"""The static HTML site of a league: leaderboard, crosstable, one page per submission and per game.
+"""The static HTML site of a league: leaderboard, crosstable, one page per submission, and one
+replay viewer shared by every game.
 
-`render_site(doc, out_dir, frames)` turns the results document (results.json, see docs) into a
-folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
-once), one CSS file and two small plain-JS files copied next to the pages. `public=True` makes the
-site to publish: pseudonyms (`public_name`), no ids, paths, commands or captured output;
-`render_sites` writes the instructor's and the public site in one pass.
+`render_site(doc, out_dir, frames, board)` turns the results document (results.json, see docs) into
+a folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
+once), one CSS file and small plain-JS files copied next to the pages. Games are not pages: each is
+a compact record (players, seed, moves, texts, times, result) in one of at most 256 shard files
+`games/<xx>.js` (xx from the game's key), and `replay.html#<xx>/<key>` loads its shard and replays
+it. Positions are drawn in the browser by the ruleset's own script (`board`, copied to
+`static/board.js`: `window.replayBoard = {start(seed, params), play(position, move), svg(position)}`);
+a ruleset without one falls back to `frames`, pictures replayed here and stored in the record.
+`public=True` makes the site to publish: pseudonyms (`public_name`), no ids, paths, commands or
+captured output; `render_sites` writes the instructor's and the public site in one pass.
 
-Everything a submission controls (names, ids, output, exception text, move texts) is escaped; JSON
-put into a page is made safe inside <script>; board pictures are shown as <img> data URIs, so even
-an SVG carrying script could not run. Any field of the document may be missing: the page then says
-"not available" instead of breaking.
+Everything a submission controls (names, ids, output, exception text, move texts) is escaped in
+pages and set as text (never parsed as HTML) by the viewer; JSON put into a page or a shard is safe
+inside <script>; board pictures are shown as <img> data URIs, so even an SVG carrying script could
+not run; no page has an inline script (the upload service serves the sites under a CSP). Any field
+of the document may be missing: the page then says "not available" instead of breaking.
 """
 from __future__ import annotations
 
@@ -271,8 +278,10 @@ def _games(games_raw: list[dict], names: _Names) -> list[dict]:
         while key in used:
             key = slug_hash(f"{key}#{n}")
         used.add(key)
+        shard = game_shard(key)
         games.append({
             "raw": g, "key": key, "id": None if names.anonymised else raw_id, "index": n,
+            "shard": shard, "href": f"replay.html#{shard}/{key}",
             "seats": seats,
             "seat_names": [names.shown(s) for s in seats],
             "seat_keys": [names.key.get(s) if s is not None else None for s in seats],
@@ -285,6 +294,50 @@ def _games(games_raw: list[dict], names: _Names) -> list[dict]:
             "reproduce": None if names.anonymised else _text(g.get("reproduce")),
         })
     return games
+
+
+def game_shard(key: str) -> str:
+    """Which of the 256 record files `games/<xx>.js` holds the game with this URL key: a function
+    of the key alone, so a game's link (`replay.html#<xx>/<key>`) survives a re-run."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:2]
+
+
+def game_record(game: dict, pictures: list[str] | None = None, missing: str | None = None) -> dict:
+    """One game as the replay viewer reads it: a compact record of what the page shows (names,
+    seed, moves on the wire for the ruleset's board script, texts in the course's notation, times,
+    result); `frames` only where the ruleset cannot draw in the browser. Built from the view of one
+    site, so the public site's records carry only what its pages may show."""
+    record = {"key": game["key"], "n": game["index"], "seats": game["seat_names"],
+              "seat_keys": game["seat_keys"], "seed": _number(game["raw"].get("seed")),
+              "game_index": game["game_index"], "result": game["result"], "reason": game["reason"],
+              "detail": game["detail"], "moves": _list(game["raw"].get("moves")),
+              "texts": [p["text"] for p in game["plies"]],
+              "times": [[p["wall"], p["cpu"]] for p in game["plies"]], "incidents": game["incidents"]}
+    if game["id"] is not None:
+        record["id"] = game["id"]
+    if game["reproduce"] is not None:
+        record["reproduce"] = game["reproduce"]
+    if pictures is not None:
+        record["frames"] = pictures
+    elif missing is not None:
+        record["missing"] = missing
+    return record
+
+
+def read_shard(text: str) -> list[dict]:
+    """The records of one shard file, as `write_shard` wrote them (for tests and tools)."""
+    head, tail = "replayRecords([\n", "\n]);\n"
+    if not (text.startswith(head) and text.endswith(tail)):
+        raise ReportError("This is not a shard of game records.")
+    body = text[len(head):-len(tail)]
+    return [json.loads(line.rstrip(",")) for line in body.split("\n") if line]
+
+
+def write_shard(path: Path, records: list[dict]) -> None:
+    """A shard of game records as a script (one record a line) that hands them to the viewer:
+    a script file, not JSON fetched, so the site opens from disk (file:// forbids fetch) and needs
+    no inline script under a CSP."""
+    _write(path, "replayRecords([\n" + ",\n".join(script_json(r) for r in records) + "\n]);\n")
 
 
 def _validation(validation, names: _Names) -> dict | None:
@@ -321,7 +374,7 @@ def _opponents(played: list[tuple[dict, int]], names: _Names) -> list[dict]:
         entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": names.key.get(opp),
                                                  "anchor": "vs-" + (names.key.get(opp) or "unknown"),
                                                  "games": []})
-        entry["games"].append({"key": g["key"], "index": g["index"], "seat": seat,
+        entry["games"].append({"key": g["key"], "href": g["href"], "index": g["index"], "seat": seat,
                                "result": _result(g["points"], seat), "score": g["result"],
                                "reason": g["reason"], "detail": g["detail"], "reproduce": g["reproduce"]})
     return sorted(opponents.values(), key=lambda o: o["name"].lower())
@@ -393,6 +446,7 @@ def _header(assignment: dict) -> dict:
         "seed": _text(league.get("seed")), "generated_at": _text(assignment.get("generated_at")),
         "grader_version": _text(assignment.get("grader_version")),
         "anonymised": assignment.get("anonymised") is True,
+        "params": _dict(assignment.get("game")),
     }
 
 
@@ -444,7 +498,8 @@ def render_page(template: str, **context) -> str:
 
 
 def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, str | None]:
-    """The replay's board pictures as data URIs, or None and a sentence saying why not."""
+    """The replay's board pictures (for a ruleset without a board script) as data URIs, or None
+    and a sentence saying why not."""
     if frames is None:
         return None, "Board pictures are not available for this report."
     try:
@@ -461,27 +516,30 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _remove_stale(folder: Path, keep: Iterable[str]) -> None:
-    """Delete pages a previous render left behind (they might carry names this render hides)."""
+def _remove_stale(folder: Path, keep: Iterable[str], pattern: str = "*.html") -> None:
+    """Delete files a previous render left behind (they might carry names this render hides)."""
     keep = set(keep)
-    for page in folder.glob("*.html"):
+    for page in folder.glob(pattern):
         if page.name not in keep:
             page.unlink()
 
 
-def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, public: bool = False) -> Path:
+def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, public: bool = False,
+                board: Path | None = None) -> Path:
     """Write the whole site for results document `doc` into `out_dir`; returns index.html's path.
 
-    `frames(game)` returns the SVG of the board after each ply of that game (index 0 = start);
-    without it, or if it fails for a game, that replay shows the move list without pictures.
-    `public`: the site to publish: students under their `public_name` (a pseudonym unless the
-    config allows the name), no ids, paths, `grader play` lines or captured output."""
-    return render_sites(doc, [(out_dir, public)], frames)[0]
+    `board`: the ruleset's board script (positions drawn in the browser). Without one,
+    `frames(game)` returns the SVG of the board after each ply of that game (index 0 = start),
+    stored in its record; without either, or if it fails for a game, that replay shows the move
+    list without pictures. `public`: the site to publish: students under their `public_name` (a
+    pseudonym unless the config allows the name), no ids, paths, `grader play` lines or output."""
+    return render_sites(doc, [(out_dir, public)], frames, board)[0]
 
 
-def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None) -> list[Path]:
+def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None,
+                 board: Path | None = None) -> list[Path]:
     """Several sites of one document ((folder, public) each: the instructor's and the public one)
-    in one pass, so each game's board pictures are replayed once however many sites show them."""
+    in one pass, so each game's fallback pictures are replayed once however many sites show them."""
     if not isinstance(doc, dict):
         raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
     env = _environment()
@@ -496,27 +554,37 @@ def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Fram
         view = _view(doc, public)
         facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
         common = {"header": view["header"], "facts": facts}      # the facts block is the same on every page
-        _write_pages(env, out, view, common)
+        _write_pages(env, out, view, common, board)
         sites.append((out, view, common))
 
-    game_page = env.get_template("game.html")
-    for n in range(len(sites[0][1]["games"]) if sites else 0):      # every view lists the games in one order
-        pictures, missing = _game_frames(sites[0][1]["games"][n], frames)
-        for out, view, common in sites:
-            game = view["games"][n]
-            data = {"frames": pictures, "plies": len(game["plies"])}
-            _write(out / "games" / f"{game['key']}.html",
-                   game_page.render(**common, root="../", page="game", game=game, data=data, missing=missing))
-    for out, view, _ in sites:
-        _remove_stale(out / "games", (f"{g['key']}.html" for g in view["games"]))
+    shards: list[dict[str, list[dict]]] = [defaultdict(list) for _ in sites]
+    # each view numbers the games in its own order (by the names it shows): match them by the game
+    by_game = [{id(g["raw"]): g for g in view["games"]} for _, view, _ in sites]
+    for raw in (by_game[0] if sites else {}):
+        pictures, missing = (None, None) if board else _game_frames(by_game[0][raw], frames)
+        for games, by_shard in zip(by_game, shards, strict=True):
+            game = games[raw]
+            by_shard[game["shard"]].append(game_record(game, pictures, missing))
+    for (out, _, _), by_shard in zip(sites, shards, strict=True):
+        for shard, records in by_shard.items():
+            write_shard(out / "games" / f"{shard}.js", records)
+        _remove_stale(out / "games", (f"{shard}.js" for shard in by_shard), "*.*")
     return [out / "index.html" for out, _, _ in sites]
 
 
-def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict) -> None:
-    """Everything but the game pages: static files, leaderboard, crosstable, submission pages."""
+def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict, board: Path | None) -> None:
+    """Everything but the game records: static files (the ruleset's board script as
+    static/board.js), leaderboard, crosstable, submission pages, the replay viewer."""
     for f in STATIC.iterdir():
         if f.is_file():
             shutil.copyfile(f, out / "static" / f.name)
+    if board is not None:
+        shutil.copyfile(board, out / "static" / "board.js")
+    else:
+        (out / "static" / "board.js").unlink(missing_ok=True)
+    params = _dict(_dict(common["header"]).get("params"))
+    _write(out / "replay.html", env.get_template("replay.html").render(
+        **common, root="", page="replay", board=board is not None, site={"params": params}))
     _write(out / "index.html", env.get_template("index.html").render(
         **common, root="", page="index", rows=view["league"], out=view["out"], game_count=len(view["games"]),
         students=view["students"], builtins=view["builtins"]))
@@ -572,9 +640,11 @@ def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable:
                 page.screenshot(path=str(dest / "failed-check.png"))
                 written.append(dest / "failed-check.png")
                 break
-        games = sorted((out / "games").glob("*.html"))
-        if games:
-            page.goto(games[0].as_uri())
+        shards = sorted((out / "games").glob("*.js"))
+        if shards:
+            first = read_shard(shards[0].read_text(encoding="utf-8"))[0]
+            page.goto(f"{(out / 'replay.html').as_uri()}#{shards[0].stem}/{first['key']}")
+            page.wait_for_selector("#replay[data-ready]")
             plies = int(page.locator("#slider").get_attribute("max") or 0)
             for _ in range(plies // 2):
                 page.keyboard.press("ArrowRight")
