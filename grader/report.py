@@ -28,7 +28,7 @@ import shutil
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import overload
+from typing import TextIO, overload
 
 import jinja2
 import markupsafe
@@ -254,6 +254,24 @@ def _plies(g: dict) -> list[dict]:
     return plies
 
 
+_HEAVY = ("moves", "move_texts", "times", "scores")
+
+
+def _games_of(doc: dict) -> Iterable[dict]:
+    """The document's games, a list or a stream read afresh each pass (grader.outputs.GameStream);
+    what is not a dict is skipped."""
+    games = doc.get("games")
+    if not isinstance(games, Iterable) or isinstance(games, (str, bytes, dict)):
+        return ()
+    return (g for g in games if isinstance(g, dict))
+
+
+def _light(game: dict) -> dict:
+    """A game without its moves, texts and times: what the pages need, kept for the whole league;
+    the heavy part is read again, one game at a time, when its record is written."""
+    return {k: v for k, v in game.items() if k not in _HEAVY} | {"plies": len(_list(game.get("moves")))}
+
+
 def _games(games_raw: list[dict], names: _Names) -> list[dict]:
     """The games as the game pages and submission pages show them, each with its URL key.
 
@@ -289,7 +307,7 @@ def _games(games_raw: list[dict], names: _Names) -> list[dict]:
             "result": _result(g.get("points")),
             "reason": _text(g.get("reason")), "detail": names.scrub(_text(g.get("detail"))),
             "seed": _text(g.get("seed")), "game_index": _text(g.get("game_index")),
-            "plies": _plies(g),
+            "plies": g.get("plies", 0),
             "incidents": [names.scrub(_incident_text(i)) for i in _list(g.get("incidents"))],
             "reproduce": None if names.anonymised else _text(g.get("reproduce")),
         })
@@ -324,20 +342,15 @@ def game_record(game: dict, pictures: list[str] | None = None, missing: str | No
     return record
 
 
+_SHARD_HEAD, _SHARD_TAIL = "replayRecords([\n", "\n]);\n"
+
+
 def read_shard(text: str) -> list[dict]:
-    """The records of one shard file, as `write_shard` wrote them (for tests and tools)."""
-    head, tail = "replayRecords([\n", "\n]);\n"
-    if not (text.startswith(head) and text.endswith(tail)):
+    """The records of one shard file, as `render_sites` wrote them (for tests and tools)."""
+    if not (text.startswith(_SHARD_HEAD) and text.endswith(_SHARD_TAIL)):
         raise ReportError("This is not a shard of game records.")
-    body = text[len(head):-len(tail)]
+    body = text[len(_SHARD_HEAD):-len(_SHARD_TAIL)]
     return [json.loads(line.rstrip(",")) for line in body.split("\n") if line]
-
-
-def write_shard(path: Path, records: list[dict]) -> None:
-    """A shard of game records as a script (one record a line) that hands them to the viewer:
-    a script file, not JSON fetched, so the site opens from disk (file:// forbids fetch) and needs
-    no inline script under a CSP."""
-    _write(path, "replayRecords([\n" + ",\n".join(script_json(r) for r in records) + "\n]);\n")
 
 
 def _validation(validation, names: _Names) -> dict | None:
@@ -450,12 +463,13 @@ def _header(assignment: dict) -> dict:
     }
 
 
-def _view(doc: dict, public: bool = False) -> dict:
-    """Reshape the results document for the templates (every value present, possibly None)."""
+def _view(doc: dict, light: list[dict], public: bool = False) -> dict:
+    """Reshape the results document for the templates (every value present, possibly None);
+    `light`: its games without their moves (`_light`), in the document's order."""
     assignment = _dict(doc.get("assignment"))
     submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
     names = _Names(submissions, assignment.get("anonymised") is True, public)
-    games = _games([g for g in _list(doc.get("games")) if isinstance(g, dict)], names)
+    games = _games(light, names)
 
     played: dict[str | None, list[tuple[dict, int]]] = defaultdict(list)   # looked up by ids that may be None
     for g in games:
@@ -543,6 +557,9 @@ def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Fram
     if not isinstance(doc, dict):
         raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
     env = _environment()
+    light = []
+    for pos, g in enumerate(_games_of(doc)):
+        light.append(_light(g) | {"_pos": pos})
     sites = []
     for out_dir, public in targets:
         out = Path(out_dir)
@@ -551,25 +568,50 @@ def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Fram
                 (out / sub).mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
-        view = _view(doc, public)
+        view = _view(doc, light, public)
         facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
         common = {"header": view["header"], "facts": facts}      # the facts block is the same on every page
         _write_pages(env, out, view, common, board)
         sites.append((out, view, common))
 
-    shards: list[dict[str, list[dict]]] = [defaultdict(list) for _ in sites]
-    # each view numbers the games in its own order (by the names it shows): match them by the game
-    by_game = [{id(g["raw"]): g for g in view["games"]} for _, view, _ in sites]
-    for raw in (by_game[0] if sites else {}):
-        pictures, missing = (None, None) if board else _game_frames(by_game[0][raw], frames)
-        for games, by_shard in zip(by_game, shards, strict=True):
-            game = games[raw]
-            by_shard[game["shard"]].append(game_record(game, pictures, missing))
-    for (out, _, _), by_shard in zip(sites, shards, strict=True):
-        for shard, records in by_shard.items():
-            write_shard(out / "games" / f"{shard}.js", records)
-        _remove_stale(out / "games", (f"{shard}.js" for shard in by_shard), "*.*")
+    # each view numbers the games in its own order (by the names it shows): match them by position
+    by_pos = [{g["raw"]["_pos"]: g for g in view["games"]} for _, view, _ in sites]
+    with _ShardWriters([out / "games" for out, _, _ in sites]) as writers:
+        for pos, heavy in enumerate(_games_of(doc)) if sites else ():
+            plies = _plies(heavy)
+            pictures, missing = (None, None) if board else _game_frames({"raw": heavy, "plies": plies}, frames)
+            for n, games in enumerate(by_pos):
+                game = games[pos] | {"raw": heavy, "plies": plies}
+                writers.add(n, game["shard"], game_record(game, pictures, missing))
     return [out / "index.html" for out, _, _ in sites]
+
+
+class _ShardWriters:
+    """The record files of several sites, each appended to as its games come (at most 256 open
+    per site), so no site's records are held in memory; stale shards of an earlier render go."""
+
+    def __init__(self, folders: list[Path]):
+        self.folders = folders
+        self.files: list[dict[str, TextIO]] = [{} for _ in folders]
+
+    def __enter__(self) -> _ShardWriters:
+        return self
+
+    def add(self, site: int, shard: str, record: dict) -> None:
+        f = self.files[site].get(shard)
+        if f is None:
+            f = self.files[site][shard] = (self.folders[site] / f"{shard}.js").open("w", encoding="utf-8")
+            f.write(_SHARD_HEAD)
+        else:
+            f.write(",\n")
+        f.write(script_json(record))
+
+    def __exit__(self, *exc) -> None:
+        for folder, files in zip(self.folders, self.files, strict=True):
+            for f in files.values():
+                f.write(_SHARD_TAIL)
+                f.close()
+            _remove_stale(folder, (f"{shard}.js" for shard in files), "*.*")
 
 
 def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict, board: Path | None) -> None:

@@ -91,7 +91,8 @@ def write(assignment: Assignment, out: InstructorReport, results: dict | None) -
     paths["collusion json"].write_text(json.dumps([f.to_json() for f in out.flags], indent=1), encoding="utf-8")
     names = {s["id"]: s.get("student_name") or s.get("display_name") or s["id"]
              for s in (results or {}).get("submissions", [])}
-    games = {g["id"]: g for g in (results or {}).get("games", [])}
+    flagged = {g for f in out.flags for g in f.games}
+    games = {g["id"]: g for g in (results or {}).get("games", []) if g["id"] in flagged}   # a stream: keep only these
     site = Path("..") / assignment.reports_dir.name
     pairs = [{"pair": p, "left": highlighted(p.a.text, p.slices_a), "right": highlighted(p.b.text, p.slices_b)}
              for p in out.similarity.pairs]

@@ -21,7 +21,6 @@ from grader.report import (
     slug_hash,
     submission_pages,
     svg_data_uri,
-    write_shard,
 )
 
 
@@ -210,14 +209,18 @@ def test_with_a_board_script_records_carry_no_pictures_and_the_viewer_loads_it(t
     assert "board.js" not in (tmp_path / "s" / "replay.html").read_text(encoding="utf-8")
 
 
-def test_game_records_round_trip_through_their_shard_file(tmp_path, hostile):
-    kept = [{"key": "a-1", "texts": [hostile, "</script>\u2028\u2029", "ž"], "moves": [["pit", 3], ["skip"]],
-             "times": [[None, "0.1"]], "seed": 2**62, "detail": None},
-            {"key": "b-2", "texts": [], "moves": [], "incidents": ["x,\ny"]}]
-    write_shard(tmp_path / "ab.js", kept)
-    text = (tmp_path / "ab.js").read_text(encoding="utf-8")
-    assert read_shard(text) == kept and text.count("\n") == 4         # one record a line
-    assert "</script>" not in text and "\u2028" not in text
+def test_game_records_round_trip_through_their_shard_files(tmp_path, doc, hostile):
+    doc["games"][0].update(move_texts=[hostile, "</script>\u2028\u2029", "ž", "e7", "e4"], seed=2**62,
+                           moves=[["pit", 3], ["skip"], {"to": [1, 2]}, "e7", 4], detail=None,
+                           times=[[None, 0.1]], incidents=["x,\ny"])
+    render_site(doc, tmp_path / "s")
+    record = records(tmp_path / "s")[slug_hash("g-ab-0")]
+    assert record["texts"] == doc["games"][0]["move_texts"] and record["moves"] == doc["games"][0]["moves"]
+    assert record["seed"] == 2**62 and record["detail"] is None and record["incidents"] == ["x,\ny"]
+    assert record["times"] == [[None, "0.10"]] + [[None, None]] * 4
+    for shard in (tmp_path / "s" / "games").glob("*.js"):
+        text = shard.read_text(encoding="utf-8")
+        assert text.count("\n") == len(read_shard(text)) + 2 and "</script>" not in text and "\u2028" not in text
     with pytest.raises(ReportError):
         read_shard("alert(1);\n")
 
