@@ -104,15 +104,20 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
     metadata = {s.id: s.metadata for s in run.submissions}
     sources = {s.id: s.source for s in run.submissions}
 
+    specs: dict[str, str] = {}
+
     def spec(sid: str) -> str:
-        """How `grader play` names this entrant: a built-in's name, else the submission's path."""
+        """How `grader play` names this entrant: a built-in's name, else the submission's path
+        (resolved once per entrant, not per game)."""
         if sid.startswith("builtin:") or sid not in sources:
             return sid
-        try:
-            path = Path(sources[sid]).resolve().relative_to(assignment.base)
-        except ValueError:
-            path = Path(sources[sid])
-        return shlex.quote(str(path))
+        if sid not in specs:
+            try:
+                path = Path(sources[sid]).resolve().relative_to(assignment.base)
+            except ValueError:
+                path = Path(sources[sid])
+            specs[sid] = shlex.quote(str(path))
+        return specs[sid]
 
     salt = f"{assignment.name}:{lg.seed}"
     stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))

@@ -132,22 +132,6 @@ def not_available(value, suffix: str = "") -> markupsafe.Markup:
     return markupsafe.escape(value) + suffix
 
 
-def move_list_html(plies: list[dict]) -> markupsafe.Markup:
-    """The replay's move list items, built here rather than in the template because a league has
-    ~a million plies and Jinja's per-value escaping dominated the report's run time. Only the
-    move text comes from a player and is escaped; the rest are our own integers and numbers."""
-    escape = markupsafe.escape
-    items = []
-    for p in plies:
-        time = ""
-        if p["wall"] is not None:
-            cpu = f" / {p['cpu']}" if p["cpu"] is not None else ""
-            time = f'<span class="time" title="wall / CPU seconds">{p["wall"]}{cpu} s</span>'
-        items.append(f'<li><button type="button" data-ply="{p["n"]:d}" class="seat{p["seat"]:d}">'
-                     f'{escape(p["text"])}</button>{time}</li>')
-    return markupsafe.Markup("\n".join(items))
-
-
 # ---------------------------------------------------------------------------------------------
 # The view model: the document reshaped into exactly what the templates print.
 
@@ -178,6 +162,8 @@ class _Names:
                 self.key[raw] = key
                 self.name[raw] = shown
             sub["_key"], sub["_name"] = key, shown
+        self._secrets = sorted(self.hidden, key=len, reverse=True)
+        self._scrubbed: dict[str, str] = {}
 
     def shown(self, raw) -> str:
         raw = _text(raw)
@@ -191,13 +177,16 @@ class _Names:
     def scrub(self, text: str | None) -> str | None: ...
 
     def scrub(self, text: str | None) -> str | None:
-        """Public site: a message without absolute paths, student ids or real names."""
+        """Public site: a message without absolute paths, student ids or real names (remembered:
+        a league's game details repeat, and each scrub tries every name)."""
         if text is None or (not self.hidden and not self.anonymised):
             return text
-        text = _PATH.sub(lambda m: m.group("name"), text)
-        for secret in sorted(self.hidden, key=len, reverse=True):
-            text = text.replace(secret, self.hidden[secret])
-        return text
+        if text not in self._scrubbed:
+            clean = _PATH.sub(lambda m: m.group("name"), text)
+            for secret in self._secrets:
+                clean = clean.replace(secret, self.hidden[secret])
+            self._scrubbed[text] = clean
+        return self._scrubbed[text]
 
 
 _PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'\"<>:]+[/\\])+(?P<name>[^\s/\\'\"<>:,;)]*)")
@@ -241,17 +230,12 @@ def _incident_text(incident) -> str:
     return _text(incident) or "—"
 
 
-def _plies(g: dict) -> list[dict]:
-    """One entry per move: its number, the seat that made it, its text and its times."""
-    texts, times = _list(g.get("move_texts")), _list(g.get("times"))
-    plies = []
-    for i, move in enumerate(_list(g.get("moves"))):
-        t = _list(times[i]) if i < len(times) else []
-        text = _text(texts[i]) if i < len(texts) else None
-        plies.append({"n": i + 1, "seat": i % 2, "text": text or _text(move) or "?",
-                      "wall": _fmt(t[0], 2) if len(t) > 0 else None,
-                      "cpu": _fmt(t[1], 2) if len(t) > 1 else None})
-    return plies
+def _plies(g: dict) -> list[str]:
+    """Each move's text in the course's notation (its wire form where no text was kept); the
+    viewer numbers them, gives each its seat and formats its times."""
+    texts = _list(g.get("move_texts"))
+    return [(_text(texts[i]) if i < len(texts) else None) or _text(move) or "?"
+            for i, move in enumerate(_list(g.get("moves")))]
 
 
 _HEAVY = ("moves", "move_texts", "times", "scores")
@@ -329,8 +313,8 @@ def game_record(game: dict, pictures: list[str] | None = None, missing: str | No
               "seat_keys": game["seat_keys"], "seed": _number(game["raw"].get("seed")),
               "game_index": game["game_index"], "result": game["result"], "reason": game["reason"],
               "detail": game["detail"], "moves": _list(game["raw"].get("moves")),
-              "texts": [p["text"] for p in game["plies"]],
-              "times": [[p["wall"], p["cpu"]] for p in game["plies"]], "incidents": game["incidents"]}
+              "texts": game["plies"],
+              "times": _list(game["raw"].get("times")), "incidents": game["incidents"]}
     if game["id"] is not None:
         record["id"] = game["id"]
     if game["reproduce"] is not None:
@@ -501,7 +485,6 @@ def _environment() -> jinja2.Environment:
                                   autoescape=True, undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True)
         _env.filters["script_json"] = lambda v: markupsafe.Markup(script_json(v))
-        _env.filters["move_list"] = move_list_html
         _env.globals["na"] = not_available
     return _env
 

@@ -21,6 +21,9 @@
     return node;
   }
 
+  /* Seconds as the pages print them: two decimals, whole numbers without. */
+  function seconds(x) { return x === Math.round(x) ? String(x) : x.toFixed(2); }
+
   function svgUri(svg) {
     return "data:image/svg+xml;base64," + btoa(unescape(encodeURIComponent(svg)));
   }
@@ -116,9 +119,9 @@
       b.setAttribute("data-ply", String(i + 1));
       b.addEventListener("click", function () { pause(); show(i + 1); });
       li.appendChild(b);
-      var t = times[i] || [];
-      if (t[0] !== null && t[0] !== undefined) {
-        var span = el("span", t[0] + (t[1] !== null && t[1] !== undefined ? " / " + t[1] : "") + " s", "time");
+      var t = Array.isArray(times[i]) ? times[i] : [];
+      if (typeof t[0] === "number") {
+        var span = el("span", seconds(t[0]) + (typeof t[1] === "number" ? " / " + seconds(t[1]) : "") + " s", "time");
         span.title = "wall / CPU seconds";
         li.appendChild(span);
       }
