@@ -27,6 +27,7 @@ from .similarity import (
     highlighted,
     reference_documents,
 )
+from .similarity_cache import ComparisonCache
 
 
 @dataclass
@@ -70,14 +71,17 @@ def run_similarity(assignment: Assignment, results: dict | None = None) -> Instr
     others = reference_documents(ruleset_dir, assignment.ruleset.players, excluded) if ruleset_dir else []
     if cfg.archive:
         others += archive_documents((assignment.base / cfg.archive).resolve(), assignment.ruleset.entry)
+    cache = ComparisonCache(instructor_dir(assignment) / "comparisons.json")
     report = compare(subs, others, skeleton, k=cfg.k, window=cfg.window, min_score=cfg.min_score,
-                     common_cutoff=cfg.common_cutoff)
+                     common_cutoff=cfg.common_cutoff, cache=cache)
     report.skipped = skipped + report.skipped
     out = InstructorReport(report)
     if results and results.get("games"):
-        out.flags = find_collusion(results["games"], assignment.game, assignment.ruleset.blunder, cfg.alpha)
+        out.flags = find_collusion(results["games"], assignment.game, assignment.ruleset.blunder, cfg.alpha,
+                                   known=cache.games())
     else:
         out.league_note = "No league results yet: run `grader run` first for the collusion check."
+    cache.save()
     out.paths = write(assignment, out, results)
     return out
 
