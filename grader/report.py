@@ -164,6 +164,11 @@ class _Names:
             sub["_key"], sub["_name"] = key, shown
         self._secrets = sorted(self.hidden, key=len, reverse=True)
         self._scrubbed: dict[str, str] = {}
+        self._shared: dict[str, str] = {}
+
+    def share(self, text: str | None) -> str | None:
+        """One copy of a text many games repeat (reasons, details, results)."""
+        return None if text is None else self._shared.setdefault(text, text)
 
     def shown(self, raw) -> str:
         raw = _text(raw)
@@ -238,9 +243,6 @@ def _plies(g: dict) -> list[str]:
             for i, move in enumerate(_list(g.get("moves")))]
 
 
-_HEAVY = ("moves", "move_texts", "times", "scores")
-
-
 def _games_of(doc: dict) -> Iterable[dict]:
     """The document's games, a list or a stream read afresh each pass (grader.outputs.GameStream);
     what is not a dict is skipped."""
@@ -250,52 +252,79 @@ def _games_of(doc: dict) -> Iterable[dict]:
     return (g for g in games if isinstance(g, dict))
 
 
-def _light(game: dict) -> dict:
-    """A game without its moves, texts and times: what the pages need, kept for the whole league;
-    the heavy part is read again, one game at a time, when its record is written."""
-    return {k: v for k, v in game.items() if k not in _HEAVY} | {"plies": len(_list(game.get("moves")))}
+class _GameView:
+    """One game as one site's pages show it. Slots and shared strings: a 300-student league has
+    ~90,000 of these per site, all alive while the submission pages are written; the moves are
+    not here (they are read again, one game at a time, when the game's record is written)."""
+
+    __slots__ = ("detail", "game_index", "id", "identity", "incidents", "index", "key", "points", "pos", "reason",
+                 "reproduce", "result", "seat_keys", "seat_names", "seats", "seed", "shard")
+
+    def __init__(self, pos: int, g: dict, names: _Names):
+        share = names.share
+        self.pos = pos
+        self.seats = (_text(g.get("seat0")), _text(g.get("seat1")))
+        self.seat_names = (names.shown(self.seats[0]), names.shown(self.seats[1]))
+        self.seat_keys = tuple(names.key.get(s) if s is not None else None for s in self.seats)
+        pair = sorted(self.seat_names)
+        self.seed = _text(g.get("seed"))
+        self.identity: tuple = (pair[0], pair[1], _number(g.get("game_index")) or 0.0, str(g.get("seed")), self.seat_names[0])
+        self.id = None if names.anonymised else _text(g.get("id"))
+        self.points = _list(g.get("points"))
+        self.result = share(_result(g.get("points")))
+        self.reason = share(_text(g.get("reason")))
+        self.detail = share(names.scrub(_text(g.get("detail"))))
+        self.game_index = share(_text(g.get("game_index")))
+        self.incidents = tuple(share(names.scrub(_incident_text(i))) for i in _list(g.get("incidents")))
+        self.reproduce = None if names.anonymised else _text(g.get("reproduce"))
+        self.key = self.shard = ""
+        self.index = 0
+
+    @property
+    def href(self) -> str:
+        return f"replay.html#{self.shard}/{self.key}"
 
 
-def _games(games_raw: list[dict], names: _Names) -> list[dict]:
-    """The games as the game pages and submission pages show them, each with its URL key.
+class _Played:
+    """One of a submission's games from its seat, as its page's table row shows it."""
+
+    __slots__ = ("game", "seat")
+
+    def __init__(self, game: _GameView, seat: int):
+        self.game, self.seat = game, seat
+
+    def __getattr__(self, name: str):             # key, href, index, reason, detail, reproduce
+        return getattr(self.game, name)
+
+    @property
+    def result(self) -> str | None:
+        return _result(self.game.points, self.seat)
+
+    @property
+    def score(self) -> str | None:
+        return self.game.result
+
+
+def _number_games(games: list[_GameView], names: _Names) -> None:
+    """Sort the games and give each its number and URL key.
 
     A game's number and key come from its identity (the pairing as shown, the game's index in the
     pairing and its seed), never from the order games finished in, so "game 12" and its link stay
     the same when the league is run again. Anonymised: the key is made from the names shown, and
     neither the game id nor the `grader play` line (both name submissions by id) is shown."""
-    def identity(g: dict) -> tuple[str, str, float, str, str]:
-        first = names.shown(_text(g.get("seat0")))
-        pair = sorted([first, names.shown(_text(g.get("seat1")))])
-        return pair[0], pair[1], _number(g.get("game_index")) or 0.0, str(g.get("seed")), first
-
-    games, used = [], set()
-    for n, g in enumerate(sorted(games_raw, key=identity), 1):
-        raw_id = _text(g.get("id"))
-        seats = [_text(g.get("seat0")), _text(g.get("seat1"))]
-        if names.anonymised or raw_id is None:
-            a, b, _, seed, first = identity(g)
-            key = slug_hash("\x1f".join((a, b, _text(g.get("game_index")) or "", seed, first)))
+    games.sort(key=lambda g: g.identity)
+    used: set[str] = set()
+    for n, g in enumerate(games, 1):
+        if g.id is None:
+            a, b, _, seed, first = g.identity
+            key = slug_hash("\x1f".join((a, b, g.game_index or "", seed, first)))
         else:
-            key = slug_hash(raw_id)
+            key = slug_hash(g.id)
         while key in used:
             key = slug_hash(f"{key}#{n}")
         used.add(key)
-        shard = game_shard(key)
-        games.append({
-            "raw": g, "key": key, "id": None if names.anonymised else raw_id, "index": n,
-            "shard": shard, "href": f"replay.html#{shard}/{key}",
-            "seats": seats,
-            "seat_names": [names.shown(s) for s in seats],
-            "seat_keys": [names.key.get(s) if s is not None else None for s in seats],
-            "points": _list(g.get("points")),
-            "result": _result(g.get("points")),
-            "reason": _text(g.get("reason")), "detail": names.scrub(_text(g.get("detail"))),
-            "seed": _text(g.get("seed")), "game_index": _text(g.get("game_index")),
-            "plies": g.get("plies", 0),
-            "incidents": [names.scrub(_incident_text(i)) for i in _list(g.get("incidents"))],
-            "reproduce": None if names.anonymised else _text(g.get("reproduce")),
-        })
-    return games
+        g.key, g.shard, g.index = key, game_shard(key), n
+        g.identity = ()                           # sorted: no longer needed, and a league holds many
 
 
 def game_shard(key: str) -> str:
@@ -304,21 +333,19 @@ def game_shard(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:2]
 
 
-def game_record(game: dict, pictures: list[str] | None = None, missing: str | None = None) -> dict:
+def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None, missing: str | None = None) -> dict:
     """One game as the replay viewer reads it: a compact record of what the page shows (names,
     seed, moves on the wire for the ruleset's board script, texts in the course's notation, times,
     result); `frames` only where the ruleset cannot draw in the browser. Built from the view of one
     site, so the public site's records carry only what its pages may show."""
-    record = {"key": game["key"], "n": game["index"], "seats": game["seat_names"],
-              "seat_keys": game["seat_keys"], "seed": _number(game["raw"].get("seed")),
-              "game_index": game["game_index"], "result": game["result"], "reason": game["reason"],
-              "detail": game["detail"], "moves": _list(game["raw"].get("moves")),
-              "texts": game["plies"],
-              "times": _list(game["raw"].get("times")), "incidents": game["incidents"]}
-    if game["id"] is not None:
-        record["id"] = game["id"]
-    if game["reproduce"] is not None:
-        record["reproduce"] = game["reproduce"]
+    record = {"key": game.key, "n": game.index, "seats": game.seat_names, "seat_keys": game.seat_keys,
+              "seed": _number(heavy.get("seed")), "game_index": game.game_index, "result": game.result,
+              "reason": game.reason, "detail": game.detail, "moves": _list(heavy.get("moves")),
+              "texts": _plies(heavy), "times": _list(heavy.get("times")), "incidents": game.incidents}
+    if game.id is not None:
+        record["id"] = game.id
+    if game.reproduce is not None:
+        record["reproduce"] = game.reproduce
     if pictures is not None:
         record["frames"] = pictures
     elif missing is not None:
@@ -363,17 +390,15 @@ def _validation(validation, names: _Names) -> dict | None:
             "points": _fmt(validation.get("points"), 2), "max_points": _fmt(validation.get("max_points"), 2)}
 
 
-def _opponents(played: list[tuple[dict, int]], names: _Names) -> list[dict]:
+def _opponents(played: list[_Played], names: _Names) -> list[dict]:
     """A submission's games grouped by opponent (the crosstable links to each group's anchor)."""
     opponents: dict[str, dict] = {}
-    for g, seat in played:
-        opp = g["seats"][1 - seat]
-        entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": names.key.get(opp),
-                                                 "anchor": "vs-" + (names.key.get(opp) or "unknown"),
-                                                 "games": []})
-        entry["games"].append({"key": g["key"], "href": g["href"], "index": g["index"], "seat": seat,
-                               "result": _result(g["points"], seat), "score": g["result"],
-                               "reason": g["reason"], "detail": g["detail"], "reproduce": g["reproduce"]})
+    for p in played:
+        opp = p.game.seats[1 - p.seat]
+        key = names.key.get(opp) if opp is not None else None
+        entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": key,
+                                                 "anchor": "vs-" + (key or "unknown"), "games": []})
+        entry["games"].append(p)
     return sorted(opponents.values(), key=lambda o: o["name"].lower())
 
 
@@ -383,7 +408,7 @@ def _rating(sub: dict) -> tuple[str | None, str | None]:
     return rating(*(_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high")))
 
 
-def _row(sub: dict, played: list[tuple[dict, int]], names: _Names, public: bool = False) -> dict:
+def _row(sub: dict, played: list[_Played], names: _Names, public: bool = False) -> dict:
     """One submission as its leaderboard row and its own page show it."""
     status, why = _status(sub)
     why = names.scrub(why)
@@ -447,19 +472,21 @@ def _header(assignment: dict) -> dict:
     }
 
 
-def _view(doc: dict, light: list[dict], public: bool = False) -> dict:
-    """Reshape the results document for the templates (every value present, possibly None);
-    `light`: its games without their moves (`_light`), in the document's order."""
-    assignment = _dict(doc.get("assignment"))
+def _site_names(doc: dict, public: bool) -> tuple[list[dict], _Names]:
+    """The document's submissions (copies) and the names one site shows them by."""
     submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
-    names = _Names(submissions, assignment.get("anonymised") is True, public)
-    games = _games(light, names)
+    return submissions, _Names(submissions, _dict(doc.get("assignment")).get("anonymised") is True, public)
 
-    played: dict[str | None, list[tuple[dict, int]]] = defaultdict(list)   # looked up by ids that may be None
+
+def _view(doc: dict, submissions: list[dict], names: _Names, games: list[_GameView], public: bool = False) -> dict:
+    """Reshape the results document for the templates (every value present, possibly None);
+    `games`: this site's views of its games, numbered (`_number_games`)."""
+    assignment = _dict(doc.get("assignment"))
+    played: dict[str | None, list[_Played]] = defaultdict(list)   # looked up by ids that may be None
     for g in games:
-        for seat, s in enumerate(g["seats"]):
+        for seat, s in enumerate(g.seats):
             if s is not None:
-                played[s].append((g, seat))
+                played[s].append(_Played(g, seat))
     rows = [_row(sub, played.get(_text(sub.get("id")), []), names, public) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
     ids = {sub["_key"]: sub_id for sub in submissions if (sub_id := _text(sub.get("id"))) is not None}
@@ -500,10 +527,10 @@ def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, s
     if frames is None:
         return None, "Board pictures are not available for this report."
     try:
-        pictures = list(frames(game["raw"]))
+        pictures = list(frames(game))
     except Exception as e:
         return None, f"Board pictures are not available: {type(e).__name__}: {e}"
-    want = len(game["plies"]) + 1
+    want = len(_list(game.get("moves"))) + 1
     if len(pictures) != want or not all(isinstance(p, str) for p in pictures):
         return None, f"Board pictures are not available: expected {want} pictures, got {len(pictures)}."
     return [svg_data_uri(p) for p in pictures], None
@@ -540,33 +567,41 @@ def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Fram
     if not isinstance(doc, dict):
         raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
     env = _environment()
-    light = []
-    for pos, g in enumerate(_games_of(doc)):
-        light.append(_light(g) | {"_pos": pos})
-    sites = []
-    for out_dir, public in targets:
+    named = [_site_names(doc, public) for _, public in targets]
+    games: list[list[_GameView]] = [[] for _ in targets]
+    for pos, g in enumerate(_games_of(doc)):                # one pass: what every site's pages need
+        for (_, names), views in zip(named, games, strict=True):
+            views.append(_GameView(pos, g, names))
+    sites: list[Path] = []
+    for (out_dir, public), (submissions, names), views in zip(targets, named, games, strict=True):
+        _number_games(views, names)
         out = Path(out_dir)
         try:
             for sub in ("", "submissions", "games", "static"):
                 (out / sub).mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
-        view = _view(doc, light, public)
+        view = _view(doc, submissions, names, views, public)
         facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
         common = {"header": view["header"], "facts": facts}      # the facts block is the same on every page
         _write_pages(env, out, view, common, board)
-        sites.append((out, view, common))
+        sites.append(out)                         # the view goes: its crosstable alone is ~90,000 cells
+        del view
 
-    # each view numbers the games in its own order (by the names it shows): match them by position
-    by_pos = [{g["raw"]["_pos"]: g for g in view["games"]} for _, view, _ in sites]
-    with _ShardWriters([out / "games" for out, _, _ in sites]) as writers:
+    # each site numbers the games in its own order (by the names it shows): match them by position
+    by_pos: list[list[_GameView]] = []
+    for views in games:
+        in_order = list(views)
+        for view_of_game in views:
+            in_order[view_of_game.pos] = view_of_game
+        by_pos.append(in_order)
+    with _ShardWriters([out / "games" for out in sites]) as writers:
         for pos, heavy in enumerate(_games_of(doc)) if sites else ():
-            plies = _plies(heavy)
-            pictures, missing = (None, None) if board else _game_frames({"raw": heavy, "plies": plies}, frames)
-            for n, games in enumerate(by_pos):
-                game = games[pos] | {"raw": heavy, "plies": plies}
-                writers.add(n, game["shard"], game_record(game, pictures, missing))
-    return [out / "index.html" for out, _, _ in sites]
+            pictures, missing = (None, None) if board else _game_frames(heavy, frames)
+            for n, in_order in enumerate(by_pos):
+                game = in_order[pos]
+                writers.add(n, game.shard, game_record(game, heavy, pictures, missing))
+    return [out / "index.html" for out in sites]
 
 
 class _ShardWriters:
