@@ -1,97 +1,149 @@
-"""How long the HTML report takes for a large league: 200 submissions, 20,000 games.
+"""What everything after play costs at a 300-student round robin: results.json, both sites
+(instructor's and public), their size, CPU and the manager's peak memory.
 
-The document is synthetic (no games are played); board pictures come from a cheap fake
-`frames` function, so the figure is the report's own cost: templates, escaping, file writes.
+The store is synthetic (no games are played): 300 submissions, each pair's games carrying the
+moves of real random Bohnenspiel games (a pool played once by the engine), saved as the league
+saves them. The outputs are made by the real code: `results_document` (a stream over the store),
+`write_results`, `render_sites` with the ruleset's board script (positions drawn in the browser).
+Each size runs in a fresh process so its peak memory (ru_maxrss) is its own. The full size
+(90 300 games) is run when BENCH_REPORT_FULL=1; by default a tenth and a fifth of it are measured
+and the full size extrapolated linearly (printed as such).
 """
 from __future__ import annotations
 
+import json
+import os
 import random
+import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
-from grader.report import render_site
-
-SUBMISSIONS = 200
-GAMES = 20_000
-PLIES = 40
+STUDENTS = 300
+FULL_GAMES = STUDENTS * (STUDENTS - 1)          # a double round robin: 89 700; the issue's 90 300 counts 301 entrants
+CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
 
 
-def synthetic_document(n_subs: int = SUBMISSIONS, n_games: int = GAMES, plies: int = PLIES,
-                       seed: int = 1) -> dict:
-    """A results document of the given size with plausible values in every field."""
-    rng = random.Random(seed)
-    ids = [f"student{i:03d}" for i in range(n_subs)]
-    stats = {s: {"points": 0.0, "wins": 0, "draws": 0, "losses": 0, "games": 0} for s in ids}
-    cross: dict = {s: {} for s in ids}
+def _pool(assignment, n: int = 200) -> list[tuple[list, list]]:
+    """`n` whole random Bohnenspiel games: (wire moves, texts)."""
     games = []
-    for n in range(n_games):
-        a, b = rng.sample(ids, 2)
-        r = rng.random()
-        points = [1.0, 0.0] if r < 0.45 else [0.0, 1.0] if r < 0.9 else [0.5, 0.5]
-        gid = f"{a}-{b}-{n}"
-        for me, other, p in ((a, b, points[0]), (b, a, points[1])):
-            st = stats[me]
-            st["points"] += p
-            st["games"] += 1
-            st["wins" if p == 1 else "losses" if p == 0 else "draws"] += 1
-            cell = cross[me].setdefault(other, {"points": 0.0, "games": 0, "game_ids": []})
-            cell["points"] += p
-            cell["games"] += 1
-            cell["game_ids"].append(gid)
-        games.append({"id": gid, "seat0": a, "seat1": b, "seed": n, "game_index": n % 4,
-                      "points": points, "reason": "goal", "detail": "Player 0 reached the goal row.",
-                      "moves": [[k % 9, k // 9] for k in range(plies)],
-                      "move_texts": [f"m{k}" for k in range(plies)],
-                      "times": [[0.01 * k, 0.009 * k] for k in range(plies)], "incidents": [],
-                      "reproduce": f"grader play {a} {b} --assignment demo --seed {n}"})
-    order = sorted(ids, key=lambda s: -stats[s]["points"])
-    submissions = [{"id": s, "display_name": s.title(), "status": "valid", "status_detail": None,
-                    "validation": {"passed": True, "points": 3, "max_points": 3, "checks": [
-                        {"name": "interface", "passed": True, "points": 1, "max_points": 1,
-                         "message": "ok", "picture": "", "svg": None}]},
-                    "rank": order.index(s) + 1, **stats[s], "rating": 1500 + rng.gauss(0, 100),
-                    "rating_low": 1400, "rating_high": 1600, "grade": 8.5, "grade_max": 10,
-                    "slowest_move_s": 0.8, "peak_memory_mb": 120.0, "output": "hello\n" * 20}
-                   for s in ids]
-    return {"assignment": {"name": "demo", "title": "Synthetic league", "ruleset": "quoridor",
-                           "ruleset_version": "1", "limits": {"move_s": 1.0, "memory_mb": 500},
-                           "league": {"format": "round_robin", "games_per_pair": 2, "seed": 1},
-                           "generated_at": "2026-01-01T00:00:00Z", "grader_version": "0.1.0",
-                           "anonymised": False},
-            "submissions": submissions, "crosstable": cross, "games": games}
+    for i in range(n):
+        rng, state = random.Random(i), assignment.game.new_state(i)
+        wires, texts = [], []
+        while not state.is_over:
+            move = rng.choice(state.legal_moves())
+            texts.append(state.move_text(move))
+            wires.append(state.move_to_json(move))
+            state.play(move)
+        games.append((wires, texts))
+    return games
 
 
-def fake_frames(game: dict) -> list[str]:
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="90" height="90"><circle cx="{5 + k}" '
-            f'cy="45" r="4"/></svg>' for k in range(len(game.get("moves") or []) + 1)]
+def build_store(path: Path, assignment, games: int) -> tuple[list[str], list[str]]:
+    """A store of `games` games among STUDENTS submissions (round robin order, cut at `games`)."""
+    from grader.store import GameRecord, Store
+
+    pool = _pool(assignment)
+    ids = [f"student{i:03d}" for i in range(STUDENTS)]
+    keys = []
+    with Store(path) as store:
+        n = 0
+        for a in ids:
+            for b in ids:
+                if a == b or n >= games:
+                    continue
+                wires, texts = pool[n % len(pool)]
+                points = (1.0, 0.0) if n % 3 else (0.0, 1.0)
+                players = json.dumps([{"slowest_move_s": 0.01, "peak_memory_mb": 30.0, "moves": len(wires) // 2,
+                                       "output": "", "incidents": []}] * 2)
+                key = f"{n:08d}{a}{b}"
+                store.save_game(GameRecord(
+                    key, assignment.name, None, f"{a}|{b}", a, b, "h" + a, "h" + b, n, 0, "league", *points,
+                    "no_moves", "Player 1 had no legal move.", json.dumps({"moves": wires, "texts": texts}),
+                    json.dumps([[0.01, 0.009]] * len(wires)), players, "done", float(n)))
+                keys.append(key)
+                n += 1
+    return ids, keys
+
+
+def child(games: int, folder: Path) -> dict:
+    """One size, measured in this process: build the store (not timed), then the outputs."""
+    from grader.assignment import load_assignments
+    from grader.outputs import results_document, write_results
+    from grader.report import render_sites
+    from grader.store import Store
+
+    assignment = load_assignments(CONFIG)["bohnenspiel"]
+    ids, keys = build_store(folder / "league.db", assignment, games)
+    subs = [SimpleNamespace(id=s, display_name=s.title(), metadata={}, source=str(folder / s), problem="")
+            for s in ids]
+    rows = [SimpleNamespace(id=s, rank=n + 1, points=float(STUDENTS - n), wins=STUDENTS - n, draws=0, losses=n,
+                            games=2 * (STUDENTS - 1), rating=1500.0 - n, rating_low=1450.0 - n, rating_high=1550.0 - n)
+            for n, s in enumerate(ids)]
+    run = SimpleNamespace(keys=keys, standings=SimpleNamespace(rows=rows), submissions=subs, entrants=[], disqualified={},
+                          validations={s: {"passed": True, "points": 1, "max_points": 1, "checks": []} for s in ids},
+                          summary_line=lambda: "synthetic", ladder_scores=None)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    c0, t0 = time.process_time(), time.perf_counter()
+    with Store(folder / "league.db") as store:
+        doc = results_document(assignment, run, {}, store)
+    (folder / "out").mkdir()
+    write_results(folder / "out" / "results.json", doc)
+    doc_cpu = time.process_time() - c0
+    render_sites(doc, [(folder / "out", False), (folder / "out" / "public", True)],
+                 board=assignment.ruleset.board_script)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    sites = sum(f.stat().st_size for f in (folder / "out").rglob("*") if f.is_file() and f.suffix != ".json")
+    return {"games": games, "cpu_s": cpu, "doc_cpu_s": doc_cpu, "wall_s": wall, "sites_bytes": sites,
+            "results_bytes": (folder / "out" / "results.json").stat().st_size,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "rss_before_mb": rss_before / 1024}
+
+
+def measure(games: int) -> dict:
+    folder = Path(tempfile.mkdtemp(prefix="bench-report-"))
+    try:
+        proc = subprocess.run([sys.executable, "-m", "benchmarks.bench_report", "--child", str(games), str(folder)],
+                              capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[1])
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _row(case: str, m: dict) -> dict:
+    return {"case": case, "students": STUDENTS, "games": f"{m['games']:,}",
+            "CPU s (doc + sites)": f"{m['cpu_s']:.1f} ({m['doc_cpu_s']:.1f} + {m['cpu_s'] - m['doc_cpu_s']:.1f})",
+            "sites MB": f"{m['sites_bytes'] / 1e6:.0f}", "results.json MB": f"{m['results_bytes'] / 1e6:.0f}",
+            "peak RSS MB": f"{m['peak_rss_mb']:.0f}"}
 
 
 def run() -> tuple[str, list[dict]]:
-    rows = []
-    t0 = time.perf_counter()
-    doc = synthetic_document()
-    build_s = time.perf_counter() - t0
-    out = Path(tempfile.mkdtemp(prefix="bench-report-"))
-    try:
-        for label, frames in (("without board pictures", None), ("with board pictures", fake_frames)):
-            t0, c0 = time.perf_counter(), time.process_time()
-            render_site(doc, out, frames)
-            seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-            size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-            rows.append({"case": label, "submissions": SUBMISSIONS, "games": GAMES, "plies/game": PLIES,
-                         "seconds": f"{seconds:.1f}", "CPU s": f"{cpu:.1f}", "games/s": f"{GAMES / seconds:,.0f}",
-                         "site MB": f"{size / 1e6:.0f}"})
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
-    rows.append({"case": "building the synthetic document", "submissions": SUBMISSIONS, "games": GAMES,
-                 "plies/game": PLIES, "seconds": f"{build_s:.1f}", "CPU s": "", "games/s": "", "site MB": ""})
-    return "HTML report", rows
+    full = os.environ.get("BENCH_REPORT_FULL") == "1"
+    sizes = [FULL_GAMES] if full else [FULL_GAMES // 10, FULL_GAMES // 5]
+    measured = [measure(n) for n in sizes]
+    rows = [_row("measured", m) for m in measured]
+    if not full:                                # a line through the two sizes, out to the full one
+        a, b = measured
+        span = b["games"] - a["games"]
+        guess = {k: b[k] + (b[k] - a[k]) / span * (FULL_GAMES - b["games"])
+                 for k in ("cpu_s", "doc_cpu_s", "sites_bytes", "results_bytes", "peak_rss_mb")}
+        rows.append(_row("EXTRAPOLATED (linear)", guess | {"games": FULL_GAMES}))
+    share = 2 * (STUDENTS - 1) / FULL_GAMES
+    rows.append({"case": "one changed submission: its share of the games", "students": STUDENTS,
+                 "games": f"{2 * (STUDENTS - 1):,}", "CPU s (doc + sites)": f"{share:.2%} of the games",
+                 "sites MB": "", "results.json MB": "", "peak RSS MB": ""})
+    return "Outputs of a 300-student league (results.json + both sites)", rows
 
 
 if __name__ == "__main__":
-    title, rows = run()
-    print(title)
-    for row in rows:
-        print(row)
+    if sys.argv[1:2] == ["--child"]:
+        print(json.dumps(child(int(sys.argv[2]), Path(sys.argv[3]))))
+    else:
+        title, rows = run()
+        print(title)
+        for row in rows:
+            print(row)

@@ -129,13 +129,21 @@ def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
     return flags
 
 
-def blunder_counts(games: list[dict], game, blunder) -> dict[tuple[str, str], list[int]]:
-    """{(player, opponent): [obviously losing moves, moves the ruleset could judge]}."""
+def blunder_counts(games: list[dict], game, blunder, known: dict | None = None) -> dict[tuple[str, str], list[int]]:
+    """{(player, opponent): [obviously losing moves, moves the ruleset could judge]}. `known`: {game
+    id: [seat 0's, seat 1's [blunders, judged]]} of games counted before, read and filled in (a
+    game's id holds both submissions' content, so a re-run replays only new games)."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for g in games:
         seats = (g["seat0"], g["seat1"])
         if seats[0] == seats[1]:
             continue
+        if known is not None and g["id"] in known:
+            for seat, (b, m) in enumerate(known[g["id"]]):
+                counts[seats[seat], seats[1 - seat]][0] += b
+                counts[seats[seat], seats[1 - seat]][1] += m
+            continue
+        before = [list(counts[seats[0], seats[1]]), list(counts[seats[1], seats[0]])]
         try:
             state = game.new_state(g["seed"])
             for wire in g.get("moves", []):
@@ -148,7 +156,9 @@ def blunder_counts(games: list[dict], game, blunder) -> dict[tuple[str, str], li
                     cell[1] += 1
                 state.play(move)
         except Exception:               # a stored game the current engine cannot replay: judge what was read
-            continue
+            pass
+        if known is not None:
+            known[g["id"]] = [[counts[seats[s], seats[1 - s]][k] - before[s][k] for k in (0, 1)] for s in (0, 1)]
     return counts
 
 
@@ -175,9 +185,11 @@ def move_flags(counts: dict[tuple[str, str], list[int]], games: list[dict], alph
     return flags
 
 
-def find_collusion(games: list[dict], game=None, blunder=None, alpha: float = ALPHA) -> list[Flag]:
-    """Every flag of a league's games (results.json's `games`), most significant first."""
+def find_collusion(games: list[dict], game=None, blunder=None, alpha: float = ALPHA,
+                   known: dict | None = None) -> list[Flag]:
+    """Every flag of a league's games (results.json's `games`), most significant first. `known`:
+    the per-game move counts of an earlier run (see blunder_counts), read and filled in."""
     flags = result_flags(games, alpha)
     if blunder is not None and game is not None:
-        flags += move_flags(blunder_counts(games, game, blunder), games, alpha)
+        flags += move_flags(blunder_counts(games, game, blunder, known), games, alpha)
     return sorted(flags, key=lambda f: (f.p_value, f.player, f.beneficiary))

@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import json
 import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import __version__
@@ -57,25 +58,22 @@ def pseudonyms(ids, salt: str, kept: dict[str, str] | None = None) -> dict[str, 
     return out
 
 
-def _player_stats(games: list) -> dict[str, dict]:
-    """Per submission: slowest move, peak memory and a sample of captured output over its games."""
-    stats: dict[str, dict] = {}
-    for g in games:
-        players = json.loads(g.players_json or "[]")
-        for seat, sid in enumerate((g.seat0, g.seat1)):
-            if seat >= len(players):
-                continue
-            p = players[seat]
-            s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": "",
-                                       "moves": 0, "replaced": 0})
-            s["slowest_move_s"] = max(s["slowest_move_s"], p.get("slowest_move_s") or 0.0)
-            s["moves"] += p.get("moves") or 0            # how many the course's policy replaced by random ones
-            s["replaced"] += sum(i.get("kind") == "substituted" for i in p.get("incidents") or [])
-            if p.get("peak_memory_mb") is not None:
-                s["peak_memory_mb"] = max(s["peak_memory_mb"] or 0.0, p["peak_memory_mb"])
-            if p.get("output") and len(s["output"]) < 8000:
-                s["output"] += f"--- game {g.key[:10]} ---\n{p['output'][:4000]}\n"
-    return stats
+def _player_stats(stats: dict[str, dict], g) -> None:
+    """Add one game to each submission's slowest move, peak memory and sample of captured output."""
+    players = json.loads(g.players_json or "[]")
+    for seat, sid in enumerate((g.seat0, g.seat1)):
+        if seat >= len(players):
+            continue
+        p = players[seat]
+        s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": "",
+                                   "moves": 0, "replaced": 0})
+        s["slowest_move_s"] = max(s["slowest_move_s"], p.get("slowest_move_s") or 0.0)
+        s["moves"] += p.get("moves") or 0            # how many the course's policy replaced by random ones
+        s["replaced"] += sum(i.get("kind") == "substituted" for i in p.get("incidents") or [])
+        if p.get("peak_memory_mb") is not None:
+            s["peak_memory_mb"] = max(s["peak_memory_mb"] or 0.0, p["peak_memory_mb"])
+        if p.get("output") and len(s["output"]) < 8000:
+            s["output"] += f"--- game {g.key[:10]} ---\n{p['output'][:4000]}\n"
 
 
 def game_id(key: str) -> str:
@@ -83,25 +81,43 @@ def game_id(key: str) -> str:
 
 
 def results_document(assignment: Assignment, run, grades: dict, store: Store, anonymise: bool | None = None) -> dict:
-    """The whole outcome of a run as plain data (the schema is in grader/report.py)."""
+    """The whole outcome of a run as plain data (the schema is in grader/report.py). Its `games`
+    is a `GameStream`: read from the store one game at a time whenever it is iterated, so neither
+    the document nor its writing holds the league's games (their moves) in memory; the
+    crosstable and the players' statistics come from one pass over the store."""
     anonymise = assignment.config.anonymise if anonymise is None else anonymise
     lg = assignment.config.league
-    games = [g for g in store.games(assignment.name, keys=set(run.keys)) if g.status == "done"]
-    stats = _player_stats(games)
+    keys = set(run.keys)
+    stats: dict[str, dict] = {}
+    cross: dict[str, dict] = {}
+    for stored in store.each_game(assignment.name, keys=keys):
+        if stored.status != "done":
+            continue
+        _player_stats(stats, stored)
+        for x, y, px in ((stored.seat0, stored.seat1, stored.points0), (stored.seat1, stored.seat0, stored.points1)):
+            cell = cross.setdefault(x, {}).setdefault(y, {"points": 0.0, "games": 0, "game_ids": []})
+            cell["points"] += px
+            cell["games"] += 1
+            cell["game_ids"].append(game_id(stored.key))
     rows = {r.id: r for r in run.standings.rows} if run.standings else {}
     names = {s.id: s.display_name for s in [*run.submissions, *run.entrants]}
     metadata = {s.id: s.metadata for s in run.submissions}
     sources = {s.id: s.source for s in run.submissions}
 
+    specs: dict[str, str] = {}
+
     def spec(sid: str) -> str:
-        """How `grader play` names this entrant: a built-in's name, else the submission's path."""
+        """How `grader play` names this entrant: a built-in's name, else the submission's path
+        (resolved once per entrant, not per game)."""
         if sid.startswith("builtin:") or sid not in sources:
             return sid
-        try:
-            path = Path(sources[sid]).resolve().relative_to(assignment.base)
-        except ValueError:
-            path = Path(sources[sid])
-        return shlex.quote(str(path))
+        if sid not in specs:
+            try:
+                path = Path(sources[sid]).resolve().relative_to(assignment.base)
+            except ValueError:
+                path = Path(sources[sid])
+            specs[sid] = shlex.quote(str(path))
+        return specs[sid]
 
     salt = f"{assignment.name}:{lg.seed}"
     stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))
@@ -161,28 +177,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         })
     subs.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0, s["display_name"]))
 
-    cross: dict[str, dict] = {}
-    game_docs = []
-    for g in games:
-        moves = json.loads(g.moves_json or "{}")
-        players = json.loads(g.players_json or "[]")
-        a, b = g.seat0, g.seat1
-        for x, y, px in ((a, b, g.points0), (b, a, g.points1)):
-            cell = cross.setdefault(x, {}).setdefault(y, {"points": 0.0, "games": 0, "game_ids": []})
-            cell["points"] += px
-            cell["games"] += 1
-            cell["game_ids"].append(game_id(g.key))
-        game_docs.append({
-            "id": game_id(g.key), "seat0": a, "seat1": b, "seat0_name": shown(a), "seat1_name": shown(b),
-            "seed": g.seed, "game_index": g.game_index, "round": g.round, "points": [g.points0, g.points1],
-            "reason": g.reason, "detail": g.detail, "moves": moves.get("moves", []),
-            "move_texts": _move_texts(assignment, g.seed, moves.get("moves", []), moves.get("texts", [])),
-            "scores": moves.get("scores"),
-            "times": json.loads(g.times_json or "[]"),
-            "incidents": [inc | {"seat": seat} for seat, p in enumerate(players) for inc in p.get("incidents", [])],
-            "reproduce": (f"grader play {spec(a)} {spec(b)} --assignment {assignment.name} "
-                          f"--seed {g.seed} --games 1"),
-        })
+    games = GameStream(assignment, store.path, keys, shown, spec)
     return {
         "assignment": {
             "name": assignment.name, "title": assignment.title, "ruleset": assignment.ruleset.name,
@@ -194,8 +189,47 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "grader_version": __version__, "anonymised": anonymise,
             "summary": run.summary_line(),
         },
-        "submissions": subs, "crosstable": cross, "games": game_docs,
+        "submissions": subs, "crosstable": cross, "games": games,
     }
+
+
+class GameStream:
+    """The games of results.json, made from the store one at a time each time it is iterated
+    (the store is opened afresh for each pass, in the store's order). Move texts are the stored
+    ones, checked once a pass against the ruleset's notation today: if a store written by an older
+    grader disagrees, every game is replayed for its texts; otherwise no engine state is made."""
+
+    def __init__(self, assignment: Assignment, store_path: Path, keys: set[str], shown, spec):
+        self.assignment, self.store_path, self.keys, self.shown, self.spec = assignment, store_path, keys, shown, spec
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+    def __iter__(self) -> Iterator[dict]:
+        a = self.assignment
+        stale: bool | None = None                  # does the store's notation differ from today's?
+        with Store(self.store_path) as store:
+            for g in store.each_game(a.name, keys=self.keys):
+                if g.status != "done":
+                    continue
+                moves = json.loads(g.moves_json or "{}")
+                wires, texts = moves.get("moves", []), moves.get("texts", [])
+                if stale is None and wires:
+                    stale = _move_texts(a, g.seed, wires[:1], texts[:1]) != texts[:1]
+                players = json.loads(g.players_json or "[]")
+                seats = g.seat0, g.seat1
+                yield {
+                    "id": game_id(g.key), "seat0": seats[0], "seat1": seats[1], "seat0_name": self.shown(seats[0]),
+                    "seat1_name": self.shown(seats[1]), "seed": g.seed, "game_index": g.game_index, "round": g.round,
+                    "points": [g.points0, g.points1], "reason": g.reason, "detail": g.detail, "moves": wires,
+                    "move_texts": _move_texts(a, g.seed, wires, texts) if stale else texts,
+                    "scores": moves.get("scores"),
+                    "times": json.loads(g.times_json or "[]"),
+                    "incidents": [inc | {"seat": seat} for seat, p in enumerate(players)
+                                  for inc in p.get("incidents", [])],
+                    "reproduce": (f"grader play {self.spec(seats[0])} {self.spec(seats[1])} --assignment {a.name} "
+                                  f"--seed {g.seed} --games 1"),
+                }
 
 
 NEEDS_HUMAN = "needs a human"
@@ -314,11 +348,28 @@ def replay_frames(assignment: Assignment):
     return frames
 
 
+def write_results(path: Path, doc: dict) -> None:
+    """results.json written game by game (one game a line) from the document's `games`, which may
+    be a `GameStream`: the file is never held whole in memory. Written beside and renamed into
+    place, so a reader never sees half a file."""
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", encoding="utf-8") as f:
+        f.write("{\n")
+        for key, value in doc.items():
+            if key != "games":
+                f.write(f"{json.dumps(key)}: {json.dumps(value, indent=1, default=str)},\n")
+        f.write('"games": [')
+        for n, game in enumerate(doc.get("games") or ()):
+            f.write(("\n" if n == 0 else ",\n") + json.dumps(game, default=str))
+        f.write("\n]}\n")
+    partial.replace(path)
+
+
 def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[str, Path]:
     out = assignment.reports_dir
     out.mkdir(parents=True, exist_ok=True)
     paths = {"results": out / "results.json", "grades": out / "grades.csv"}
-    paths["results"].write_text(json.dumps(doc, indent=1, default=str), encoding="utf-8")
+    write_results(paths["results"], doc)
     write_grades_csv(paths["grades"], doc, assignment.config.report_url)
     if site:
         paths |= write_sites(assignment, doc)
@@ -331,5 +382,7 @@ def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     from .report import render_sites
 
     out = assignment.reports_dir
-    instructor, public = render_sites(doc, [(out, False), (out / "public", True)], frames=replay_frames(assignment))
+    board = assignment.ruleset.board_script
+    instructor, public = render_sites(doc, [(out, False), (out / "public", True)],
+                                      frames=None if board else replay_frames(assignment), board=board)
     return {"instructor site": instructor, "public site (publish this folder)": public}

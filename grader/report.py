@@ -1,15 +1,22 @@
-"""The static HTML site of a league: leaderboard, crosstable, one page per submission and per game.
+"""The static HTML site of a league: leaderboard, crosstable, one page per submission, and one
+replay viewer shared by every game.
 
-`render_site(doc, out_dir, frames)` turns the results document (results.json, see docs) into a
-folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
-once), one CSS file and two small plain-JS files copied next to the pages. `public=True` makes the
-site to publish: pseudonyms (`public_name`), no ids, paths, commands or captured output;
-`render_sites` writes the instructor's and the public site in one pass.
+`render_site(doc, out_dir, frames, board)` turns the results document (results.json, see docs) into
+a folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
+once), one CSS file and small plain-JS files copied next to the pages. Games are not pages: each is
+a compact record (players, seed, moves, texts, times, result) in one of at most 256 shard files
+`games/<xx>.js` (xx from the game's key), and `replay.html#<xx>/<key>` loads its shard and replays
+it. Positions are drawn in the browser by the ruleset's own script (`board`, copied to
+`static/board.js`: `window.replayBoard = {start(seed, params), play(position, move), svg(position)}`);
+a ruleset without one falls back to `frames`, pictures replayed here and stored in the record.
+`public=True` makes the site to publish: pseudonyms (`public_name`), no ids, paths, commands or
+captured output; `render_sites` writes the instructor's and the public site in one pass.
 
-Everything a submission controls (names, ids, output, exception text, move texts) is escaped; JSON
-put into a page is made safe inside <script>; board pictures are shown as <img> data URIs, so even
-an SVG carrying script could not run. Any field of the document may be missing: the page then says
-"not available" instead of breaking.
+Everything a submission controls (names, ids, output, exception text, move texts) is escaped in
+pages and set as text (never parsed as HTML) by the viewer; JSON put into a page or a shard is safe
+inside <script>; board pictures are shown as <img> data URIs, so even an SVG carrying script could
+not run; no page has an inline script (the upload service serves the sites under a CSP). Any field
+of the document may be missing: the page then says "not available" instead of breaking.
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ import shutil
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import overload
+from typing import TextIO, overload
 
 import jinja2
 import markupsafe
@@ -125,22 +132,6 @@ def not_available(value, suffix: str = "") -> markupsafe.Markup:
     return markupsafe.escape(value) + suffix
 
 
-def move_list_html(plies: list[dict]) -> markupsafe.Markup:
-    """The replay's move list items, built here rather than in the template because a league has
-    ~a million plies and Jinja's per-value escaping dominated the report's run time. Only the
-    move text comes from a player and is escaped; the rest are our own integers and numbers."""
-    escape = markupsafe.escape
-    items = []
-    for p in plies:
-        time = ""
-        if p["wall"] is not None:
-            cpu = f" / {p['cpu']}" if p["cpu"] is not None else ""
-            time = f'<span class="time" title="wall / CPU seconds">{p["wall"]}{cpu} s</span>'
-        items.append(f'<li><button type="button" data-ply="{p["n"]:d}" class="seat{p["seat"]:d}">'
-                     f'{escape(p["text"])}</button>{time}</li>')
-    return markupsafe.Markup("\n".join(items))
-
-
 # ---------------------------------------------------------------------------------------------
 # The view model: the document reshaped into exactly what the templates print.
 
@@ -171,6 +162,13 @@ class _Names:
                 self.key[raw] = key
                 self.name[raw] = shown
             sub["_key"], sub["_name"] = key, shown
+        self._secrets = sorted(self.hidden, key=len, reverse=True)
+        self._scrubbed: dict[str, str] = {}
+        self._shared: dict[str, str] = {}
+
+    def share(self, text: str | None) -> str | None:
+        """One copy of a text many games repeat (reasons, details, results)."""
+        return None if text is None else self._shared.setdefault(text, text)
 
     def shown(self, raw) -> str:
         raw = _text(raw)
@@ -184,13 +182,16 @@ class _Names:
     def scrub(self, text: str | None) -> str | None: ...
 
     def scrub(self, text: str | None) -> str | None:
-        """Public site: a message without absolute paths, student ids or real names."""
+        """Public site: a message without absolute paths, student ids or real names (remembered:
+        a league's game details repeat, and each scrub tries every name)."""
         if text is None or (not self.hidden and not self.anonymised):
             return text
-        text = _PATH.sub(lambda m: m.group("name"), text)
-        for secret in sorted(self.hidden, key=len, reverse=True):
-            text = text.replace(secret, self.hidden[secret])
-        return text
+        if text not in self._scrubbed:
+            clean = _PATH.sub(lambda m: m.group("name"), text)
+            for secret in self._secrets:
+                clean = clean.replace(secret, self.hidden[secret])
+            self._scrubbed[text] = clean
+        return self._scrubbed[text]
 
 
 _PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'\"<>:]+[/\\])+(?P<name>[^\s/\\'\"<>:,;)]*)")
@@ -234,57 +235,133 @@ def _incident_text(incident) -> str:
     return _text(incident) or "—"
 
 
-def _plies(g: dict) -> list[dict]:
-    """One entry per move: its number, the seat that made it, its text and its times."""
-    texts, times = _list(g.get("move_texts")), _list(g.get("times"))
-    plies = []
-    for i, move in enumerate(_list(g.get("moves"))):
-        t = _list(times[i]) if i < len(times) else []
-        text = _text(texts[i]) if i < len(texts) else None
-        plies.append({"n": i + 1, "seat": i % 2, "text": text or _text(move) or "?",
-                      "wall": _fmt(t[0], 2) if len(t) > 0 else None,
-                      "cpu": _fmt(t[1], 2) if len(t) > 1 else None})
-    return plies
+def _plies(g: dict) -> list[str]:
+    """Each move's text in the course's notation (its wire form where no text was kept); the
+    viewer numbers them, gives each its seat and formats its times."""
+    texts = _list(g.get("move_texts"))
+    return [(_text(texts[i]) if i < len(texts) else None) or _text(move) or "?"
+            for i, move in enumerate(_list(g.get("moves")))]
 
 
-def _games(games_raw: list[dict], names: _Names) -> list[dict]:
-    """The games as the game pages and submission pages show them, each with its URL key.
+def _games_of(doc: dict) -> Iterable[dict]:
+    """The document's games, a list or a stream read afresh each pass (grader.outputs.GameStream);
+    what is not a dict is skipped."""
+    games = doc.get("games")
+    if not isinstance(games, Iterable) or isinstance(games, (str, bytes, dict)):
+        return ()
+    return (g for g in games if isinstance(g, dict))
+
+
+class _GameView:
+    """One game as one site's pages show it. Slots and shared strings: a 300-student league has
+    ~90,000 of these per site, all alive while the submission pages are written; the moves are
+    not here (they are read again, one game at a time, when the game's record is written)."""
+
+    __slots__ = ("detail", "game_index", "id", "identity", "incidents", "index", "key", "points", "pos", "reason",
+                 "reproduce", "result", "seat_keys", "seat_names", "seats", "seed", "shard")
+
+    def __init__(self, pos: int, g: dict, names: _Names):
+        share = names.share
+        self.pos = pos
+        self.seats = (_text(g.get("seat0")), _text(g.get("seat1")))
+        self.seat_names = (names.shown(self.seats[0]), names.shown(self.seats[1]))
+        self.seat_keys = tuple(names.key.get(s) if s is not None else None for s in self.seats)
+        pair = sorted(self.seat_names)
+        self.seed = _text(g.get("seed"))
+        self.identity: tuple = (pair[0], pair[1], _number(g.get("game_index")) or 0.0, str(g.get("seed")), self.seat_names[0])
+        self.id = None if names.anonymised else _text(g.get("id"))
+        self.points = _list(g.get("points"))
+        self.result = share(_result(g.get("points")))
+        self.reason = share(_text(g.get("reason")))
+        self.detail = share(names.scrub(_text(g.get("detail"))))
+        self.game_index = share(_text(g.get("game_index")))
+        self.incidents = tuple(share(names.scrub(_incident_text(i))) for i in _list(g.get("incidents")))
+        self.reproduce = None if names.anonymised else _text(g.get("reproduce"))
+        self.key = self.shard = ""
+        self.index = 0
+
+    @property
+    def href(self) -> str:
+        return f"replay.html#{self.shard}/{self.key}"
+
+
+class _Played:
+    """One of a submission's games from its seat, as its page's table row shows it."""
+
+    __slots__ = ("game", "seat")
+
+    def __init__(self, game: _GameView, seat: int):
+        self.game, self.seat = game, seat
+
+    def __getattr__(self, name: str):             # key, href, index, reason, detail, reproduce
+        return getattr(self.game, name)
+
+    @property
+    def result(self) -> str | None:
+        return _result(self.game.points, self.seat)
+
+    @property
+    def score(self) -> str | None:
+        return self.game.result
+
+
+def _number_games(games: list[_GameView], names: _Names) -> None:
+    """Sort the games and give each its number and URL key.
 
     A game's number and key come from its identity (the pairing as shown, the game's index in the
     pairing and its seed), never from the order games finished in, so "game 12" and its link stay
     the same when the league is run again. Anonymised: the key is made from the names shown, and
     neither the game id nor the `grader play` line (both name submissions by id) is shown."""
-    def identity(g: dict) -> tuple[str, str, float, str, str]:
-        first = names.shown(_text(g.get("seat0")))
-        pair = sorted([first, names.shown(_text(g.get("seat1")))])
-        return pair[0], pair[1], _number(g.get("game_index")) or 0.0, str(g.get("seed")), first
-
-    games, used = [], set()
-    for n, g in enumerate(sorted(games_raw, key=identity), 1):
-        raw_id = _text(g.get("id"))
-        seats = [_text(g.get("seat0")), _text(g.get("seat1"))]
-        if names.anonymised or raw_id is None:
-            a, b, _, seed, first = identity(g)
-            key = slug_hash("\x1f".join((a, b, _text(g.get("game_index")) or "", seed, first)))
+    games.sort(key=lambda g: g.identity)
+    used: set[str] = set()
+    for n, g in enumerate(games, 1):
+        if g.id is None:
+            a, b, _, seed, first = g.identity
+            key = slug_hash("\x1f".join((a, b, g.game_index or "", seed, first)))
         else:
-            key = slug_hash(raw_id)
+            key = slug_hash(g.id)
         while key in used:
             key = slug_hash(f"{key}#{n}")
         used.add(key)
-        games.append({
-            "raw": g, "key": key, "id": None if names.anonymised else raw_id, "index": n,
-            "seats": seats,
-            "seat_names": [names.shown(s) for s in seats],
-            "seat_keys": [names.key.get(s) if s is not None else None for s in seats],
-            "points": _list(g.get("points")),
-            "result": _result(g.get("points")),
-            "reason": _text(g.get("reason")), "detail": names.scrub(_text(g.get("detail"))),
-            "seed": _text(g.get("seed")), "game_index": _text(g.get("game_index")),
-            "plies": _plies(g),
-            "incidents": [names.scrub(_incident_text(i)) for i in _list(g.get("incidents"))],
-            "reproduce": None if names.anonymised else _text(g.get("reproduce")),
-        })
-    return games
+        g.key, g.shard, g.index = key, game_shard(key), n
+        g.identity = ()                           # sorted: no longer needed, and a league holds many
+
+
+def game_shard(key: str) -> str:
+    """Which of the 256 record files `games/<xx>.js` holds the game with this URL key: a function
+    of the key alone, so a game's link (`replay.html#<xx>/<key>`) survives a re-run."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:2]
+
+
+def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None, missing: str | None = None) -> dict:
+    """One game as the replay viewer reads it: a compact record of what the page shows (names,
+    seed, moves on the wire for the ruleset's board script, texts in the course's notation, times,
+    result); `frames` only where the ruleset cannot draw in the browser. Built from the view of one
+    site, so the public site's records carry only what its pages may show."""
+    record = {"key": game.key, "n": game.index, "seats": game.seat_names, "seat_keys": game.seat_keys,
+              "seed": _number(heavy.get("seed")), "game_index": game.game_index, "result": game.result,
+              "reason": game.reason, "detail": game.detail, "moves": _list(heavy.get("moves")),
+              "texts": _plies(heavy), "times": _list(heavy.get("times")), "incidents": game.incidents}
+    if game.id is not None:
+        record["id"] = game.id
+    if game.reproduce is not None:
+        record["reproduce"] = game.reproduce
+    if pictures is not None:
+        record["frames"] = pictures
+    elif missing is not None:
+        record["missing"] = missing
+    return record
+
+
+_SHARD_HEAD, _SHARD_TAIL = "replayRecords([\n", "\n]);\n"
+
+
+def read_shard(text: str) -> list[dict]:
+    """The records of one shard file, as `render_sites` wrote them (for tests and tools)."""
+    if not (text.startswith(_SHARD_HEAD) and text.endswith(_SHARD_TAIL)):
+        raise ReportError("This is not a shard of game records.")
+    body = text[len(_SHARD_HEAD):-len(_SHARD_TAIL)]
+    return [json.loads(line.rstrip(",")) for line in body.split("\n") if line]
 
 
 def _validation(validation, names: _Names) -> dict | None:
@@ -313,17 +390,15 @@ def _validation(validation, names: _Names) -> dict | None:
             "points": _fmt(validation.get("points"), 2), "max_points": _fmt(validation.get("max_points"), 2)}
 
 
-def _opponents(played: list[tuple[dict, int]], names: _Names) -> list[dict]:
+def _opponents(played: list[_Played], names: _Names) -> list[dict]:
     """A submission's games grouped by opponent (the crosstable links to each group's anchor)."""
     opponents: dict[str, dict] = {}
-    for g, seat in played:
-        opp = g["seats"][1 - seat]
-        entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": names.key.get(opp),
-                                                 "anchor": "vs-" + (names.key.get(opp) or "unknown"),
-                                                 "games": []})
-        entry["games"].append({"key": g["key"], "index": g["index"], "seat": seat,
-                               "result": _result(g["points"], seat), "score": g["result"],
-                               "reason": g["reason"], "detail": g["detail"], "reproduce": g["reproduce"]})
+    for p in played:
+        opp = p.game.seats[1 - p.seat]
+        key = names.key.get(opp) if opp is not None else None
+        entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": key,
+                                                 "anchor": "vs-" + (key or "unknown"), "games": []})
+        entry["games"].append(p)
     return sorted(opponents.values(), key=lambda o: o["name"].lower())
 
 
@@ -333,7 +408,7 @@ def _rating(sub: dict) -> tuple[str | None, str | None]:
     return rating(*(_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high")))
 
 
-def _row(sub: dict, played: list[tuple[dict, int]], names: _Names, public: bool = False) -> dict:
+def _row(sub: dict, played: list[_Played], names: _Names, public: bool = False) -> dict:
     """One submission as its leaderboard row and its own page show it."""
     status, why = _status(sub)
     why = names.scrub(why)
@@ -393,21 +468,25 @@ def _header(assignment: dict) -> dict:
         "seed": _text(league.get("seed")), "generated_at": _text(assignment.get("generated_at")),
         "grader_version": _text(assignment.get("grader_version")),
         "anonymised": assignment.get("anonymised") is True,
+        "params": _dict(assignment.get("game")),
     }
 
 
-def _view(doc: dict, public: bool = False) -> dict:
-    """Reshape the results document for the templates (every value present, possibly None)."""
-    assignment = _dict(doc.get("assignment"))
+def _site_names(doc: dict, public: bool) -> tuple[list[dict], _Names]:
+    """The document's submissions (copies) and the names one site shows them by."""
     submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
-    names = _Names(submissions, assignment.get("anonymised") is True, public)
-    games = _games([g for g in _list(doc.get("games")) if isinstance(g, dict)], names)
+    return submissions, _Names(submissions, _dict(doc.get("assignment")).get("anonymised") is True, public)
 
-    played: dict[str | None, list[tuple[dict, int]]] = defaultdict(list)   # looked up by ids that may be None
+
+def _view(doc: dict, submissions: list[dict], names: _Names, games: list[_GameView], public: bool = False) -> dict:
+    """Reshape the results document for the templates (every value present, possibly None);
+    `games`: this site's views of its games, numbered (`_number_games`)."""
+    assignment = _dict(doc.get("assignment"))
+    played: dict[str | None, list[_Played]] = defaultdict(list)   # looked up by ids that may be None
     for g in games:
-        for seat, s in enumerate(g["seats"]):
+        for seat, s in enumerate(g.seats):
             if s is not None:
-                played[s].append((g, seat))
+                played[s].append(_Played(g, seat))
     rows = [_row(sub, played.get(_text(sub.get("id")), []), names, public) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
     ids = {sub["_key"]: sub_id for sub in submissions if (sub_id := _text(sub.get("id"))) is not None}
@@ -433,7 +512,6 @@ def _environment() -> jinja2.Environment:
                                   autoescape=True, undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True)
         _env.filters["script_json"] = lambda v: markupsafe.Markup(script_json(v))
-        _env.filters["move_list"] = move_list_html
         _env.globals["na"] = not_available
     return _env
 
@@ -444,14 +522,15 @@ def render_page(template: str, **context) -> str:
 
 
 def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, str | None]:
-    """The replay's board pictures as data URIs, or None and a sentence saying why not."""
+    """The replay's board pictures (for a ruleset without a board script) as data URIs, or None
+    and a sentence saying why not."""
     if frames is None:
         return None, "Board pictures are not available for this report."
     try:
-        pictures = list(frames(game["raw"]))
+        pictures = list(frames(game))
     except Exception as e:
         return None, f"Board pictures are not available: {type(e).__name__}: {e}"
-    want = len(game["plies"]) + 1
+    want = len(_list(game.get("moves"))) + 1
     if len(pictures) != want or not all(isinstance(p, str) for p in pictures):
         return None, f"Board pictures are not available: expected {want} pictures, got {len(pictures)}."
     return [svg_data_uri(p) for p in pictures], None
@@ -461,62 +540,111 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _remove_stale(folder: Path, keep: Iterable[str]) -> None:
-    """Delete pages a previous render left behind (they might carry names this render hides)."""
+def _remove_stale(folder: Path, keep: Iterable[str], pattern: str = "*.html") -> None:
+    """Delete files a previous render left behind (they might carry names this render hides)."""
     keep = set(keep)
-    for page in folder.glob("*.html"):
+    for page in folder.glob(pattern):
         if page.name not in keep:
             page.unlink()
 
 
-def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, public: bool = False) -> Path:
+def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, public: bool = False,
+                board: Path | None = None) -> Path:
     """Write the whole site for results document `doc` into `out_dir`; returns index.html's path.
 
-    `frames(game)` returns the SVG of the board after each ply of that game (index 0 = start);
-    without it, or if it fails for a game, that replay shows the move list without pictures.
-    `public`: the site to publish: students under their `public_name` (a pseudonym unless the
-    config allows the name), no ids, paths, `grader play` lines or captured output."""
-    return render_sites(doc, [(out_dir, public)], frames)[0]
+    `board`: the ruleset's board script (positions drawn in the browser). Without one,
+    `frames(game)` returns the SVG of the board after each ply of that game (index 0 = start),
+    stored in its record; without either, or if it fails for a game, that replay shows the move
+    list without pictures. `public`: the site to publish: students under their `public_name` (a
+    pseudonym unless the config allows the name), no ids, paths, `grader play` lines or output."""
+    return render_sites(doc, [(out_dir, public)], frames, board)[0]
 
 
-def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None) -> list[Path]:
+def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None,
+                 board: Path | None = None) -> list[Path]:
     """Several sites of one document ((folder, public) each: the instructor's and the public one)
-    in one pass, so each game's board pictures are replayed once however many sites show them."""
+    in one pass, so each game's fallback pictures are replayed once however many sites show them."""
     if not isinstance(doc, dict):
         raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
     env = _environment()
-    sites = []
-    for out_dir, public in targets:
+    named = [_site_names(doc, public) for _, public in targets]
+    games: list[list[_GameView]] = [[] for _ in targets]
+    for pos, g in enumerate(_games_of(doc)):                # one pass: what every site's pages need
+        for (_, names), views in zip(named, games, strict=True):
+            views.append(_GameView(pos, g, names))
+    sites: list[Path] = []
+    for (out_dir, public), (submissions, names), views in zip(targets, named, games, strict=True):
+        _number_games(views, names)
         out = Path(out_dir)
         try:
             for sub in ("", "submissions", "games", "static"):
                 (out / sub).mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
-        view = _view(doc, public)
+        view = _view(doc, submissions, names, views, public)
         facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
         common = {"header": view["header"], "facts": facts}      # the facts block is the same on every page
-        _write_pages(env, out, view, common)
-        sites.append((out, view, common))
+        _write_pages(env, out, view, common, board)
+        sites.append(out)                         # the view goes: its crosstable alone is ~90,000 cells
+        del view
 
-    game_page = env.get_template("game.html")
-    for n in range(len(sites[0][1]["games"]) if sites else 0):      # every view lists the games in one order
-        pictures, missing = _game_frames(sites[0][1]["games"][n], frames)
-        for out, view, common in sites:
-            game = view["games"][n]
-            data = {"frames": pictures, "plies": len(game["plies"])}
-            _write(out / "games" / f"{game['key']}.html",
-                   game_page.render(**common, root="../", page="game", game=game, data=data, missing=missing))
-    for out, view, _ in sites:
-        _remove_stale(out / "games", (f"{g['key']}.html" for g in view["games"]))
-    return [out / "index.html" for out, _, _ in sites]
+    # each site numbers the games in its own order (by the names it shows): match them by position
+    by_pos: list[list[_GameView]] = []
+    for views in games:
+        in_order = list(views)
+        for view_of_game in views:
+            in_order[view_of_game.pos] = view_of_game
+        by_pos.append(in_order)
+    with _ShardWriters([out / "games" for out in sites]) as writers:
+        for pos, heavy in enumerate(_games_of(doc)) if sites else ():
+            pictures, missing = (None, None) if board else _game_frames(heavy, frames)
+            for n, in_order in enumerate(by_pos):
+                game = in_order[pos]
+                writers.add(n, game.shard, game_record(game, heavy, pictures, missing))
+    return [out / "index.html" for out in sites]
 
 
-def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict) -> None:
-    """Everything but the game pages: static files, leaderboard, crosstable, submission pages."""
+class _ShardWriters:
+    """The record files of several sites, each appended to as its games come (at most 256 open
+    per site), so no site's records are held in memory; stale shards of an earlier render go."""
+
+    def __init__(self, folders: list[Path]):
+        self.folders = folders
+        self.files: list[dict[str, TextIO]] = [{} for _ in folders]
+
+    def __enter__(self) -> _ShardWriters:
+        return self
+
+    def add(self, site: int, shard: str, record: dict) -> None:
+        f = self.files[site].get(shard)
+        if f is None:
+            f = self.files[site][shard] = (self.folders[site] / f"{shard}.js").open("w", encoding="utf-8")
+            f.write(_SHARD_HEAD)
+        else:
+            f.write(",\n")
+        f.write(script_json(record))
+
+    def __exit__(self, *exc) -> None:
+        for folder, files in zip(self.folders, self.files, strict=True):
+            for f in files.values():
+                f.write(_SHARD_TAIL)
+                f.close()
+            _remove_stale(folder, (f"{shard}.js" for shard in files), "*.*")
+
+
+def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict, board: Path | None) -> None:
+    """Everything but the game records: static files (the ruleset's board script as
+    static/board.js), leaderboard, crosstable, submission pages, the replay viewer."""
     for f in STATIC.iterdir():
         if f.is_file():
             shutil.copyfile(f, out / "static" / f.name)
+    if board is not None:
+        shutil.copyfile(board, out / "static" / "board.js")
+    else:
+        (out / "static" / "board.js").unlink(missing_ok=True)
+    params = _dict(_dict(common["header"]).get("params"))
+    _write(out / "replay.html", env.get_template("replay.html").render(
+        **common, root="", page="replay", board=board is not None, site={"params": params}))
     _write(out / "index.html", env.get_template("index.html").render(
         **common, root="", page="index", rows=view["league"], out=view["out"], game_count=len(view["games"]),
         students=view["students"], builtins=view["builtins"]))
@@ -572,9 +700,11 @@ def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable:
                 page.screenshot(path=str(dest / "failed-check.png"))
                 written.append(dest / "failed-check.png")
                 break
-        games = sorted((out / "games").glob("*.html"))
-        if games:
-            page.goto(games[0].as_uri())
+        shards = sorted((out / "games").glob("*.js"))
+        if shards:
+            first = read_shard(shards[0].read_text(encoding="utf-8"))[0]
+            page.goto(f"{(out / 'replay.html').as_uri()}#{shards[0].stem}/{first['key']}")
+            page.wait_for_selector("#replay[data-ready]")
             plies = int(page.locator("#slider").get_attribute("max") or 0)
             for _ in range(plies // 2):
                 page.keyboard.press("ArrowRight")

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from . import bounded
+from .similarity_cache import ComparisonCache, digest
 
 LANGUAGES = {".py": "python", ".java": "java", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
              ".hpp": "cpp", ".cs": "csharp", ".js": "javascript", ".rs": "rust", ".go": "go"}
@@ -266,8 +267,11 @@ def pair_score(a: Document, b: Document, share_a: float, share_b: float) -> floa
 
 # --------------------------------------------------------------------------------- the report
 def compare(submissions: list[Document], others: list[Document], skeleton: list[Path], *, k: int = 25,
-            window: int = 4, min_score: float = 0.3, common_cutoff: int | None = None) -> SimilarityReport:
-    """Every pair of submissions, and every submission against each reference/archive document."""
+            window: int = 4, min_score: float = 0.3, common_cutoff: int | None = None,
+            cache: ComparisonCache | None = None) -> SimilarityReport:
+    """Every pair of submissions, and every submission against each reference/archive document.
+    `cache`: token-level results of an earlier run, reused for a pair whose two documents, settings
+    and dropped fingerprints are unchanged."""
     t0 = time.perf_counter()
     boiler = skeleton_hashes(skeleton, k, window)
     docs, refused = [], []
@@ -286,8 +290,12 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
         for h in doc.fingerprint.hashes:
             holders[h] += 1
     common = {h for h, n in holders.items() if n > cutoff}
+    dropped = {}
     for doc in docs:
+        assert doc.fingerprint is not None
+        dropped[id(doc)] = sorted(doc.fingerprint.hashes & common)
         drop_hashes(doc, common)
+    settings_key = (k, window, digest(boiler.tobytes()))
 
     def comparable(i: int, j: int) -> bool:      # j > i: others come after the submissions
         return i < n_subs and docs[i].language == docs[j].language
@@ -298,7 +306,20 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
         share_a, share_b = shared / max(a.size, 1), shared / max(b.size, 1)
         if pair_score(a, b, share_a, share_b) >= min_score * 0.8:   # fingerprint shares run close to token shares
             pair = Pair(a, b, 0.0, share_a, share_b)
-            full_comparison(pair)
+            if cache is None:
+                full_comparison(pair)
+            else:
+                key = digest(a.text, b.text, a.language, a.kind, b.kind, settings_key, dropped[id(a)], dropped[id(b)])
+                known = cache.get("pairs", key)
+                if known is not None:
+                    pair.tokens, pair.share_a, pair.share_b = known["tokens"], known["share_a"], known["share_b"]
+                    pair.slices_a = [tuple(s) for s in known["slices_a"]]
+                    pair.slices_b = [tuple(s) for s in known["slices_b"]]
+                    pair.score = pair_score(a, b, pair.share_a, pair.share_b)
+                else:
+                    full_comparison(pair)
+                    cache.put("pairs", key, {"tokens": pair.tokens, "share_a": pair.share_a, "share_b": pair.share_b,
+                                             "slices_a": pair.slices_a, "slices_b": pair.slices_b})
             if pair.score >= min_score:
                 pairs.append(pair)
     pairs.sort(key=lambda p: (-p.score, -p.tokens, p.a.id, p.b.id))

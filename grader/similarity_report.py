@@ -27,6 +27,7 @@ from .similarity import (
     highlighted,
     reference_documents,
 )
+from .similarity_cache import ComparisonCache
 
 
 @dataclass
@@ -70,14 +71,17 @@ def run_similarity(assignment: Assignment, results: dict | None = None) -> Instr
     others = reference_documents(ruleset_dir, assignment.ruleset.players, excluded) if ruleset_dir else []
     if cfg.archive:
         others += archive_documents((assignment.base / cfg.archive).resolve(), assignment.ruleset.entry)
+    cache = ComparisonCache(instructor_dir(assignment) / "comparisons.json")
     report = compare(subs, others, skeleton, k=cfg.k, window=cfg.window, min_score=cfg.min_score,
-                     common_cutoff=cfg.common_cutoff)
+                     common_cutoff=cfg.common_cutoff, cache=cache)
     report.skipped = skipped + report.skipped
     out = InstructorReport(report)
     if results and results.get("games"):
-        out.flags = find_collusion(results["games"], assignment.game, assignment.ruleset.blunder, cfg.alpha)
+        out.flags = find_collusion(results["games"], assignment.game, assignment.ruleset.blunder, cfg.alpha,
+                                   known=cache.games())
     else:
         out.league_note = "No league results yet: run `grader run` first for the collusion check."
+    cache.save()
     out.paths = write(assignment, out, results)
     return out
 
@@ -91,7 +95,8 @@ def write(assignment: Assignment, out: InstructorReport, results: dict | None) -
     paths["collusion json"].write_text(json.dumps([f.to_json() for f in out.flags], indent=1), encoding="utf-8")
     names = {s["id"]: s.get("student_name") or s.get("display_name") or s["id"]
              for s in (results or {}).get("submissions", [])}
-    games = {g["id"]: g for g in (results or {}).get("games", [])}
+    flagged = {g for f in out.flags for g in f.games}
+    games = {g["id"]: g for g in (results or {}).get("games", []) if g["id"] in flagged}   # a stream: keep only these
     site = Path("..") / assignment.reports_dir.name
     pairs = [{"pair": p, "left": highlighted(p.a.text, p.slices_a), "right": highlighted(p.b.text, p.slices_b)}
              for p in out.similarity.pairs]

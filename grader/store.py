@@ -33,6 +33,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import Literal
@@ -244,6 +245,22 @@ class Store:
         if keys is not None:
             out = [g for g in out if g.key in keys]
         return out
+
+    def each_game(self, assignment: str, *, keys: set[str] | None = None) -> Iterator[GameRecord]:
+        """`games`, one at a time from a cursor, in the same order: a league of any size is read in
+        constant memory (the results document is written game by game from this)."""
+        cols = _columns(GameRecord)
+        with self._lock:
+            cursor = self._db.execute(f"SELECT {', '.join(cols)} FROM games WHERE assignment=? "
+                                      "ORDER BY finished_at, key", (assignment,))
+        while True:
+            with self._lock:
+                rows = cursor.fetchmany(256)
+            if not rows:
+                return
+            for row in rows:
+                if keys is None or row[0] in keys:
+                    yield GameRecord(*row)
 
     def scores(self, assignment: str) -> dict[str, tuple[str, str, float, float]]:
         """{key: (seat0, seat1, points0, points1)} of every scored game, without the moves: what a

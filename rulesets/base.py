@@ -236,6 +236,7 @@ class Ruleset:
     lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
     move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
     requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
+    board_script: Path | None = None   # positions drawn in the browser's replay viewer (see grader/report.py)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ RULESET = Ruleset(
                 "200-turn cap; StudentPlayer(BohnenspielPlayer).choose_move(board_state).",
     java=JavaApi(sources=Path(__file__).resolve().parent / "java", bridge="bohnenspiel.GraderBridge"),
     lines=BohnenspielLines,
+    board_script=Path(__file__).resolve().parent / "board.js",
 )
 
 __all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

@@ -51,7 +51,7 @@ def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
     assignment = load_assignments(config)["q"]
     run = run_league(assignment, progress=False)
     with Store(assignment.store_path) as store:
-        stored = results_document(assignment, run, compute_grades(assignment, run), store)["games"]
+        stored = list(results_document(assignment, run, compute_grades(assignment, run), store)["games"])
     assert len(stored) == 2
     for game in stored:
         argv = shlex.split(game["reproduce"])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.report import CHROMIUM, CHROMIUM_ARGS, render_site, screenshots, slug_hash
+from grader.report import CHROMIUM, CHROMIUM_ARGS, game_shard, read_shard, render_site, screenshots, slug_hash
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.access(CHROMIUM, os.X_OK):
@@ -50,6 +50,12 @@ def page(browser):
     context.close()
 
 
+def open_game(page, site: Path, key: str):
+    """Open the site's one replay viewer on the game with this URL key, once it has loaded."""
+    page.goto(f"{(site / 'replay.html').as_uri()}#{game_shard(key)}/{key}")
+    page.wait_for_selector("#replay[data-ready]", state="attached")
+
+
 def _names(page) -> list[str]:
     return page.locator("#leaderboard tbody tr td:nth-child(2) a").all_inner_texts()
 
@@ -82,7 +88,8 @@ def test_leaderboard_rows_and_sorting(page, built, hostile):
 
 
 def test_replay_steps_through_every_move(page, built):
-    page.goto((built / "games" / f"{slug_hash('g-ab-0')}.html").as_uri())
+    open_game(page, built, slug_hash("g-ab-0"))
+    assert page.locator("#moves li").nth(2).locator(".time").inner_text() == "0.03 / 0.02 s"
     position = page.locator("#position")
     assert _shown_ply(page) == 0 and position.inner_text() == "ply 0 / 5"
     assert page.locator("#ended").is_hidden()
@@ -110,7 +117,7 @@ def test_replay_steps_through_every_move(page, built):
 
 
 def test_replay_slider_moves_and_clicks_jump(page, built):
-    page.goto((built / "games" / f"{slug_hash('g-ab-0')}.html").as_uri())
+    open_game(page, built, slug_hash("g-ab-0"))
     slider = page.locator("#slider")
     slider.fill("4")
     assert _shown_ply(page) == 4
@@ -127,7 +134,7 @@ def test_replay_slider_moves_and_clicks_jump(page, built):
 
 
 def test_replay_play_and_pause(page, built):
-    page.goto((built / "games" / f"{slug_hash('g-ab-0')}.html").as_uri())
+    open_game(page, built, slug_hash("g-ab-0"))
     play = page.locator("#play")
     play.click()
     assert play.inner_text() == "pause"
@@ -152,7 +159,7 @@ def test_no_console_errors_and_hostile_data_never_runs(page, built, hostile):
     page.goto((built / "submissions" / f"{slug_hash('mallory')}.html").as_uri())
     assert page.locator("h2").first.inner_text() == hostile                # shown as text
     assert hostile in page.locator("pre.output").inner_text()
-    page.goto((built / "games" / f"{slug_hash('g-am-2')}.html").as_uri())
+    open_game(page, built, slug_hash("g-am-2"))
     assert page.locator('#moves button[data-ply="2"]').inner_text() == hostile
     page.locator('#moves button[data-ply="2"]').click()
     assert page.evaluate("() => typeof window.__pwned") == "undefined"
@@ -178,7 +185,8 @@ def test_every_page_fits_the_screen_width(browser, request, tmp_path, width):
         p.goto((site / "index.html").as_uri())
         wrap = "document.querySelector('#leaderboard').parentElement"
         assert p.evaluate(f"() => {wrap}.scrollWidth <= {wrap}.clientWidth + 1")
-        p.goto(sorted((site / "games").glob("*.html"))[0].as_uri())     # a game page (named by the game)
+        key = _keys(site)[0]
+        open_game(p, site, key)                                             # the replay viewer
         board, moves = p.locator("#board").bounding_box(), p.locator("#moves").bounding_box()
         if width < 700:
             assert moves["y"] >= board["y"] + board["height"]               # stacked
@@ -229,9 +237,91 @@ def test_pages_without_pictures_or_with_missing_fields_run_cleanly(page, request
         for html in sorted((tmp_path / name).rglob("*.html")):
             page.goto(html.as_uri())
             assert page.errors == [], f"{name}/{html.relative_to(tmp_path / name)}: {page.errors}"
-    page.goto(sorted((tmp_path / "sparse" / "games").glob("*.html"))[0].as_uri())
+    key = next(k for k in _keys(tmp_path / "sparse") if _record(tmp_path / "sparse", k)["moves"])
+    open_game(page, tmp_path / "sparse", key)
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.locator("#position").inner_text() == "ply 2 / 3"
     assert page.locator('#moves button[data-ply="2"]').get_attribute("aria-current") == "step"
     assert page.errors == []
+
+
+def _keys(site: Path) -> list[str]:
+    return sorted(r["key"] for f in (site / "games").glob("*.js") for r in read_shard(f.read_text(encoding="utf-8")))
+
+
+def _record(site: Path, key: str) -> dict:
+    return next(r for r in read_shard((site / "games" / f"{game_shard(key)}.js").read_text(encoding="utf-8"))
+                if r["key"] == key)
+
+
+def test_the_viewer_says_so_for_a_game_that_is_not_in_the_report(page, built):
+    for address in ("#00/no-such-game", "#zz/x", "", "#80/<img src=x onerror=window.__pwned=1>"):
+        page.goto((built / "replay.html").as_uri() + address)
+        page.wait_for_selector("#replay[data-ready]", state="attached")
+        assert page.locator("#not-found").is_visible() and page.locator("#replay").is_hidden(), address
+        assert page.evaluate("() => typeof window.__pwned") == "undefined"
+    assert [e for e in page.errors if "ERR_FILE_NOT_FOUND" not in e] == []
+
+
+def _bohnenspiel_game(seed: int) -> tuple[list, list[str]]:
+    """A whole random Bohnenspiel game (skips included) by the Python engine: its stored moves
+    and the engine's own picture of every position."""
+    import random
+
+    from rulesets.bohnenspiel import RULESET
+
+    rng = random.Random(seed)
+    state = RULESET.game(max_turns=30).new_state(seed)
+    moves, pictures = [], [state.render_svg()]
+    while not state.is_over:
+        legal = state.legal_moves()
+        move = ("skip",) if ("skip",) in legal and rng.random() < 0.3 else rng.choice(legal)
+        state.play(move)
+        moves.append(state.move_to_json(move))
+        pictures.append(state.render_svg())
+    return moves, pictures
+
+
+@pytest.mark.parametrize("public", [False, True])
+def test_the_rulesets_board_script_draws_every_position_as_the_engine_does(browser, request, tmp_path, public):
+    """Bohnenspiel's board.js replays the stored moves in the browser: each picture the viewer
+    shows is the engine's own render_svg of that position, character for character, for games
+    ending by the turn cap and by a player without moves; served under the upload service's CSP
+    (no inline script), with no console error."""
+    from grader.serve.app import CSP
+    from rulesets.bohnenspiel import RULESET
+
+    conftest = request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
+    doc = conftest.base_document()
+    doc["assignment"].update(ruleset="bohnenspiel", game={"max_turns": 30})
+    expected = {}
+    for n, g in enumerate(doc["games"]):
+        g["moves"], expected[g["id"]] = _bohnenspiel_game(n + 3)
+        g["move_texts"], g["times"] = [f"m{k}" for k in range(len(g["moves"]))], []
+    site = tmp_path / "site"
+    render_site(doc, site, public=public, board=RULESET.board_script)
+    assert all("frames" not in _record(site, k) for k in _keys(site))
+
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    context.route("http://site.test/**", lambda route: route.fulfill(
+        path=str(site / route.request.url.split("http://site.test/", 1)[1].split("#")[0]),
+        headers={"Content-Security-Policy": CSP}))
+    try:
+        p = context.new_page()
+        errors: list[str] = []
+        p.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+        p.on("pageerror", lambda e: errors.append(str(e)))
+        for key in _keys(site):
+            record = _record(site, key)
+            pictures = expected[next(g["id"] for g in doc["games"] if g["moves"] == record["moves"])]
+            p.goto(f"http://site.test/replay.html#{game_shard(key)}/{key}")
+            p.wait_for_selector("#replay[data-ready]", state="attached")
+            assert p.locator("#no-frames").is_hidden()
+            for ply, want in enumerate(pictures):
+                shown = p.evaluate("() => decodeURIComponent(escape(atob(document.getElementById('frame').src.split(',')[1])))")
+                assert shown == want, (key, ply)
+                p.keyboard.press("ArrowRight")
+        assert errors == []
+    finally:
+        context.close()

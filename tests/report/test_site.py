@@ -12,11 +12,35 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from grader.report import ReportError, render_site, script_json, slug_hash, submission_pages, svg_data_uri
+from grader.report import (
+    ReportError,
+    game_shard,
+    read_shard,
+    render_site,
+    script_json,
+    slug_hash,
+    submission_pages,
+    svg_data_uri,
+)
 
 
 def pages(site: Path) -> list[Path]:
     return sorted(site.rglob("*.html"))
+
+
+def records(site: Path) -> dict[str, dict]:
+    """Every game record of a site, by its key, read back from the shard files."""
+    found = {}
+    for shard in sorted((site / "games").glob("*.js")):
+        for record in read_shard(shard.read_text(encoding="utf-8")):
+            assert game_shard(record["key"]) == shard.stem, (shard.name, record["key"])
+            found[record["key"]] = record
+    return found
+
+
+def published(site: Path) -> list[Path]:
+    """Everything a site serves that carries data: its pages and its game records."""
+    return pages(site) + sorted((site / "games").glob("*.js"))
 
 
 class _Links(HTMLParser):
@@ -40,13 +64,6 @@ def _links(path: Path) -> _Links:
     return p
 
 
-def _replay_data(page: Path) -> dict:
-    m = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',
-                  page.read_text(encoding="utf-8"), re.S)
-    assert m, f"no replay data in {page.name}"
-    return json.loads(m.group(1))
-
-
 def _svg(uri: str) -> str:
     head, _, body = uri.partition(",")
     assert head == "data:image/svg+xml;base64"
@@ -56,8 +73,9 @@ def _svg(uri: str) -> str:
 def test_site_has_every_page(site, doc):
     assert (site / "index.html").is_file() and (site / "crosstable.html").is_file()
     assert len(list((site / "submissions").glob("*.html"))) == len(doc["submissions"])
-    assert len(list((site / "games").glob("*.html"))) == len(doc["games"])
-    assert {f.name for f in (site / "static").iterdir()} == {"style.css", "sort.js", "replay.js"}
+    assert (site / "replay.html").is_file() and not list((site / "games").glob("*.html"))   # no page per game
+    assert len(records(site)) == len(doc["games"])
+    assert {f.name for f in (site / "static").iterdir()} == {"style.css", "sort.js", "viewer.js"}
 
 
 def test_every_page_has_balanced_tags_and_only_our_scripts(site, parse):
@@ -65,14 +83,17 @@ def test_every_page_has_balanced_tags_and_only_our_scripts(site, parse):
         result = parse(page.read_text(encoding="utf-8"))
         assert result.errors == [], f"{page.relative_to(site)}: {result.errors}"
         for attrs in result.scripts:
-            allowed = (attrs.get("src", "").endswith(("static/sort.js", "static/replay.js"))
-                       or attrs == {"type": "application/json", "id": "replay-data"})
+            allowed = (attrs.get("src", "").endswith(("static/sort.js", "static/viewer.js"))
+                       or attrs == {"type": "application/json", "id": "replay-site"})
             assert allowed, f"{page.relative_to(site)} has an unexpected script {attrs}"
         for text in result.script_text:
             assert "<" not in text and ">" not in text
 
 
 def test_submission_data_is_escaped_everywhere(site, hostile):
+    for shard in (site / "games").glob("*.js"):           # records: JSON the viewer sets as text only
+        assert not re.search(r"[<>&\u2028\u2029]", shard.read_text(encoding="utf-8")), shard.name
+    assert any(hostile in r["texts"] for r in records(site).values())
     for page in pages(site):
         text = page.read_text(encoding="utf-8")
         assert "<script>window.__pwned" not in text, page.name
@@ -99,7 +120,10 @@ def _assert_links_resolve(site: Path) -> None:
             assert not parts.scheme and not parts.netloc, f"{page.name} links outside the site: {href}"
             target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
             assert target.is_file(), f"{page.relative_to(site)} → {href}"
-            if parts.fragment and target.suffix == ".html":
+            if target.name == "replay.html" and parts.fragment:      # the viewer's address: <shard>/<key>
+                shard, key = parts.fragment.split("/")
+                assert key in {r["key"] for r in read_shard((site / "games" / f"{shard}.js").read_text("utf-8"))}
+            elif parts.fragment and target.suffix == ".html":
                 assert parts.fragment in _links(target).ids, f"{page.relative_to(site)} → {href}"
 
 
@@ -130,7 +154,7 @@ def test_crosstable_cells_link_to_the_pairs_games(site):
     section = (site / "submissions" / f"{alice}.html").read_text(encoding="utf-8")
     vs_bob = section[section.index(f'id="vs-{bob}"'):]
     vs_bob = vs_bob[:vs_bob.index("</table>")]
-    assert vs_bob.count('href="../games/') == 2
+    assert vs_bob.count('href="../replay.html#') == 2
 
 
 def test_submission_page_shows_validation_games_resources_output(site):
@@ -159,32 +183,61 @@ def test_the_grade_page_says_why_the_grade(tmp_path, doc):
     assert "10 / 10" in page and "beats greedy: 41 of 52 games, error below 5%" in page
 
 
-def test_game_page_carries_its_frames_and_moves(site, doc):
-    page = site / "games" / f"{slug_hash('g-ab-0')}.html"
-    data = _replay_data(page)
-    assert data["plies"] == 5 and len(data["frames"]) == 6
-    assert ">ply 3<" in _svg(data["frames"][3]) and 'cx="70"' in _svg(data["frames"][3])
-    text = page.read_text(encoding="utf-8")
-    assert all(f'data-ply="{k}"' in text for k in range(1, 6))
-    assert "goal" in text and "detail of g-ab-0" in text
-    # frames live on their own game's page only
-    assert "data:image/svg" not in (site / "index.html").read_text(encoding="utf-8")
+def test_a_game_record_carries_its_moves_and_the_fallback_frames(site, doc):
+    record = records(site)[slug_hash("g-ab-0")]
+    assert record["texts"] == ["e2", "e8", "e3", "e7", "e4"] and record["moves"] == doc["games"][0]["moves"]
+    assert record["seats"] == ["Alice", "Bob"] and record["seed"] == 0 and record["result"] == "1–0"
+    assert record["reason"] == "goal" and record["detail"] == "detail of g-ab-0"
+    assert record["times"] == doc["games"][0]["times"] and record["reproduce"].startswith("grader play alice bob")
+    assert len(record["frames"]) == 6                      # no board script: the ruleset's pictures, here
+    assert ">ply 3<" in _svg(record["frames"][3]) and 'cx="70"' in _svg(record["frames"][3])
+    for page in pages(site):                               # pictures live in the records only
+        assert "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIyMDAi" \
+            not in page.read_text(encoding="utf-8"), page.name
+
+
+def test_with_a_board_script_records_carry_no_pictures_and_the_viewer_loads_it(tmp_path, doc, frames):
+    board = tmp_path / "board.js"
+    board.write_text("window.replayBoard = {};\n", encoding="utf-8")
+    calls = []
+    render_site(doc, tmp_path / "s", lambda g: calls.append(g) or frames(g), board=board)
+    assert calls == [] and all("frames" not in r for r in records(tmp_path / "s").values())
+    assert (tmp_path / "s" / "static" / "board.js").read_text(encoding="utf-8") == "window.replayBoard = {};\n"
+    assert '<script src="static/board.js"></script>' in (tmp_path / "s" / "replay.html").read_text(encoding="utf-8")
+    render_site(doc, tmp_path / "s")                       # the ruleset has none now: no stale script
+    assert not (tmp_path / "s" / "static" / "board.js").exists()
+    assert "board.js" not in (tmp_path / "s" / "replay.html").read_text(encoding="utf-8")
+
+
+def test_game_records_round_trip_through_their_shard_files(tmp_path, doc, hostile):
+    doc["games"][0].update(move_texts=[hostile, "</script>\u2028\u2029", "ž", "e7", "e4"], seed=2**62,
+                           moves=[["pit", 3], ["skip"], {"to": [1, 2]}, "e7", 4], detail=None,
+                           times=[[None, 0.1]], incidents=["x,\ny"])
+    render_site(doc, tmp_path / "s")
+    record = records(tmp_path / "s")[slug_hash("g-ab-0")]
+    assert record["texts"] == doc["games"][0]["move_texts"] and record["moves"] == doc["games"][0]["moves"]
+    assert record["seed"] == 2**62 and record["detail"] is None and record["incidents"] == ["x,\ny"]
+    assert record["times"] == [[None, 0.1]]
+    for shard in (tmp_path / "s" / "games").glob("*.js"):
+        text = shard.read_text(encoding="utf-8")
+        assert text.count("\n") == len(read_shard(text)) + 2 and "</script>" not in text and "\u2028" not in text
+    with pytest.raises(ReportError):
+        read_shard("alert(1);\n")
 
 
 def test_replay_without_usable_frames_says_why(tmp_path, doc):
+    key = slug_hash("g-ab-0")
     render_site(doc, tmp_path / "none")
-    page = (tmp_path / "none" / "games" / f"{slug_hash('g-ab-0')}.html").read_text(encoding="utf-8")
-    assert "Board pictures are not available for this report." in page
+    assert records(tmp_path / "none")[key]["missing"] == "Board pictures are not available for this report."
 
     def broken(game):
         raise ValueError("bad move in replay")
     render_site(doc, tmp_path / "broken", broken)
-    page = (tmp_path / "broken" / "games" / f"{slug_hash('g-ab-0')}.html").read_text(encoding="utf-8")
-    assert "Board pictures are not available: ValueError: bad move in replay" in page
+    assert records(tmp_path / "broken")[key]["missing"] == \
+        "Board pictures are not available: ValueError: bad move in replay"
 
     render_site(doc, tmp_path / "short", lambda g: ["<svg/>"])
-    page = (tmp_path / "short" / "games" / f"{slug_hash('g-ab-0')}.html").read_text(encoding="utf-8")
-    assert "expected 6 pictures, got 1" in page
+    assert "expected 6 pictures, got 1" in records(tmp_path / "short")[key]["missing"]
 
 
 @pytest.mark.parametrize("broken", [
@@ -217,9 +270,9 @@ def test_anonymised_mode_never_shows_the_ids(tmp_path, doc, parse):
     for n, sub in enumerate(doc["submissions"]):
         sub["display_name"] = f"Player {n + 1}"
     render_site(doc, tmp_path / "s")
-    for page in pages(tmp_path / "s"):
+    for page in published(tmp_path / "s"):
         content = page.read_text(encoding="utf-8")
-        assert parse(content).errors == []
+        assert page.suffix != ".html" or parse(content).errors == []
         for name in real.values():
             assert name not in content and slug_hash(name) not in content, (page.name, name)
             assert slug_hash(name) not in page.name
@@ -245,7 +298,7 @@ def test_rendering_again_removes_pages_of_the_previous_render(tmp_path, doc):
     doc["games"] = doc["games"][:1]
     render_site(doc, tmp_path / "s")
     assert len(list((tmp_path / "s" / "submissions").glob("*.html"))) == 1
-    assert len(list((tmp_path / "s" / "games").glob("*.html"))) == 1
+    assert len(records(tmp_path / "s")) == 1 and len(list((tmp_path / "s" / "games").iterdir())) == 1
 
 
 def test_script_json_cannot_end_the_script_element():
@@ -279,16 +332,21 @@ def test_the_public_site_shows_no_names_ids_paths_commands_or_output(tmp_path, d
     doc["submissions"][2]["validation"]["checks"][1]["message"] = (
         'Traceback: File "/home/teacher/grading/submissions/alice/player.py", line 3, in move')
     doc["submissions"][3]["status_detail"] = "alice.zip was refused: it holds a link"
+    doc["games"][0]["detail"] = "alice's player in /home/teacher/x.py reached the goal"
+    doc["games"][0]["incidents"] = [{"kind": "late", "message": "alice was late"}]
     render_site(doc, tmp_path / "pub", public=True)
     everything = ""
-    for page in pages(tmp_path / "pub"):
+    for page in published(tmp_path / "pub"):
         content = page.read_text(encoding="utf-8")
-        assert parse(content).errors == [], page.name
+        assert page.suffix != ".html" or parse(content).errors == [], page.name
+        if page.suffix == ".js":
+            content = json.dumps(read_shard(content), ensure_ascii=False)
         everything += html.unescape(content) + page.name
     for secret in ("Alice Novakova", "alice", "/home/teacher", "grader play", "thinking...", slug_hash("alice")):
         assert secret not in everything, secret
     assert "Calm Otter 1" in everything and 'File "player.py", line 3' in everything
     assert "Calm Otter 1.zip was refused" in everything
+    assert "Calm Otter 1's player in x.py reached the goal" in everything and "Calm Otter 1 was late" in everything
     assert "Reproduce" not in everything and "Captured output" not in everything
 
 
@@ -337,8 +395,8 @@ def test_both_sites_replay_each_game_once(tmp_path, doc, frames):
     written = render_sites(doc, [(tmp_path / "instructor", False), (tmp_path / "public", True)], counted)
     assert sorted(calls) == sorted(g["id"] for g in doc["games"])
     assert [p.parent.name for p in written] == ["instructor", "public"]
-    assert len(list((tmp_path / "public" / "games").glob("*.html"))) == len(doc["games"])
-    assert "data:image/svg" in next((tmp_path / "public" / "games").glob("*.html")).read_text(encoding="utf-8")
+    assert len(records(tmp_path / "public")) == len(doc["games"])
+    assert all(len(r["frames"]) == len(r["texts"]) + 1 for r in records(tmp_path / "public").values())
 
 
 @pytest.mark.parametrize("public", [False, True])
@@ -351,13 +409,7 @@ def test_game_numbers_and_links_do_not_depend_on_the_order_games_finished(tmp_pa
     def numbered(games, out):
         d = dict(doc, games=games)
         render_site(d, tmp_path / out, public=public)
-        found = {}
-        for page in (tmp_path / out / "games").glob("*.html"):
-            text = page.read_text(encoding="utf-8")
-            number = re.search(r"<h2>Game #(\d+)", text).group(1)
-            seed = re.findall(r"<dt>Seed</dt><dd>(\d+)</dd>", text)[-1]          # the game's, after the league's
-            found[seed] = (page.name, number)
-        return found
+        return {r["seed"]: (r["key"], r["n"]) for r in records(tmp_path / out).values()}
 
     first = numbered(list(doc["games"]), "one")
     again = numbered(list(reversed(doc["games"])), "two")
