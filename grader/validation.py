@@ -287,20 +287,31 @@ class _Asker:
         replies: list = []
         if not reused:
             for method, args in case.setup:
-                res = self._call(method, self._as_in_a_game(method, case.resolve(args, replies)))
+                sent = case.resolve(args, replies)
+                if sent is None:                 # the case's game is over: no more calls, as in a game
+                    return self._judge(case, replies, reused)
+                res = self._call(method, self._as_in_a_game(method, sent))
                 if not res.verdict.answered:
                     return self._after_failure(case, f"{method} failed: {res.message}"), {}, False
                 replies.append(res.value)
         limit = self.allowance.left if self.allowance else self.assignment.move_s
-        res = self._call(case.method, case.resolve(case.args, replies))
+        sent = case.resolve(case.args, replies)
+        if sent is None:
+            return self._judge(case, replies, reused)
+        res = self._call(case.method, sent)
         self.answered += 1
         if res.verdict is Verdict.OK:
-            mismatch, unreadable = read(case.check, res.value)
-            if unreadable:
-                return unreadable, {}, False
-            return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
+            return self._judge(case, [*replies, res.value], reused)
         why = _call_failure(case.method, res, limit)
         return self._after_failure(case, why), {}, reused and res.verdict is not Verdict.PROTOCOL
+
+    @staticmethod
+    def _judge(case: ProbeCase, replies: list, reused: bool) -> tuple[str | None, dict, bool]:
+        """The case's check on its last reply, or on all of them (`ProbeCase.judge_all`)."""
+        mismatch, unreadable = read(case.check, replies if case.judge_all else replies[-1])
+        if unreadable:
+            return unreadable, {}, False
+        return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
 
     def _as_in_a_game(self, method: str, args: dict) -> dict:
         """A probe's setup says what a game's says (the player's name, the assignment's options):

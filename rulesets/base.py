@@ -290,21 +290,25 @@ class ProbeCase:
     A wrong answer, an exception or a stop (late, killed) from a reused instance is asked again of
     a fresh one and counts only if that one fails too, so a player that keeps state between turns
     is never failed by the reuse.
+    With `judge_all=True` the case is a whole game: an args function may return None (the game is
+    over before that call, so it and the rest are not made) and `check` is given the list of every
+    reply of the case, oldest first (its setup calls' included), instead of the last one.
     """
 
     label: str
     state: State
     method: str
-    args: dict | Callable[[list], dict]
+    args: dict | Callable[[list], dict | None]
     check: Callable[[JSON], Mismatch | None]
     fresh: bool = False
-    setup: list[tuple[str, dict | Callable[[list], dict]]] = field(default_factory=list)
+    setup: list[tuple[str, dict | Callable[[list], dict | None]]] = field(default_factory=list)
     reuse: bool = False
     game: str | None = None
+    judge_all: bool = False
 
     @staticmethod
-    def resolve(args: dict | Callable[[list], dict], replies: list) -> dict:
-        """The JSON args to send, given the replies to the case's earlier RPCs."""
+    def resolve(args: dict | Callable[[list], dict | None], replies: list) -> dict | None:
+        """The JSON args to send, given the replies to the case's earlier RPCs (None: no more calls)."""
         return args(replies) if callable(args) else args
 
 
