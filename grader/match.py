@@ -274,7 +274,10 @@ class _Game:
         assert seat is not None                    # asked only while the game goes on
         s = self.seats[seat]
         if s.stopped:                              # the course's client stopped: its server moves for it
-            self.play(s, state.random_move(self.rng), CallResult(Verdict.OK), substituted=True)
+            move = state.random_move(self.rng)
+            s.incident("substituted", f"a random move was played for it (the course's client had stopped): "
+                                      f"{state.move_text(move)}", state.ply)
+            self.play(s, move, CallResult(Verdict.OK), substituted=True)
             return None
         first = s.first
         soft = s.allowance.left if first else self.a.move_s

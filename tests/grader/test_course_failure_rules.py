@@ -162,8 +162,10 @@ def test_a_java_Error_stops_the_course_client_so_every_later_move_is_random(tmp_
     result = play_game(a, java_submission(tmp_path, BOHNENSPIEL_JAVA_ERROR, a), builtin(a.ruleset, "random"), seed=5)
     assert result.infra_error is None and result.reason not in ("uncaught", "error"), result.detail
     told = incidents(result, 0)
-    assert [k for k, _, _ in told] == ["uncaught", "substituted"], told         # never asked again: no "error"
-    assert told[0][1] == 2
+    assert {k for k, _, _ in told[1:]} == {"substituted"}, told     # never asked again: no "error" after it
+    assert told[0][0] == "uncaught" and told[0][1] == 2
+    assert len(told) - 1 == len(result.moves[2::2])                 # each of its later moves a random one
+    assert "the course's client had stopped" in told[2][2]
     assert told[0][2] == ("threw java.lang.StackOverflowError in chooseMove, a Java Error, which the course's client "
                           "did not catch (it caught Exceptions only); the course's client stops there, so the "
                           "course's server plays a random move on each of the player's remaining turns and the "
