@@ -42,6 +42,9 @@ from typing import Any
 from rulesets import linear_re
 from sandbox import Limits, PlayerProcess, Verdict
 
+from .native_console import console_question, needs_human_sentence
+from .program_kinds import kind_of
+
 SHIM = "sandbox.console_shim"
 SHOWN_CHARS = 300
 OUTPUT_CHARS = 8000                  # what one call's output may hold (sandbox.console_shim trims to this too)
@@ -339,6 +342,12 @@ def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict 
     submission_dir = Path(submission_dir)
     scenarios = kind.scenarios()
     entry = entry_file(kind, submission_dir)
+    native = kind_of(ruleset, submission_dir) or ""
+    question = console_question(submission_dir, native) if entry is None else None
+    if question is not None:
+        sentence = f"Could not play the program: {needs_human_sentence(native, question)}"
+        return ProgramReport(0.0, kind.points, False, [sentence],
+                             [ScenarioResult(s.label, False, sentence, needs_human=True) for s in scenarios])
     if entry is None:
         lines = [f"The submission has no {kind.entry}."]
         return ProgramReport(0.0, kind.points, False, lines,

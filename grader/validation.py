@@ -24,9 +24,10 @@ from . import bounded, python_source, seeds
 from .assignment import Assignment
 from .builds import build
 from .match import Allowance, PlayerFactory, play_game, player_factory
+from .native_console import console_question
 from .players import player_kwargs
 from .program_driver import check_program, entry_file, program_kind
-from .program_kinds import language
+from .program_kinds import kind_of, language
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -140,7 +141,8 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
 def submission_kind(assignment: Assignment, sub: Submission) -> str:
     """"module" or "program". With kind auto, a submission that defines the student API's function
-    at its top level is a module; anything else is the interactive program (read, never run, here).
+    at its top level is a module; anything else is the interactive program (read, never run, here),
+    as is a compiled program that prints questions for a person (grader/native_console.py).
     The entry file is read under bounds (grader/python_source.py): `bounded.Refused` when it is too large."""
     kind = program_kind(assignment.ruleset)
     setting = assignment.config.validation.kind
@@ -150,6 +152,8 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
         return setting
     if sub.staged is None:
         return "module"                     # not staged: the interface stage says so
+    if console_question(sub.staged, kind_of(assignment.ruleset, sub.staged) or ""):
+        return "program"                    # a compiled program with a console of its own
     entry = entry_file(kind, sub.staged)
     if entry is None:
         return "module"                     # the interface stage (or the build) says what is missing
