@@ -27,7 +27,7 @@ from .match import Allowance, PlayerFactory, play_game, player_factory
 from .native_console import console_question
 from .players import player_kwargs
 from .program_driver import check_program, entry_file, program_kind
-from .program_kinds import kind_of, language
+from .program_kinds import KINDS, RunJob, kind_of, language
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -170,8 +170,19 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
     """The command-line program, driven through its stdin and stdout scenario by scenario."""
     settings = assignment.config.validation
     assert sub.staged is not None                  # validate() stops earlier for an unstaged one
+    program = None
+    native = kind_of(assignment.ruleset, sub.staged)
+    if native in KINDS and KINDS[native].console is not None:    # a compiled console program the driver plays
+        built = build(assignment, sub)
+        if not built.ok or built.folder is None:
+            kind = program_kind(assignment.ruleset)
+            return Check("program", "The interactive program, played through its console", False, 0.0,
+                         kind.points if kind is not None else 0.0, built.message, picture=built.compiler or None)
+        console = KINDS[native].console
+        assert console is not None
+        program = console(RunJob(sub.staged, built.folder, assignment.memory_mb))
     rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
-                        settings.submission_patterns.get(sub.id))
+                        settings.submission_patterns.get(sub.id), program)
     good = sum(s.passed for s in rep.scenarios)
     if rep.needs_human:
         unread = next(s for s in rep.scenarios if s.needs_human)
