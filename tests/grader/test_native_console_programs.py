@@ -226,3 +226,29 @@ def test_line_protocol_programs_have_no_console_question(tmp_path):
     (tmp_path / "Main.java").write_text(JAVA_CONSOLE)
     assert console_question(tmp_path, "javac") == "Your choice? "
     assert console_question(tmp_path, "python") is None               # Python consoles are played, not refused
+
+
+JAVA_EXITS = r"""import java.util.Scanner;
+
+public class Main {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        System.out.println("1 - Human vs Human");
+        System.out.println("2 - Human vs AI");
+        System.out.print("Choose a mode: ");
+        in.nextLine();
+        System.out.println("Goodbye");
+        System.exit(0);
+    }
+}
+"""
+
+
+@pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
+def test_system_exit_ends_the_java_console_program_not_the_check(tmp_path):
+    (tmp_path / "Main.java").write_text(JAVA_EXITS)
+    _, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert not stage["passed"] and not stage["needs_human"], stage
+    assert "against the AI, the AI moving first: The program ended after 0 moves, before the game was over." \
+        in stage["message"], stage["message"]

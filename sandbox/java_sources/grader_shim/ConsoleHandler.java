@@ -62,6 +62,7 @@ public final class ConsoleHandler implements Handler {
         }
         String[] arguments = list.toArray(new String[0]);
         Method main = Class.forName("Main").getMethod("main", String[].class);
+        stopExits();
         PrintStream out = new PrintStream(new Capture(), true, StandardCharsets.UTF_8);
         System.setIn(new Feed());
         System.setOut(out);
@@ -73,9 +74,13 @@ public final class ConsoleHandler implements Handler {
                 main.invoke(null, (Object) arguments);
             } catch (InvocationTargetException e) {
                 Throwable t = e.getCause() == null ? e : e.getCause();
-                t.printStackTrace(out);
-                code = 1;
-                why = (t.getClass().getName() + ": " + (t.getMessage() == null ? "" : t.getMessage()));
+                if (t instanceof Exit) {
+                    code = ((Exit) t).status;
+                } else {
+                    t.printStackTrace(out);
+                    code = 1;
+                    why = (t.getClass().getName() + ": " + (t.getMessage() == null ? "" : t.getMessage()));
+                }
             } catch (Throwable t) {
                 code = 1;
                 why = t.toString();
@@ -110,6 +115,48 @@ public final class ConsoleHandler implements Handler {
             }
         }
         return settle();
+    }
+
+    /** System.exit from the program ends the program, not the JVM that reports it (as SystemExit in
+     *  the Python console shim): the exit becomes an Exit thrown in the program's thread. */
+    @SuppressWarnings("removal")
+    private void stopExits() {
+        try {
+            installExitGuard();
+        } catch (UnsupportedOperationException e) {      // a JDK that disallows it: an exit ends the JVM
+            System.err.println("console: System.exit cannot be intercepted on this JDK: " + e);
+        }
+    }
+
+    @SuppressWarnings("removal")
+    private void installExitGuard() {
+        System.setSecurityManager(new SecurityManager() {
+            @Override
+            public void checkPermission(java.security.Permission perm) {
+            }
+
+            @Override
+            public void checkPermission(java.security.Permission perm, Object context) {
+            }
+
+            @Override
+            public void checkExit(int status) {
+                if (Thread.currentThread() == thread) {
+                    throw new Exit(status);
+                }
+            }
+        });
+    }
+
+    /** The program called System.exit(status). */
+    private static final class Exit extends SecurityException {
+        private static final long serialVersionUID = 1L;
+        final int status;
+
+        Exit(int status) {
+            super("System.exit(" + status + ")");
+            this.status = status;
+        }
     }
 
     /** Wait until the program waits for input or has ended; what it printed meanwhile. */
