@@ -113,7 +113,8 @@ class Assignment:
                 "hard_kill_s": round(budget.hard, 3), "wall_backstop_s": round(budget.wall, 3),
                 "memory_mb": self.memory_mb, "max_submission_mb": self.max_submission_mb,
                 "on_late": self.policy.on_late, "on_illegal": self.policy.on_illegal,
-                "on_error": self.policy.on_error, "on_none": self.policy.on_none}
+                "on_error": self.policy.on_error, "on_none": self.policy.on_none,
+                "on_uncaught": self.policy.on_uncaught or self.policy.on_error}
 
 
 def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:

@@ -45,6 +45,7 @@ class PolicyConfig(Strict):
     on_illegal: Literal["forfeit", "random", "disqualify"] | None = None
     on_error: Literal["forfeit", "random", "disqualify"] | None = None
     on_none: Literal["forfeit", "random", "disqualify"] | None = None
+    on_uncaught: Literal["forfeit", "random", "random_rest", "disqualify"] | None = None
 
 
 class StageConfig(Strict):

@@ -66,6 +66,8 @@ def assignment_block(name: str) -> str:
         _line("on_late", d.policy.on_late, "a move after the time limit", 6),
         _line("on_illegal", d.policy.on_illegal, "an illegal or unreadable move", 6),
         _line("on_error", d.policy.on_error, "the player's code raised an exception", 6),
+        *([_line("on_uncaught", d.policy.on_uncaught, "a Java Error the course's client did not catch; "
+                 "random_rest: a random move on every later turn", 6)] if d.policy.on_uncaught else []),
         _line("validation", bundled.get("validation") or {"smoke_games": 2},
               "the stages before the league; a failed required stage keeps a submission out"),
         _line("league", bundled.get("league") or {"format": "round_robin", "games_per_pair": 2, "seed": 0},

@@ -127,6 +127,7 @@ class _Seat:
         self.call = move_call(assignment.ruleset, self.language)   # "chooseMove", "step()": for sentences
         self.pending: list[dict] = []       # moves this player has not been told about yet
         self.first = True
+        self.stopped = False                # the course's client stopped (policy "random_rest"): never asked again
         limits = assignment.limits(cpu)
         self.allowance = Allowance(assignment.first_move_s, limits)   # start + setup + first move
         self.proc: Any = None
@@ -272,6 +273,12 @@ class _Game:
         seat = state.to_move
         assert seat is not None                    # asked only while the game goes on
         s = self.seats[seat]
+        if s.stopped:                              # the course's client stopped: its server moves for it
+            move = state.random_move(self.rng)
+            s.incident("substituted", f"a random move was played for it (the course's client had stopped): "
+                                      f"{state.move_text(move)}", state.ply)
+            self.play(s, move, CallResult(Verdict.OK), substituted=True)
+            return None
         first = s.first
         soft = s.allowance.left if first else self.a.move_s
         if soft > 0:
@@ -293,7 +300,11 @@ class _Game:
                              f"{_failure_sentence(s.label(), res)} {where}")
         failure = None                                   # (policy key, reason code, sentence)
         move = None
-        if res.verdict is Verdict.ERROR:
+        if res.verdict is Verdict.ERROR and res.java_error and self.a.policy.on_uncaught:
+            thrown = res.message.split(":", 1)[0]
+            said = f"threw {thrown} in {s.call}, a Java Error, which the course's client did not catch"
+            failure = ("on_uncaught", "uncaught", f"{said} (it caught Exceptions only)")
+        elif res.verdict is Verdict.ERROR:
             threw = "threw" if s.language == "java" else "raised"
             failure = ("on_error", "error", f"{threw} an exception in {s.call}: {res.message.rstrip('.')}")
         elif res.verdict is Verdict.LATE:
@@ -315,14 +326,21 @@ class _Game:
             key, reason, sentence = failure
             s.incident(reason, f"{sentence}; {self.a.policy.consequence(key)}.", ply)
             action = getattr(self.a.policy, key)
-            if action != "random":
+            if action not in ("random", "random_rest"):
                 detail = f"The {s.label()} {sentence} {where}."
                 if action == "disqualify":
                     self.disqualified[seat] = detail
                 return self.lose(seat, reason, detail)
+            s.stopped = action == "random_rest"
             move = state.random_move(self.rng)
             s.incident("substituted", f"a random move was played instead: {state.move_text(move)}", ply)
+        self.play(s, move, res, substituted=failure is not None)
+        return None
 
+    def play(self, s: _Seat, move: Any, res: CallResult, substituted: bool) -> None:
+        """Play `move` for seat `s` and tell the other seat; a substituted move is told to `s` too."""
+        state = self.state
+        seat = s.seat
         state.play(move)
         wire = state.move_to_json(move)
         self.moves.append(wire)
@@ -331,8 +349,7 @@ class _Game:
         told = {"seat": seat, "move": wire}
         other = self.seats[1 - seat]
         other.pending = other.pending + [told]
-        s.pending = [told] if failure is not None else []
-        return None
+        s.pending = [told] if substituted else []
 
     @staticmethod
     def legal(state, value):

@@ -41,6 +41,10 @@ from typing import Any
 
 from rulesets import linear_re
 from sandbox import Limits, PlayerProcess, Verdict
+from sandbox.program import Program
+
+from .native_console import console_question, needs_human_sentence
+from .program_kinds import kind_of
 
 SHIM = "sandbox.console_shim"
 SHOWN_CHARS = 300
@@ -291,10 +295,12 @@ def entry_file(kind, folder: Path) -> str | None:
 
 
 def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],
-                 entry: str | None = None) -> ScenarioResult:
-    """One scenario in a fresh sandboxed process."""
+                 entry: str | None = None, program: Program | None = None) -> ScenarioResult:
+    """One scenario in a fresh sandboxed process (`program`: a compiled console program's, which
+    answers the console shim's calls; else the Python console shim runs the script `entry`)."""
     entry = entry or kind.entry
-    proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": entry}, name=f"program {scenario.label}")
+    proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": entry}, name=f"program {scenario.label}",
+                         program=program)
     console = Console(proc, patterns, limits, tuple(getattr(kind, "templates", ())))
     try:
         res = proc.start()
@@ -324,10 +330,11 @@ def _lines(parts: list[str]):
 
 
 def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict | None = None,
-                  own_patterns: dict | None = None) -> ProgramReport:
+                  own_patterns: dict | None = None, program: Program | None = None) -> ProgramReport:
     """Play every scenario of the ruleset's command-line kind against the program in `submission_dir`
     (`patterns`: the assignment's overrides; `own_patterns`: this submission's, for the rare program
-    the default reading cannot follow).
+    the default reading cannot follow; `program`: a compiled console program, built, as its kind
+    runs one, grader/program_kinds.py `Kind.console`).
 
     A scenario where the program hangs ends the check: the remaining ones are counted as failed
     without running them, so a hanging program costs one time limit, not one per scenario.
@@ -339,13 +346,21 @@ def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict 
     submission_dir = Path(submission_dir)
     scenarios = kind.scenarios()
     entry = entry_file(kind, submission_dir)
+    native = kind_of(ruleset, submission_dir) or ""
+    if program is not None:
+        entry = "Main"
+    question = console_question(submission_dir, native) if entry is None else None
+    if question is not None:
+        sentence = f"Could not play the program: {needs_human_sentence(native, question)}"
+        return ProgramReport(0.0, kind.points, False, [sentence],
+                             [ScenarioResult(s.label, False, sentence, needs_human=True) for s in scenarios])
     if entry is None:
         lines = [f"The submission has no {kind.entry}."]
         return ProgramReport(0.0, kind.points, False, lines,
                              [ScenarioResult(s.label, False, lines[0]) for s in scenarios])
     results: list[ScenarioResult] = []
     for k, scenario in enumerate(scenarios):
-        result = run_scenario(kind, scenario, submission_dir, limits, merged, entry)
+        result = run_scenario(kind, scenario, submission_dir, limits, merged, entry, program)
         results.append(result)
         if result.hung:
             stopped = result.stopped or "the program hung"

@@ -7,7 +7,7 @@ idea as a table; grader/builds.py runs a row's build, grader/players.py its run.
 | `java` | the ruleset's `<package>/<entry>` (its Java course API) | `javac -cp api.jar -d <folder> <sources>` | `*.class` | the Java shim with the ruleset's bridge |
 | `g++` | `*.cpp`, `*.cc`, `*.cxx` | `g++ -O2 -std=c++17 -pipe -o player <sources>` | `player` | `./player` |
 | `gcc` | `*.c` | `gcc -O2 -std=c11 -pipe -o player <sources> -lm` | `player` | `./player` |
-| `javac` | `Main.java` | `javac -d <folder> <sources>` | `*.class` | `java -cp . Main` |
+| `javac` | `Main.java` | `javac -d <folder> <sources>` | `*.class` | `java -cp . Main`; a console program: `Main` in the Java shim's `ConsoleHandler` |
 | `cargo` | `Cargo.toml` | copy the sources into the folder, `cargo build --offline --release` there | `target/release/<bin>` | `./player` |
 | `none` | an executable file `player` (a script with `#!`) | — | — | `./player` |
 | `python` | `*.py` that is not the ruleset's Python API (see `is_api_module`) | — | — | `python3 -E -s -u <file>` |
@@ -79,6 +79,9 @@ class Kind:
     executable: Callable[[Path], str] | None           # the one file a build leaves (path in its folder,
     #                                                    from the staged sources); None: every .class file
     run: Callable[[RunJob], Program]
+    console: Callable[[RunJob], Program] | None = None   # how it runs as a console program of its own
+    #                                                      (menus, prompts) the program driver plays;
+    #                                                      None: such a program needs a human
 
 
 def _tool(name: str) -> str | None:
@@ -192,6 +195,15 @@ def _javac_run(job: RunJob) -> Program:
                    address_space_mb=java.JVM_ADDRESS_SPACE_MB)
 
 
+CONSOLE_BRIDGE = "grader_shim.ConsoleHandler"
+
+
+def _javac_console_run(job: RunJob) -> Program:
+    """`Main` in a thread of the JVM shim, its System.in fed line by line (the Java side of
+    sandbox/console_shim.py: it knows exactly when the program waits for input)."""
+    return java.player_program(java.api_classes(None, CONSOLE_BRIDGE), CONSOLE_BRIDGE, job.built, job.memory_mb)
+
+
 def _java_api_run(job: RunJob) -> Program:
     assert job.api is not None
     return java.player_program(job.api, job.bridge, job.built, job.memory_mb, read_once=job.read_once)
@@ -222,7 +234,7 @@ KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("java", (), "javac", _java_api_build, None, _java_api_run),
     Kind("cargo", ("Cargo.toml",), "cargo", _cargo_build, lambda staged: f"target/release/{crate_binary(staged)}",
          _native_run),
-    Kind("javac", ("Main.java",), "javac", _javac_build, None, _javac_run),
+    Kind("javac", ("Main.java",), "javac", _javac_build, None, _javac_run, _javac_console_run),
     Kind("g++", ("*.cpp", "*.cc", "*.cxx"), "g++", _native_build("g++", "-std=c++17", (".cpp", ".cc", ".cxx"), ()),
          lambda staged: "player", _native_run),
     Kind("gcc", ("*.c",), "gcc", _native_build("gcc", "-std=c11", (".c",), ("-lm",)), lambda staged: "player",

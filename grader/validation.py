@@ -24,9 +24,10 @@ from . import bounded, python_source, seeds
 from .assignment import Assignment
 from .builds import build
 from .match import Allowance, PlayerFactory, play_game, player_factory
+from .native_console import console_question
 from .players import player_kwargs
 from .program_driver import check_program, entry_file, program_kind
-from .program_kinds import language
+from .program_kinds import KINDS, RunJob, kind_of, language
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -140,7 +141,8 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
 def submission_kind(assignment: Assignment, sub: Submission) -> str:
     """"module" or "program". With kind auto, a submission that defines the student API's function
-    at its top level is a module; anything else is the interactive program (read, never run, here).
+    at its top level is a module; anything else is the interactive program (read, never run, here),
+    as is a compiled program that prints questions for a person (grader/native_console.py).
     The entry file is read under bounds (grader/python_source.py): `bounded.Refused` when it is too large."""
     kind = program_kind(assignment.ruleset)
     setting = assignment.config.validation.kind
@@ -150,6 +152,8 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
         return setting
     if sub.staged is None:
         return "module"                     # not staged: the interface stage says so
+    if console_question(sub.staged, kind_of(assignment.ruleset, sub.staged) or ""):
+        return "program"                    # a compiled program with a console of its own
     entry = entry_file(kind, sub.staged)
     if entry is None:
         return "module"                     # the interface stage (or the build) says what is missing
@@ -166,8 +170,19 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
     """The command-line program, driven through its stdin and stdout scenario by scenario."""
     settings = assignment.config.validation
     assert sub.staged is not None                  # validate() stops earlier for an unstaged one
+    program = None
+    native = kind_of(assignment.ruleset, sub.staged)
+    if native in KINDS and KINDS[native].console is not None:    # a compiled console program the driver plays
+        built = build(assignment, sub)
+        if not built.ok or built.folder is None:
+            kind = program_kind(assignment.ruleset)
+            return Check("program", "The interactive program, played through its console", False, 0.0,
+                         kind.points if kind is not None else 0.0, built.message, picture=built.compiler or None)
+        console = KINDS[native].console
+        assert console is not None
+        program = console(RunJob(sub.staged, built.folder, assignment.memory_mb))
     rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
-                        settings.submission_patterns.get(sub.id))
+                        settings.submission_patterns.get(sub.id), program)
     good = sum(s.passed for s in rep.scenarios)
     if rep.needs_human:
         unread = next(s for s in rep.scenarios if s.needs_human)
@@ -287,20 +302,31 @@ class _Asker:
         replies: list = []
         if not reused:
             for method, args in case.setup:
-                res = self._call(method, self._as_in_a_game(method, case.resolve(args, replies)))
+                sent = case.resolve(args, replies)
+                if sent is None:                 # the case's game is over: no more calls, as in a game
+                    return self._judge(case, replies, reused)
+                res = self._call(method, self._as_in_a_game(method, sent))
                 if not res.verdict.answered:
                     return self._after_failure(case, f"{method} failed: {res.message}"), {}, False
                 replies.append(res.value)
         limit = self.allowance.left if self.allowance else self.assignment.move_s
-        res = self._call(case.method, case.resolve(case.args, replies))
+        sent = case.resolve(case.args, replies)
+        if sent is None:
+            return self._judge(case, replies, reused)
+        res = self._call(case.method, sent)
         self.answered += 1
         if res.verdict is Verdict.OK:
-            mismatch, unreadable = read(case.check, res.value)
-            if unreadable:
-                return unreadable, {}, False
-            return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
+            return self._judge(case, [*replies, res.value], reused)
         why = _call_failure(case.method, res, limit)
         return self._after_failure(case, why), {}, reused and res.verdict is not Verdict.PROTOCOL
+
+    @staticmethod
+    def _judge(case: ProbeCase, replies: list, reused: bool) -> tuple[str | None, dict, bool]:
+        """The case's check on its last reply, or on all of them (`ProbeCase.judge_all`)."""
+        mismatch, unreadable = read(case.check, replies if case.judge_all else replies[-1])
+        if unreadable:
+            return unreadable, {}, False
+        return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
 
     def _as_in_a_game(self, method: str, args: dict) -> dict:
         """A probe's setup says what a game's says (the player's name, the assignment's options):

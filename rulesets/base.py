@@ -156,14 +156,18 @@ class Game(ABC):
 @dataclass(frozen=True)
 class Policy:
     """What the course did when a player failed, as data: each field is "forfeit" (the game is
-    lost), "random" (a random legal move is played for the player and the game goes on) or
-    "disqualify" (lost, and the player leaves the league). The match applies it and tells the
-    student which rule applied (`consequence`).
+    lost), "random" (a random legal move is played for the player and the game goes on),
+    "random_rest" (the course's client stopped: its server played a random move on each of the
+    player's remaining turns, never asking the player again) or "disqualify" (lost, and the player
+    leaves the league). The match applies it and tells the student which rule applied (`consequence`).
 
-    on_late:    answered after the soft time limit but before the hard kill.
-    on_illegal: answered in time with an illegal or unparsable move.
-    on_error:   the player's code raised an exception (the process is still alive).
-    on_none:    the player's code returned nothing (None, Java's null) where a move was due.
+    on_late:     answered after the soft time limit but before the hard kill.
+    on_illegal:  answered in time with an illegal or unparsable move.
+    on_error:    the player's code raised an exception (the process is still alive).
+    on_none:     the player's code returned nothing (None, Java's null) where a move was due.
+    on_uncaught: the player's Java code threw a java.lang.Error (StackOverflowError, AssertionError,
+                 ...), which a course client that catches only Exceptions did not catch; "" (the
+                 default) when the course handled it as any exception (on_error applies).
     A player whose process died (killed, memory, crashed, exited) always loses the game.
     """
 
@@ -171,17 +175,24 @@ class Policy:
     on_illegal: str = "forfeit"
     on_error: str = "forfeit"
     on_none: str = "forfeit"
+    on_uncaught: str = ""
 
+    KEYS: ClassVar[tuple[str, ...]] = ("on_late", "on_illegal", "on_error", "on_none", "on_uncaught")
     ACTIONS: ClassVar[dict[str, str]] = {
         "random": "the course plays a random move instead and the game goes on",
+        "random_rest": ("the course's client stops there, so the course's server plays a random move on each of "
+                        "the player's remaining turns and the game goes on"),
         "forfeit": "the course scores the game as lost",
         "disqualify": "the course scores the game as lost and disqualifies the player",
     }
 
     def __post_init__(self) -> None:
-        for key in ("on_late", "on_illegal", "on_error", "on_none"):
-            if getattr(self, key) not in self.ACTIONS:
-                raise BadParams(f"policy {key}: {getattr(self, key)!r} is not one of {', '.join(self.ACTIONS)}.")
+        for key in self.KEYS:
+            value = getattr(self, key)
+            if key == "on_uncaught" and value == "":
+                continue
+            if value not in self.ACTIONS:
+                raise BadParams(f"policy {key}: {value!r} is not one of {', '.join(self.ACTIONS)}.")
 
     def consequence(self, key: str) -> str:
         """What the course does on this failure, as the end of a sentence."""
@@ -280,21 +291,25 @@ class ProbeCase:
     A wrong answer, an exception or a stop (late, killed) from a reused instance is asked again of
     a fresh one and counts only if that one fails too, so a player that keeps state between turns
     is never failed by the reuse.
+    With `judge_all=True` the case is a whole game: an args function may return None (the game is
+    over before that call, so it and the rest are not made) and `check` is given the list of every
+    reply of the case, oldest first (its setup calls' included), instead of the last one.
     """
 
     label: str
     state: State
     method: str
-    args: dict | Callable[[list], dict]
+    args: dict | Callable[[list], dict | None]
     check: Callable[[JSON], Mismatch | None]
     fresh: bool = False
-    setup: list[tuple[str, dict | Callable[[list], dict]]] = field(default_factory=list)
+    setup: list[tuple[str, dict | Callable[[list], dict | None]]] = field(default_factory=list)
     reuse: bool = False
     game: str | None = None
+    judge_all: bool = False
 
     @staticmethod
-    def resolve(args: dict | Callable[[list], dict], replies: list) -> dict:
-        """The JSON args to send, given the replies to the case's earlier RPCs."""
+    def resolve(args: dict | Callable[[list], dict | None], replies: list) -> dict | None:
+        """The JSON args to send, given the replies to the case's earlier RPCs (None: no more calls)."""
         return args(replies) if callable(args) else args
 
 

@@ -92,19 +92,21 @@ def _hash_sources(folders: list[Path]) -> str:
     return h.hexdigest()[:20]
 
 
-def api_classes(api_sources: Path, bridge: str) -> Path:
-    """The shim and a ruleset's course API, compiled (trusted: outside the sandbox) into the cache,
-    with a CDS archive `app.jsa` of the classes a player loads. Built once per source hash."""
+def api_classes(api_sources: Path | None, bridge: str) -> Path:
+    """The shim and a ruleset's course API (None: the shim alone, for a console program), compiled
+    (trusted: outside the sandbox) into the cache, with a CDS archive `app.jsa` of the classes a
+    player loads. Built once per source hash."""
     home = jdk_home()
     if home is None:
         raise RuntimeError(NO_JDK)
-    target = cache_root() / f"api-{_hash_sources([SHIM_SOURCES, LANDLOCK_SOURCES, api_sources])}"
+    folders = [SHIM_SOURCES] + ([api_sources] if api_sources is not None else [])
+    target = cache_root() / f"api-{_hash_sources([*folders, LANDLOCK_SOURCES])}"
     if (target / "api.jar").is_file():
         return target
     work = Path(tempfile.mkdtemp(prefix="building-", dir=cache_root()))
     try:
         javac, jar = str(home / "bin" / "javac"), str(home / "bin" / "jar")
-        sources = [str(p) for folder in (SHIM_SOURCES, api_sources) for p in sorted(folder.rglob("*.java"))]
+        sources = [str(p) for folder in folders for p in sorted(folder.rglob("*.java"))]
         subprocess.run([javac, "-proc:none", "-encoding", "UTF-8", "-d", str(work / "classes"), *sources],
                        check=True, capture_output=True, timeout=300)
         subprocess.run([jar, "cf", str(work / "api.jar"), "-C", str(work / "classes"), "."],

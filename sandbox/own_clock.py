@@ -16,6 +16,13 @@ delay accrued since it was installed and never goes back. Limits: only the main 
 seen (a search run in another thread is timed by the real clock, as before); `time.time()` falls
 behind the time of day by the player's waits; code that bypasses the `time` module (`datetime`,
 ctypes) reads the real clocks, which only makes it answer early.
+
+Why not every thread: a thread started later would need its own `/proc/<pid>/task/<tid>/schedstat`,
+and once the box is built the player cannot open one: its private root has no /proc, and a
+descriptor of `/proc/self/task` kept from before lists the threads but Landlock refuses opening
+their files (tried: PermissionError, the process is also not dumpable). Covering them would mean
+letting the player read its /proc, or the manager writing the delay into memory the player reads
+all the time; neither is worth the box's weakening for a clock that only ever errs early.
 """
 from __future__ import annotations
 

@@ -64,5 +64,5 @@ class FramedConversation:
             err = reply["error"]
             return CallResult(Verdict.ERROR, message=f"{err.get('type', 'Error')}: {err.get('message', '')}"[:1000],
                               wall_s=res.wall_s, cpu_s=res.cpu_s, traceback=str(err.get("traceback", "")),
-                              queued_s=res.queued_s)
+                              queued_s=res.queued_s, java_error=err.get("throwable") == "Error")
         return res

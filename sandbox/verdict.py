@@ -42,6 +42,7 @@ class CallResult:
     cpu_s: float = 0.0
     traceback: str = ""
     queued_s: float = 0.0
+    java_error: bool = False         # ERROR: the Java code threw a java.lang.Error, not an Exception
 
     @property
     def own_s(self) -> float:

@@ -28,9 +28,13 @@ RULESET = Ruleset(
     entry="student_player.py",
     # the course's server timed each move on the wall clock (its timeout thread)
     defaults=Defaults(first_move_s=30, move_s=0.7, kill_after_s=1.0, memory_mb=500, max_submission_mb=10, clock="wall",
-                      # boardgame.Client: a chooseMove that throws or returns null → a random move;
+                      # boardgame.Client: a chooseMove that throws an Exception or returns null → a random
+                      # move; it catches Exception only, so an Error (StackOverflowError) ends the client
+                      # (its finally closes the socket) and boardgame.Server, reading end-of-stream and no
+                      # IOException, plays a random move at each of that player's later timeouts;
                       # boardgame.Server: late → a random move, illegal → "ILLEGAL MOVE", the game lost
-                      policy=Policy(on_late="random", on_illegal="forfeit", on_error="random", on_none="random")),
+                      policy=Policy(on_late="random", on_illegal="forfeit", on_error="random", on_none="random",
+                                    on_uncaught="random_rest")),
     move_call="choose_move()",
     players={"random": PLAYERS / "random", "greedy": PLAYERS / "greedy"},
     probes=probes,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulesets.base import Defaults, Policy, Ruleset
-from rulesets.replies import INVALID, ListOf, Obj, OneOf, Str
+from rulesets.replies import INVALID, OneOf, Str
 
 from .engine import DoubleCardGame, DoubleCardState
 from .lines import DoubleCardLines
@@ -26,7 +26,7 @@ RULESET = Ruleset(
                       policy=Policy(on_late="forfeit", on_illegal="forfeit", on_error="forfeit", on_none="forfeit")),
     players={"random": PLAYERS / "random", "baseline": PLAYERS / "baseline"},
     probes=probes,
-    replies={"move": MOVE, "probe_step": Obj({"answers": ListOf(MOVE, max_len=200)})},
+    replies={"move": MOVE},
     description="Two-segment cards on an 8×12 board, dots against colours, four in a line wins; "
                 "recycling after 24 cards, draw at 60 moves (40 in the tournament); "
                 "Player(role, first).opponent_move(text), choose_move() -> '0 5 A 2'.",

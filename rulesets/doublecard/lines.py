@@ -9,8 +9,8 @@ course's notation:
    turns except a first move it is sent the opponent's move, one line.
 
 It is the Python API's protocol (Player(role, first), opponent_move, choose_move) as text, so the
-probes' scripted exchanges (scripted.py: the opponent plays in the grader, `probe_step` tells the
-player its move and asks for an answer) drive a program exactly as they drive a Python player.
+probes' scripted games (scripted.py: the opponent plays in the grader; the probes make a game's
+`setup` and `move` calls) drive a program exactly as they drive a Python player.
 """
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ class DoubleCardLines:
         self.queue: list[str] = []
         self.seat = 0
         self.started = False
-        self.answers: list[str] = []
 
     def ask(self, proc, soft: float) -> CallResult:
         lines, self.queue = self.queue, []
@@ -44,7 +43,7 @@ class DoubleCardLines:
             self.seat = int(args.get("seat", 0))
             state = args.get("state")
             game = DoubleCardGame(**(state or {}).get("params", {}))
-            self.started, self.answers = True, []
+            self.started = True
             self.queue = [f"{game.role(self.seat)} {'first' if self.seat == 0 else 'second'}"]
             return CallResult(Verdict.OK, None)
         if method == "move":
@@ -52,13 +51,4 @@ class DoubleCardLines:
                 self.call(proc, "setup", {"seat": args["state"].get("ply", 0) % 2, "state": args["state"]}, soft)
             self.queue += [item["move"] for item in args.get("last") or [] if item.get("seat") != self.seat]
             return self.ask(proc, soft)
-        if method == "probe_step":           # the shim's rpc_probe_step, as lines
-            if args.get("opponent") is not None:
-                self.queue.append(args["opponent"])
-            if args.get("ask", True):
-                res = self.ask(proc, soft)
-                if res.verdict is not Verdict.OK:
-                    return res
-                self.answers.append(res.value)
-            return CallResult(Verdict.OK, {"answers": list(self.answers)})
         return CallResult(Verdict.ERROR, message=f"RuntimeError: a line-protocol program has no {method} call.")

@@ -1,15 +1,17 @@
 """Correctness stages of a Double Card submission, played as short scripted games.
 
 A Double Card ``Player`` keeps its own board and can only be told the opponent's moves, so a probe
-cannot hand it a position: each case starts a fresh player and plays against the scripted
+cannot hand it a position: each case starts a fresh player and plays a game against the scripted
 opponent of `scripted.py`, which runs here, in the grader (the player's process holds no engine).
-The case's RPCs are one ``setup`` and then one ``probe_step`` per turn, whose arguments are made
-from the replies so far: the grader replays the exchange from the player's answers, plays the
-scripted opponent's move and sends its text (``opponent``); the shim tells the player with
-``opponent_move`` and, when ``ask``, asks ``choose_move``. Each reply lists every answer the player
-gave; `check` replays the whole exchange (the scripted opponent is deterministic given the policy,
-the seed and the position), so nothing the player's process reports about the board is trusted.
-Every answer must be legal when it was given; the tactics cases also judge the last answer.
+The case's calls are exactly a game's (grader/match.py): one ``setup`` and then one ``move`` per
+turn of the player, with the position and the opponent's moves since its last turn (``state``,
+``last``), so a player that walks its call frames sees a game. Their arguments are made from the
+replies so far: the grader replays the exchange from the player's answers and plays the scripted
+opponent's move; once the game is over (a win, or an illegal answer, which a game forfeits) no
+further call is made. `check` is given every reply of the case (``ProbeCase.judge_all``) and
+replays the whole exchange (the scripted opponent is deterministic given the policy, the seed and
+the position), so nothing the player's process reports about the board is trusted. Every answer
+must be legal when it was given; the tactics cases also judge the last answer.
 
 Stages:
 - ``legal_moves`` (required, 1 point): games run to several lengths, with the player first or
@@ -63,18 +65,21 @@ def replay(game: DoubleCardGame, seat: int, policies: list[str], seed: int, answ
 
 
 def _answers(replies: list) -> list:
-    """The player's answers so far: the last probe_step reply lists them all."""
-    last = replies[-1] if replies else None
-    return list(last.get("answers", [])) if isinstance(last, dict) and isinstance(last.get("answers"), list) else []
+    """The player's answers so far: the replies to the case's `move` calls (after `setup`'s)."""
+    return list(replies[1:])
 
 
 def _turn(game: DoubleCardGame, seat: int, policies: list[str], seed: int, k: int):
-    """The arguments of the k-th probe_step, made from the replies before it: the scripted
-    opponent's move (if it is its turn) and whether the player is asked for an answer."""
-    def args(replies: list) -> dict:
+    """The arguments of the player's k-th `move` call, made from the replies before it, as a game
+    makes them: the position and the scripted opponent's move since the player's last turn. None
+    when the game ended before that turn (no call is made, as in a game)."""
+    def args(replies: list) -> dict | None:
         exchange, _ = replay(game, seat, policies[:k], seed, _answers(replies))
-        opponent = exchange.opponent_turn(policies[k], seed)
-        return {"opponent": opponent, "ask": exchange.wants_answer()}
+        told = exchange.opponent_turn(policies[k], seed)
+        if not exchange.wants_answer():
+            return None
+        return {"state": exchange.state.to_json(),
+                "last": [] if told is None else [{"seat": 1 - seat, "move": told}]}
     return args
 
 
@@ -87,11 +92,10 @@ def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed
     `judge(position_before, answer)` may also return a sentence about the last answer."""
     shown = game.new_state(0)     # the picture: check() rebuilds the reached position in it
 
-    def check(reply) -> Mismatch | None:
-        answers = reply.get("answers") if isinstance(reply, dict) else None
-        if not isinstance(answers, list):
-            return Mismatch(f"the probe step answered {reply!r:.60} instead of the player's moves.")
-        exchange, before = replay(game, seat, policies, seed, answers)
+    def check(replies) -> Mismatch | None:
+        if not isinstance(replies, list):
+            return Mismatch(f"the probe's calls answered {replies!r:.60} instead of the player's moves.")
+        exchange, before = replay(game, seat, policies, seed, _answers(replies))
         _show(shown, exchange.state)
         if exchange.refusal is not None:
             bad = exchange.answers[-1]
@@ -109,9 +113,10 @@ def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed
 
     where = "first" if seat == 0 else "second"
     turns = [_turn(game, seat, policies, seed, k) for k in range(len(policies))]
-    setup = [_setup(game, seat)] + [("probe_step", args) for args in turns[:-1]]
+    setup = [_setup(game, seat)] + [("move", args) for args in turns[:-1]]
     return ProbeCase(label=f"{label} (playing {game.role(seat)}, moving {where}, {len(policies)} turn(s))",
-                     state=shown, method="probe_step", args=turns[-1], check=check, fresh=True, setup=setup)
+                     state=shown, method="move", args=turns[-1], check=check, fresh=True, setup=setup,
+                     judge_all=True)
 
 
 def _upto(state: DoubleCardState) -> str:

@@ -6,7 +6,7 @@ first True when it moves first) with ``opponent_move(move_text)`` and ``choose_m
 The player keeps its own board: each `move` call first tells it the opponent's moves since its
 last turn, in the course's notation, then asks for its own. This process holds no engine and no
 board of the grader's: the course left every rule to the student, and the probes' scripted
-opponent plays in the grader and sends its moves as text (probes.py).
+opponent plays in the grader and its moves come in `move` calls' `last`, as a game's do (probes.py).
 
 A move of this player's own that the grader substituted (only under a "random" policy; the
 course's rule, and our default, is that a failing player forfeits) cannot be told to a
@@ -44,13 +44,12 @@ def to_wire(answer):
 
 
 class DoubleCardHandler:
-    """The RPCs of one submission: interface, setup, move, and the probes' probe_step."""
+    """The RPCs of one submission: interface, setup, move (the probes make the same calls as a game)."""
 
     def __init__(self, module):
         self.module = module
         self.player = None
         self.seat = 0
-        self.answers: list = []          # the probe's answers so far (plain data)
 
     def rpc_interface(self) -> list[str]:
         cls = getattr(self.module, "Player", None)
@@ -64,7 +63,6 @@ class DoubleCardHandler:
                   options: dict | None = None) -> None:
         self.seat = int(seat)
         self.player = self.module.Player(role(self.seat, state), self.seat == 0)
-        self.answers = []
 
     def rpc_move(self, state: dict, last: list | None = None):
         if self.player is None:
@@ -73,12 +71,3 @@ class DoubleCardHandler:
             if item.get("seat") != self.seat:
                 self.player.opponent_move(item["move"])
         return to_wire(self.player.choose_move())
-
-    def rpc_probe_step(self, opponent: str | None = None, ask: bool = True) -> dict:
-        """One turn of a probe case: tell the player the scripted opponent's move (played in the
-        grader), then, when asked, take its answer; every answer so far is the reply."""
-        if opponent is not None:
-            self.player.opponent_move(opponent)
-        if ask:
-            self.answers.append(to_wire(self.player.choose_move()))
-        return {"answers": list(self.answers)}

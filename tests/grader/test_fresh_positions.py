@@ -40,7 +40,7 @@ class FakePlayer:
         if self.dies:
             self.alive = False
             return CallResult(Verdict.CRASHED, message="the player died")
-        return CallResult(Verdict.OK, value={"answers": [str(args["n"])]})   # the shape Double Card declares
+        return CallResult(Verdict.OK, value=str(args["n"]))   # a move: the shape Double Card declares
 
     def close(self):
         return None
@@ -48,9 +48,9 @@ class FakePlayer:
 
 def _probe(n_cases):
     def cases(game):
-        return [ProbeCase(f"case {n}", None, "probe_step", {"n": n},
-                          check=lambda v: None if int(v["answers"][0]) % 3 else
-                          Mismatch(f"case {v['answers'][0]} is wrong"), fresh=True)
+        return [ProbeCase(f"case {n}", None, "move", {"n": n},
+                          check=lambda v: None if int(v) % 3 else
+                          Mismatch(f"case {v} is wrong"), fresh=True)
                 for n in range(n_cases)]
     return Probe("p", "P", 1.0, cases)
 
@@ -105,7 +105,7 @@ class GameInstance:
         if self.calls == 2:
             self.alive = False
             return CallResult(Verdict.KILLED, message="No answer after 3 s: the player was killed.")
-        return CallResult(Verdict.OK, value={"answers": [str(args["n"])]})
+        return CallResult(Verdict.OK, value=str(args["n"]))
 
     def close(self):
         return None
@@ -115,7 +115,7 @@ def test_one_instance_per_game_and_a_stop_gets_a_fresh_second_opinion(assignment
     """Issue 30: an instance sees one game's positions only, in order; a reused instance stopped on
     a position is replaced by a fresh one asked the same position before anything is counted."""
     def cases(game):
-        return [ProbeCase(f"game {g} turn {t}", None, "probe_step", {"n": 10 * g + t}, check=lambda v: None,
+        return [ProbeCase(f"game {g} turn {t}", None, "move", {"n": 10 * g + t}, check=lambda v: None,
                           setup=[("setup", {})], reuse=True, game=f"game {g}") for g in (1, 2) for t in (1, 2, 3)]
 
     GameInstance.seen = []
@@ -136,10 +136,10 @@ def test_a_probes_setup_says_what_a_games_setup_says(assignment):
         def call(self, method, args, soft=None):
             if method == "setup":
                 said.append(args)
-            return CallResult(Verdict.OK, value={"answers": ["1"]})
+            return CallResult(Verdict.OK, value="1")
 
     def cases(game):
-        return [ProbeCase("c", None, "probe_step", {"n": 1}, check=lambda v: None,
+        return [ProbeCase("c", None, "move", {"n": 1}, check=lambda v: None,
                           setup=[("setup", {"seat": 0, "name": "probe", "options": {}})], fresh=True)]
 
     sub = Submission(id="s", name="Ada", source=Path("."), staged=Path("."), content_hash="h")

@@ -33,9 +33,7 @@ VALID = {
                  "expand_obstacles": [[[[0, 0, 0, 1], [1, 0, 1, 1]]], [[[3, 0, 3, 1], [4, 0, 4, 1]]], []]},
     "colosseum": {"move": [[[0, 0], 1], [[2, 3], 0], [1, 2, 3], {"invalid": "no"}]},
     "bohnenspiel": {"move": ["PIT 0 3", "SKIP 1", "pit 4", ["pit", 2], {"move_type": "PIT", "pit": 1}]},
-    "doublecard": {"move": ["0 5 A 2", "F 2 F 3 3 A 2", {"invalid": "no"}],
-                   "probe_step": [{"answers": ["0 5 A 2"]}, {"answers": ["0 1 A 1", "0 3 A 1", "0 5 A 1"]},
-                                  {"answers": []}]},
+    "doublecard": {"move": ["0 5 A 2", "F 2 F 3 3 A 2", {"invalid": "no"}]},
     "rbnim": {"move": [["red", 2], ["blue", 1], {"invalid": "no"}],
               "choose": [["red", 1], ["blue", 2], "red 2"]},
 }

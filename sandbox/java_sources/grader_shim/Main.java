@@ -123,7 +123,11 @@ public final class Main {
         e.printStackTrace(new PrintWriter(trace));
         Map<String, Object> reply = new LinkedHashMap<>();
         String message = e.getMessage() == null ? "" : e.getMessage();
-        reply.put("error", error(e.getClass().getName(), message, trace.toString()));
+        Map<String, Object> err = error(e.getClass().getName(), message, trace.toString());
+        if (e instanceof Error) {        // not an Exception: what a course client catching Exception does not catch
+            err.put("throwable", "Error");
+        }
+        reply.put("error", err);
         return reply;
     }
 

@@ -19,13 +19,17 @@ FULL_BOARD = ["0 3 A 1", "0 7 C 1", "0 4 E 1", "0 5 C 2", "0 4 F 1", "0 3 A 2", 
 
 def run_case(case, open_player, folder, game):
     """One case through a fresh in-process handler, as the validator runs it: each RPC's args made
-    from the replies before it. The last reply."""
-    assert case.fresh and case.setup[0][0] == "setup"
+    from the replies before it, no more calls once the game is over. Every reply (the case judges all)."""
+    assert case.fresh and case.judge_all and case.setup[0][0] == "setup"
     handler = open_player(folder, case.setup[0][1]["seat"], game, seed=0)
     replies = [None]
-    for method, args in case.setup[1:]:
-        replies.append(getattr(handler, f"rpc_{method}")(**case.resolve(args, replies)))
-    return getattr(handler, f"rpc_{case.method}")(**case.resolve(case.args, replies))
+    for method, args in [*case.setup[1:], (case.method, case.args)]:
+        assert method == "move"                          # a game's calls only
+        sent = case.resolve(args, replies)
+        if sent is None:
+            break
+        replies.append(getattr(handler, f"rpc_{method}")(**sent))
+    return replies
 
 
 def run_cases(cases, open_player, folder, game):
@@ -185,9 +189,9 @@ def test_probe_pictures_show_the_reached_position(folders, open_player, game):
 
 def test_probe_replay_trusts_only_the_answers(game):
     case = legal_move_cases(game)[2]
-    assert case.check("0 1 A 1").message.startswith("the probe step answered '0 1 A 1'")
-    assert "fewer answers" in case.check({"answers": []}).message
-    assert "is illegal" in case.check({"answers": ["0 1 A 1", "0 1 A 1", "0 1 A 1", "0 1 A 1"]}).message
+    assert case.check("0 1 A 1").message.startswith("the probe's calls answered '0 1 A 1'")
+    assert "fewer answers" in case.check([None]).message
+    assert "is illegal" in case.check([None, "0 1 A 1", "0 1 A 1", "0 1 A 1", "0 1 A 1"]).message
 
 
 def test_tactics_baseline_passes_random_does_not(folders, open_player, game):

@@ -1,0 +1,254 @@
+"""A Double Card program in C++ or Java with a console of its own (a mode menu, then moves) is not
+misread as a line-protocol player (its menu taken for an illegal move). A Java one (`Main.java`)
+is built and played through its console as a Python one is (the JVM shim's ConsoleHandler runs
+`Main` in a thread and knows when it waits for input); a C++ one, whose waiting for input nothing
+tells yet, gets "Needs a human" with the question it asks, as does a Java one whose console a TA
+would have to read. The programs are our own, written as COMP 472 students wrote theirs (a
+menu, who starts, "Enter your move:", the AI's move in the course's notation); a line-protocol
+program in the same languages is still played as one. Console programs are started only by
+spawning (the program driver never pre-forks), so there is one start mode here."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.native_console import console_question
+from sandbox import java
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CPP_CONSOLE = r"""#include <iostream>
+#include <string>
+#include <vector>
+
+static std::vector<std::string> board(96, ".");
+
+static void show() {
+    for (int row = 11; row >= 0; --row) {
+        std::cout << (row + 1) << "\t";
+        for (int col = 0; col < 8; ++col) std::cout << board[row * 8 + col] << ' ';
+        std::cout << '\n';
+    }
+    std::cout << "\tA B C D E F G H" << std::endl;
+}
+
+int main() {
+    std::cout << "DOUBLE CARD\n 1) Human vs Human\n 2) Human vs AI\n";
+    std::cout << "Select a mode: ";
+    std::string mode, first, move;
+    if (!std::getline(std::cin, mode)) return 0;
+    std::cout << "Does the AI play first? (y/n) ";
+    if (!std::getline(std::cin, first)) return 0;
+    int col = 0;
+    while (col < 8) {
+        show();
+        if (first == "y" || col > 0) {
+            std::cout << "AI plays 0 1 " << char('A' + col) << " 1" << std::endl;
+        }
+        std::cout << "Enter your move: ";
+        if (!std::getline(std::cin, move)) return 0;
+        col += 2;
+    }
+    return 0;
+}
+"""
+
+JAVA_CONSOLE = r"""import java.util.Scanner;
+
+public class Main {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        System.out.println("Welcome to Double Card");
+        System.out.println("[1] Manual: two humans");
+        System.out.println("[2] Against the computer");
+        System.out.print("Your choice? ");
+        String mode = in.nextLine();
+        System.out.print("Play colors or dots: ");
+        String role = in.nextLine();
+        for (int turn = 0; turn < 4 && in.hasNextLine(); turn++) {
+            System.out.print("Enter a move like 0 5 A 2: ");
+            String move = in.nextLine();
+            System.out.println("Computer move: 0 1 " + (char) ('C' + 2 * turn) + " 1");
+        }
+    }
+}
+"""
+
+JAVA_GAME = r"""import java.util.Scanner;
+
+public class Main {
+    static boolean[][] taken = new boolean[12][8];
+
+    static boolean free(int row, int col) {
+        return row >= 0 && row < 12 && col >= 0 && col < 8 && !taken[row][col];
+    }
+
+    static boolean held(int row, int col) {
+        return row == 0 || taken[row - 1][col];
+    }
+
+    static void place(String move) {
+        String[] t = move.trim().split("\\s+");
+        int code = Integer.parseInt(t[1]);
+        int col = Character.toUpperCase(t[2].charAt(0)) - 'A';
+        int row = Integer.parseInt(t[3]) - 1;
+        taken[row][col] = true;
+        if (code % 2 == 1) taken[row][col + 1] = true; else taken[row + 1][col] = true;
+    }
+
+    static String choose() {
+        for (int row = 0; row < 12; row++) {
+            for (int col = 0; col < 7; col++) {
+                if (free(row, col) && free(row, col + 1) && held(row, col) && held(row, col + 1)) {
+                    return "0 1 " + (char) ('A' + col) + " " + (row + 1);
+                }
+            }
+        }
+        return "0 2 A 1";
+    }
+
+    static void show() {
+        for (int row = 11; row >= 0; row--) {
+            StringBuilder line = new StringBuilder(String.format("%2d ", row + 1));
+            for (int col = 0; col < 8; col++) line.append(taken[row][col] ? " #" : " .");
+            System.out.println(line);
+        }
+        System.out.println("    A B C D E F G H");
+    }
+
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        System.out.println("Double Card");
+        System.out.println("1 - Human vs Human");
+        System.out.println("2 - Human vs AI");
+        System.out.print("Choose a mode: ");
+        String mode = in.nextLine().trim();
+        System.out.print("Who plays first? (human/ai): ");
+        boolean aiTurn = in.nextLine().trim().equalsIgnoreCase("ai");
+        for (int ply = 0; ply < 24; ply++) {
+            show();
+            if (aiTurn) {
+                String move = choose();
+                place(move);
+                System.out.println("AI plays " + move);
+            } else {
+                System.out.print("Enter your move: ");
+                if (!in.hasNextLine()) return;
+                place(in.nextLine());
+            }
+            aiTurn = !aiTurn;
+        }
+    }
+}
+"""
+
+JAVA_LINES = r"""import java.util.Scanner;
+
+public class Main {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        String[] first = in.nextLine().split(" ");
+        int col = 0;
+        if (first[1].equals("first")) {
+            System.out.println("0 1 A 1");
+            col = 2;
+        }
+        while (in.hasNextLine()) {
+            in.nextLine();
+            System.out.println("0 1 " + (char) ('A' + col) + " " + (1 + col / 8));
+            col += 2;
+        }
+    }
+}
+"""
+
+
+def check(path: Path) -> tuple[int, dict]:
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
+                           str(path), "--assignment", "doublecard", "--json"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.stdout.strip(), proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_a_cpp_console_program_needs_a_human_and_is_told_why(tmp_path):
+    (tmp_path / "main.cpp").write_text(CPP_CONSOLE)
+    code, doc = check(tmp_path)
+    assert [c["name"] for c in doc["checks"]] == ["program"], doc        # graded as a console program alone
+    stage = doc["checks"][0]
+    assert stage["needs_human"] and not stage["passed"], stage
+    assert ("Needs a human: could not play the program: it is a C++ program with a console of its own "
+            "(it asks 'Select a mode:' and waits for an answer), and the grader plays console programs written in "
+            "Python or Java only") in stage["message"], stage["message"]
+    assert "illegal" not in stage["message"]                     # its menu is not read as a move
+    assert code == 1 and not doc["passed"]
+
+
+@pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
+def test_a_java_console_program_is_built_and_played_through_its_console(tmp_path):
+    (tmp_path / "Main.java").write_text(JAVA_GAME)
+    code, doc = check(tmp_path)
+    assert [c["name"] for c in doc["checks"]] == ["program"], doc
+    stage = doc["checks"][0]
+    assert stage["passed"] and stage["message"] == "All 2 scenarios passed.", stage
+    assert code == 0 and doc["points"] == doc["max_points"] > 0
+
+
+@pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
+def test_a_java_console_programs_illegal_ai_move_is_its_failure(tmp_path):
+    floating = JAVA_GAME.replace('return "0 1 " + (char) (\'A\' + col) + " " + (row + 1);',
+                                 'return "0 1 " + (char) (\'A\' + col) + " " + (row + 3);')
+    assert floating != JAVA_GAME
+    (tmp_path / "Main.java").write_text(floating)
+    code, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert code == 1 and not stage["passed"] and not stage["needs_human"], stage
+    assert "the AI played '0 1 A 3', which is illegal" in stage["message"], stage["message"]
+
+
+@pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
+def test_a_java_console_a_person_could_not_follow_needs_a_human(tmp_path):
+    (tmp_path / "Main.java").write_text(JAVA_CONSOLE)            # "Your choice?" after "[2] Against the computer"
+    code, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert code == 1 and stage["needs_human"] and stage["message"].startswith("Needs a human: could not read"), stage
+    assert "Your choice?" in stage["message"]
+
+
+def test_line_protocol_programs_have_no_console_question(tmp_path):
+    assert console_question(ROOT / "submissions" / "doublecard" / "cpp_random", "g++") is None
+    (tmp_path / "Main.java").write_text(JAVA_LINES)
+    assert console_question(tmp_path, "javac") is None
+    (tmp_path / "Main.java").write_text(JAVA_CONSOLE)
+    assert console_question(tmp_path, "javac") == "Your choice? "
+    assert console_question(tmp_path, "python") is None               # Python consoles are played, not refused
+
+
+JAVA_EXITS = r"""import java.util.Scanner;
+
+public class Main {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        System.out.println("1 - Human vs Human");
+        System.out.println("2 - Human vs AI");
+        System.out.print("Choose a mode: ");
+        in.nextLine();
+        System.out.println("Goodbye");
+        System.exit(0);
+    }
+}
+"""
+
+
+@pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
+def test_system_exit_ends_the_java_console_program_not_the_check(tmp_path):
+    (tmp_path / "Main.java").write_text(JAVA_EXITS)
+    _, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert not stage["passed"] and not stage["needs_human"], stage
+    assert "against the AI, the AI moving first: The program ended after 0 moves, before the game was over." \
+        in stage["message"], stage["message"]
