@@ -15,6 +15,17 @@ from rich.markup import escape
 from . import usecases
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
 from .check_report import print_check_report
+from .gradescope import AutograderProblem, build_autograder
+from .lms import (
+    CsvProblem,
+    ImportRefused,
+    Unmatched,
+    fill_canvas_gradebook,
+    fill_moodle_worksheet,
+    import_submissions,
+)
+from .lms.export import default_out
+from .outputs import grade_rows, write_grades_csv, write_sites
 from .safetext import console, err, markup
 from .terminal_views import print_doctor, print_similarity, print_standings
 
@@ -119,8 +130,6 @@ def cmd_standings(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .outputs import write_sites
-
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
     for label, path in write_sites(assignment, usecases.results(assignment)).items():
@@ -139,8 +148,6 @@ def cmd_init(args) -> int:
 
 
 def cmd_import(args) -> int:
-    from .lms import ImportRefused, import_submissions
-
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
     source = Path(args.source)
@@ -168,15 +175,6 @@ def cmd_import(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .lms import (
-        CsvProblem,
-        Unmatched,
-        fill_canvas_gradebook,
-        fill_moodle_worksheet,
-    )
-    from .lms.export import default_out
-    from .outputs import grade_rows, write_grades_csv
-
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
     if args.gradescope:
@@ -218,8 +216,6 @@ def cmd_export(args) -> int:
 
 
 def cmd_gradescope(args) -> int:
-    from .gradescope import AutograderProblem, build_autograder
-
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
     try:

@@ -23,6 +23,8 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from .standings import ELO_SCALE, Z95, ratings
+
 ALPHA = 0.01                # family-wise false-flag rate per league and test
 MIN_OTHER_GAMES = 4         # the leave-pair-out rating needs games outside the pair
 MIN_MOVES = 10              # judged moves against the opponent in question
@@ -68,8 +70,6 @@ def win_probability(rated: dict, a: str, b: str) -> float:
     """a's chance a game against b from ratings {id: (elo, low, high)}, averaged over the ratings'
     own uncertainty (the logistic-normal approximation σ(μ / √(1 + πs²/8))): a rating from few games
     predicts little, so a surprise against it is less surprising."""
-    from .standings import ELO_SCALE, Z95
-
     mu = (rated[a][0] - rated[b][0]) / ELO_SCALE
     se = [(rated[x][2] - rated[x][1]) / (2 * Z95 * ELO_SCALE) for x in (a, b)]
     var = se[0] ** 2 + se[1] ** 2
@@ -83,8 +83,6 @@ def _scored(games: list[dict]) -> list[dict]:
 
 def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
     """Pairs whose results against each other the rest of the league makes very unlikely."""
-    from .standings import ratings
-
     games = _scored(games)
     by_pair: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for g in games:

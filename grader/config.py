@@ -13,6 +13,11 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+import rulesets
+from rulesets.base import BadParams
+
+from .program_driver import check_patterns, program_kind
+
 POLICIES = ("forfeit", "random", "disqualify")
 
 
@@ -164,6 +169,8 @@ class AssignmentConfig(Strict):
     @field_validator("penalties")
     @classmethod
     def _known_penalties(cls, value: dict) -> dict:
+        # here, not above: grader.lms (its formats) costs ~50 ms that a league worker's start
+        # (grader.executors, which loads this module) does not need
         from .lms.penalties import PenaltyConfigError, check_config
 
         try:
@@ -183,8 +190,6 @@ class AssignmentConfig(Strict):
     @field_validator("ruleset")
     @classmethod
     def _known_ruleset(cls, value: str) -> str:
-        import rulesets
-
         if value not in rulesets.NAMES:
             raise ValueError(f"must be one of {', '.join(rulesets.NAMES)}")
         return value
@@ -308,9 +313,8 @@ def load_config(path: str | Path) -> tuple[Config, Path]:
 
 def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
     """Game parameters and stage names are the ruleset's business: ask it."""
-    import rulesets
-    from rulesets.base import BadParams
-
+    # here, not above: grading and standings load NumPy (~200-300 ms measured), which a league
+    # worker's start (grader.executors, which loads this module) does not need
     from .grading import GradingConfigError, compute_grades
     from .standings import compute_standings
 
@@ -326,8 +330,6 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}.") from None
-    from .program_driver import check_patterns, program_kind
-
     kind = program_kind(ruleset)
     if kind is None and (a.validation.kind == "program" or a.validation.program_patterns
                          or a.validation.submission_patterns):

@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import rulesets
+
 VERSIONS_FILE = "grader-course-env.json"     # written last: a folder without it is unfinished
 PIP_TIMEOUT_S = 900
 RETRY_AFTER_S = 3600                         # a failed build is not tried again for an hour (no network)
@@ -155,8 +157,6 @@ def installed_versions(folder: Path) -> dict[str, str]:
 
 def main() -> int:
     """`python -m grader.course_env`: build the environment of every bundled ruleset that names one."""
-    import rulesets
-
     status = 0
     for name in rulesets.NAMES:
         ruleset = rulesets.load(name)

@@ -26,6 +26,7 @@ try:
     import dask
     from distributed import Client, LocalCluster, as_completed
     from distributed.diagnostics.plugin import NannyPlugin
+    from tornado.ioloop import PeriodicCallback  # distributed's own event loop
 except ImportError as exc:  # pragma: no cover - depends on the installed extras
     raise ConfigError("league.executor is 'dask' but Dask is not installed: pip install '.[dask]'.") from exc
 
@@ -80,8 +81,6 @@ class PlayerReaper(NannyPlugin):
     name = "grader-player-reaper"
 
     def setup(self, nanny):
-        from tornado.ioloop import PeriodicCallback
-
         self.callback = PeriodicCallback(reap_orphaned_players, REAP_EVERY_MS)
         nanny.periodic_callbacks[f"{self.name}-{id(nanny)}"] = self.callback
         self.callback.start()
@@ -113,7 +112,7 @@ class DaskExecutor(Executor):
                 self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                             dashboard_address=None)
             elif cluster in JOBQUEUE:
-                import dask_jobqueue
+                import dask_jobqueue  # here: dask-jobqueue is needed only for a batch-system cluster
 
                 self.cluster = getattr(dask_jobqueue, JOBQUEUE[cluster])(**(settings.get("jobqueue") or {}))
                 self.cluster.scale(jobs=workers)

@@ -7,6 +7,7 @@ never scores them) and the players it had started are killed by `reap_orphaned_p
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import logging
 import multiprocessing
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from .assignment import Assignment
 from .match import GameResult, play_game, player_factory
+from .submissions import stage_root
 
 try:
     import fcntl
@@ -44,7 +46,6 @@ def _die_with(manager: int) -> None:
     """SIGKILL this process when its parent ends (Linux); exit now if that has already happened."""
     if not sys.platform.startswith("linux"):
         return
-    import ctypes
     ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
     if os.getppid() != manager:
         os._exit(1)
@@ -76,8 +77,6 @@ NOTE = ".player"
 
 
 def players_dir() -> Path:
-    from .submissions import stage_root
-
     path = stage_root() / ".players"
     path.mkdir(mode=0o700, exist_ok=True)
     return path

@@ -65,6 +65,10 @@ python_311 >/dev/null || MISSING="$MISSING python3 python3-venv python3.11 pytho
 for pair in {tools}; do
   command -v "${{pair%%=*}}" >/dev/null 2>&1 || MISSING="$MISSING ${{pair#*=}}"
 done
+if [ -n "$MISSING" ] && [ "$(id -u)" != 0 ]; then
+  echo "setup.sh: this machine lacks$MISSING, and only root can install them." >&2
+  exit 1
+fi
 if [ -n "$MISSING" ]; then
   apt-get update -qq
   for package in $MISSING; do                  # Ubuntu 22.04 has python3.11 in universe, 24.04 as python3

@@ -10,14 +10,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 from . import adaptive
 from . import schedule as sched
 from .assignment import Assignment
 from .executor_choice import make_executor
 from .executors import Executor
+from .feedback import num
 from .grading import sprt_settings
 from .intake import stage_all
 from .match import GameResult
@@ -72,8 +79,6 @@ def validation_key(assignment: Assignment, sub: Submission) -> str:
 def validate_all(assignment: Assignment, subs: list[Submission], store: Store, factory=None,
                  on_progress=None, on_stage=None) -> tuple[dict[str, dict], list[str]]:
     """Validate what changed, reuse the rest; returns (validation docs by id, ids validated now)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     known = {r.id: r for r in store.submissions(assignment.name)}
     docs: dict[str, dict] = {}
     todo: list[Submission] = []
@@ -304,7 +309,6 @@ def _ladder_pairs(assignment: Assignment, store: Store, run: LeagueRun, ids: lis
 
 def _say(console, text: str) -> None:
     if console is not None:
-        from rich.markup import escape
         console.print(escape(text))
 
 
@@ -315,15 +319,11 @@ class ValidationProgress:
     WIDTH = 79
 
     def __init__(self, console) -> None:
-        import threading
-
         self.console, self.done, self.lock = console, 0, threading.Lock()
         self.started: dict[str, int] = {}
 
     def _line(self, text: str) -> None:
         if self.console is not None:
-            from rich.markup import escape
-
             self.console.print(escape(text if len(text) <= self.WIDTH else text[:self.WIDTH - 1] + "…"),
                                soft_wrap=True, overflow="ignore", crop=False)
 
@@ -333,8 +333,6 @@ class ValidationProgress:
         self._line(f"  validating {n}/{total} {_short(sub.display_name)}: {title}")
 
     def finished(self, sub: Submission, report: ValidationReport, total: int) -> None:
-        from .feedback import num
-
         with self.lock:
             self.done += 1
             left = total - self.done
@@ -445,12 +443,9 @@ class _progress:
     def __enter__(self):
         if not self.enabled:
             return lambda: None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
         class Rate(TextColumn):
             def render(self, task):
                 speed = task.finished_speed or task.speed
-                from rich.text import Text
                 return Text(f"{speed:.1f} games/s" if speed else "… games/s")
 
         self.bar = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), Rate(""),

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import functools
 import random
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import sandbox
 from rulesets.base import IllegalMove, NoMove, Ruleset
 from sandbox import CallResult, Verdict
 from sandbox.player import Player
@@ -109,10 +111,9 @@ class Allowance:
 def player_factory(assignment: Assignment) -> PlayerFactory:
     """How this assignment's players are started: forked from a pre-imported template (the
     default, `league.prefork`), or spawned afresh; both are the same sandbox (sandbox/prefork.py)."""
-    from sandbox import PlayerProcess
     if assignment.config.league.prefork:
-        return functools.partial(PlayerProcess, prefork=True)
-    return PlayerProcess
+        return functools.partial(sandbox.PlayerProcess, prefork=True)
+    return sandbox.PlayerProcess        # looked up now: GRADER_SANDBOX=portable may have been set since the import
 
 
 class _Seat:
@@ -200,7 +201,6 @@ def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed
                                   infra_error=str(exc))
         result = game.start() or game.run()
     except Exception as exc:
-        import traceback
         result = GameResult((0, 0), (0, 0), "infra", f"the grader failed: {exc}",
                             infra_error=traceback.format_exc(limit=8))
     finally:

@@ -13,8 +13,11 @@ from pathlib import Path
 from . import __version__
 from .assignment import Assignment
 from .feedback import student_feedback
+from .grading import Grade
+from .grading import compute_grades as grade
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .lms.penalties import apply_penalties
+from .report import render_sites, submission_pages
 from .store import Store
 
 ADJECTIVES = ("Amber", "Brisk", "Calm", "Daring", "Eager", "Fuzzy", "Gentle", "Hasty", "Icy", "Jolly", "Keen",
@@ -256,8 +259,6 @@ def _failed_validation(v: dict | None, limit: int = 160) -> str:
 
 def compute_grades(assignment: Assignment, run) -> dict:
     """Grades per the assignment's rule; submissions that never entered the league get the floor."""
-    from .grading import compute_grades as grade
-
     excluded = {}
     for sub in run.submissions:
         v = run.validations.get(sub.id)
@@ -274,8 +275,6 @@ def compute_grades(assignment: Assignment, run) -> dict:
 
 def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
     """Graded on correctness alone (UTA's rbnim): the validation points, scaled to `top`."""
-    from .grading import Grade
-
     grades = {}
     for sub in run.submissions:
         v = run.validations.get(sub.id) or {}
@@ -292,8 +291,6 @@ def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
 
 def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
     """One row per student, as the LMS exports take them: id, real name, grade, and feedback text."""
-    from .report import submission_pages
-
     pages = submission_pages(doc) if report_url else {}
     rows = []
     for s in doc["submissions"]:
@@ -379,8 +376,6 @@ def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[
 def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
     and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
-    from .report import render_sites
-
     out = assignment.reports_dir
     board = assignment.ruleset.board_script
     instructor, public = render_sites(doc, [(out, False), (out / "public", True)],

@@ -33,6 +33,8 @@ from typing import TextIO, overload
 import jinja2
 import markupsafe
 
+from .feedback import rating, verdict
+
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
@@ -383,7 +385,6 @@ def _validation(validation, names: _Names) -> dict | None:
     raw: list[Mapping] = [c for c in _list(validation.get("checks")) if isinstance(c, dict)]
     sentence = None
     if raw:
-        from .feedback import verdict
         sentence = names.scrub(verdict(raw, [], _number(validation.get("points")) or 0,
                                        _number(validation.get("max_points")) or 0)[1])
     return {"passed": passed if isinstance(passed, bool) else None, "checks": checks, "verdict": sentence,
@@ -403,8 +404,6 @@ def _opponents(played: list[_Played], names: _Names) -> list[dict]:
 
 
 def _rating(sub: dict) -> tuple[str | None, str | None]:
-    from .feedback import rating
-
     return rating(*(_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high")))
 
 
@@ -669,7 +668,7 @@ def screenshots(out_dir: str | Path, dest: str | Path, browser=None, executable:
     (Playwright's sync API cannot be started twice in one thread); otherwise Chromium at
     `executable` is launched."""
     if browser is None:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import sync_playwright  # here: Playwright is the optional `browser` extra
         with sync_playwright() as pw:
             own = pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
             try:

@@ -27,7 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 from . import bounded
+from .safetext import csv_cell
 from .similarity_cache import ComparisonCache, digest
 
 LANGUAGES = {".py": "python", ".java": "java", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
@@ -185,7 +188,9 @@ def fingerprint(doc: Document, k: int, window: int, boilerplate) -> None:
 def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> list[str]:
     """Tokenise and hash every document, all in one bounded child and each within its own bounds;
     one sentence per document ("" when fingerprinted) says why one was set aside."""
-    import copydetect  # imported here, before the fork: the child imports nothing
+    # here, not above: copydetect takes ~0.8 s to import (measured) and only the similarity report
+    # needs it, not every `grader` command; imported before the fork, so the child imports nothing
+    import copydetect
 
     items = [(copydetect.CodeFingerprint, f"code{next(e for e, lang in LANGUAGES.items() if lang == d.language)}",
               k, window, boilerplate, d.text) for d in docs]
@@ -203,8 +208,6 @@ def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: s
 
 def skeleton_hashes(paths: list[Path], k: int, window: int):
     """The fingerprints of the course's skeleton files, whatever their language."""
-    import numpy as np
-
     hashes: set = set()
     for path in paths:
         for lang in {LANGUAGES.get(p.suffix.lower()) for p in ([path] if path.is_file() else path.rglob("*"))} - {None}:
@@ -218,7 +221,9 @@ def skeleton_hashes(paths: list[Path], k: int, window: int):
 
 def drop_hashes(doc: Document, common: set) -> None:
     """Forget fingerprints that too many submissions share (copydetect keeps them per file)."""
-    from copydetect.utils import get_token_coverage
+    from copydetect.utils import (
+        get_token_coverage,  # here: copydetect is slow to import (see fingerprint_all)
+    )
 
     fp = doc.fingerprint
     assert fp is not None  # compare() drops hashes of fingerprinted documents only
@@ -249,7 +254,7 @@ def shared_counts(docs: list[Document], comparable) -> dict[tuple[int, int], int
 
 def full_comparison(pair: Pair) -> None:
     """copydetect's token-level comparison: the shares by tokens and the matching regions."""
-    from copydetect import compare_files
+    from copydetect import compare_files  # here: copydetect is slow to import (see fingerprint_all)
 
     tokens, (share_a, share_b), (slices_a, slices_b) = compare_files(pair.a.fingerprint, pair.b.fingerprint)
     pair.tokens = int(tokens)
@@ -329,8 +334,6 @@ def compare(submissions: list[Document], others: list[Document], skeleton: list[
 
 
 def csv_text(report: SimilarityReport) -> str:
-    from .safetext import csv_cell
-
     out = io.StringIO()
     rows = [p.row() for p in report.pairs]
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")

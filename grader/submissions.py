@@ -7,6 +7,7 @@ other students' folders and the project stay out of its reach.
 from __future__ import annotations
 
 import atexit
+import difflib
 import hashlib
 import os
 import shutil
@@ -198,8 +199,6 @@ def _missing_entry(tree: Path, entry: str) -> str:
     if deeper:
         return (f"{entry} is too deep in the submission (at {deeper[0]}); it must be at the top level "
                 f"or one folder down.")
-    import difflib
-
     close = difflib.get_close_matches(entry.lower(), sorted({p.name.lower() for p in files}), n=1, cutoff=0.7)
     near = next((p.relative_to(tree).as_posix() for p in sorted(files) if close and p.name.lower() == close[0]), None)
     if near:

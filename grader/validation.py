@@ -13,9 +13,11 @@ first-move allowance covers starting a process, its setup calls and its first pr
 from __future__ import annotations
 
 import os
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import sandbox
 from rulesets.base import Probe, ProbeCase
 from sandbox import Verdict
 from sandbox.seeding import seat_seed
@@ -88,8 +90,6 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
     `workers`: how many fresh-process positions may run at once (default: one per core).
     `seed`: the check's seed (default: a fresh one, so no two checks share it); the report
     records it, and the same seed replays the same check."""
-    import sandbox
-
     on_stage = on_stage or (lambda title: None)
 
     if factory is None:
@@ -436,8 +436,6 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
     """Positions that each need a fresh process are independent, so up to `workers` run at once
     (Double Card's scripted games: one per core). Results are reported in case order and the stop
     rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
-    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-
     def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
         """The sequential loop's body for one case in its own process (first-move allowance included)."""
         asker = _Asker(assignment, sub, factory, seed)

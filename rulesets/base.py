@@ -10,6 +10,7 @@ Nothing here imports the grader or the sandbox.
 """
 from __future__ import annotations
 
+import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
@@ -337,8 +338,6 @@ def check_arity(owner: Any, name: str, nargs: int) -> str | None:
     `owner` is a class (name "__init__" checks the constructor) or a module (a function).
     Arguments are counted without `self`, the way the assignment texts count them.
     """
-    import inspect
-
     fn = getattr(owner, name, None)
     label = "the constructor" if name == "__init__" else f"{name}()"
     if fn is None:

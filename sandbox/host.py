@@ -1,7 +1,8 @@
 """What this host can apply, measured without starting a player: `sandbox.protections()`.
 
 Never claims a layer it does not have: a missing one reads "missing: <why>". Where players run in
-the portable sandbox (macOS, Windows, GRADER_SANDBOX=portable) that sandbox's own list is returned.
+the portable sandbox (macOS, Windows, GRADER_SANDBOX=portable), `sandbox.protections()` is that
+sandbox's own list instead (sandbox/__init__.py chooses, as it chooses `PlayerProcess`).
 """
 from __future__ import annotations
 
@@ -17,14 +18,14 @@ def cgroup_reason() -> str | None:
     """Why per-player cgroups are unavailable (None: available). Cached: it does not change."""
     if platform.system() != "Linux":
         return f"{platform.system()} has no cgroups"
-    from . import cgroup
+    from . import cgroup  # here: Linux only, absent where the portable sandbox runs
     return cgroup.unavailable_reason()
 
 
 @functools.cache
 def uid_reason() -> str | None:
     """Why players cannot run as uids of their own (sandbox/box.py) here (None: they can)."""
-    from . import box
+    from . import box  # here: box.py is Linux's (fcntl, namespaces); a portable sandbox's host never loads it
 
     return box.unavailable_reason()
 
@@ -71,11 +72,9 @@ def first_turn_row(root: bool, private_root_missing: str | None) -> str:
 
 
 def protections(limits: Limits | None = None) -> dict[str, str]:
-    from . import portable
-    limits = limits or Limits()
-    if portable.wanted():
-        return portable.protections(limits)
+    # here: Linux's layers, never loaded where the portable sandbox runs (tests/sandbox/test_portable.py)
     from . import box, cgroup, landlock
+    limits = limits or Limits()
     linux = platform.system() == "Linux"
     out: dict[str, str] = {}
     abi = landlock.abi_version() if linux else 0
@@ -88,7 +87,7 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
         out["landlock"] = "missing: the kernel offers no Landlock (Linux 5.13+ needed)" if linux else \
             f"missing: {platform.system()} has no Landlock"
     try:
-        from . import seccomp_filter
+        from . import seccomp_filter  # here: Linux only, like the layers above
         out["seccomp"] = seccomp_filter.describe() if linux else "missing: not Linux"
     except Exception as exc:
         out["seccomp"] = f"missing: {exc}"

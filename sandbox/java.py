@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from . import wire
 from .program import Program, loader_paths
 
 SHIM_SOURCES = Path(__file__).resolve().parent / "java_sources" / "grader_shim"
@@ -132,7 +133,6 @@ def _dump_archive(home: Path, work: Path, bridge: str) -> None:
     """A CDS archive of the JDK and shim classes a player's start loads (Java 17: a class list from
     one run of the shim answering "open" and "interface", then -Xshare:dump). Best effort: without
     it the JVM starts from the JDK's default archive."""
-    from . import wire
     cp = str(work / "api.jar")            # CDS archives only classes from jars
     java = str(home / "bin" / "java")
     tmp = work / f"app.jsa.{os.getpid()}"
@@ -182,7 +182,7 @@ def describe(memory_mb: int = 500) -> dict[str, str]:
     home = jdk_home()
     if home is None:
         return {"jdk": f"missing: {NO_JDK}"}
-    from . import landlock
+    from . import landlock  # here: Linux only, absent where the portable sandbox runs
     abi = landlock.abi_version()
     return {
         "jdk": str(home),

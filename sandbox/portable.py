@@ -49,8 +49,9 @@ def wanted() -> bool:
     return not sys.platform.startswith("linux") or forced()
 
 
-def protections(limits: Limits) -> dict[str, str]:
+def protections(limits: Limits | None = None) -> dict[str, str]:
     """What this sandbox applies, in the words `grader doctor` and `grader check` print."""
+    limits = limits or Limits()
     why = f"{ENV_VAR}=portable" if sys.platform.startswith("linux") else f"{platform.system()} has no Linux layers"
     return {
         "sandbox": f"portable ({why}); the server's Linux sandbox is stricter",

@@ -17,6 +17,7 @@ returns None and PlayerProcess spawns as before.
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import resource
@@ -277,7 +278,6 @@ def shared_pool() -> PreforkPool:
     global _shared
     with _shared_lock:
         if _shared is None:
-            import atexit
             _shared = PreforkPool()
             atexit.register(_shared.close)
         return _shared

@@ -293,7 +293,7 @@ class PlayerProcess:
         outside (root only): the child's own Landlock domain binds only the thread that served the
         move, and a player can keep that thread and answer every later call itself."""
         from .box import hide_in_root  # Linux only (mount namespaces)
-        from .child import first_turn_paths
+        from .child import first_turn_paths  # Linux only, like box (it imports box)
         self.first_turn_open = False
         if self.protections.get("private_root", "missing").startswith("missing"):
             self.protections["first_turn"] = host.first_turn_row(os.geteuid() == 0, "the player has no private root")

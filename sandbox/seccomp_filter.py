@@ -13,6 +13,7 @@ player sees a plain PermissionError; foreign ABIs (i386 `int 0x80`, x32) kill th
 """
 from __future__ import annotations
 
+import ctypes.util
 import errno
 import os
 import signal
@@ -81,12 +82,11 @@ def load_library() -> Any:
     """Import pyseccomp without ctypes.util.find_library's subprocess (slow, and it needs files)."""
     global _pyseccomp
     if _pyseccomp is None:
-        import ctypes.util
         original = ctypes.util.find_library
         known = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}
         ctypes.util.find_library = lambda name: known.get(name) or original(name)
         try:
-            import pyseccomp
+            import pyseccomp  # here: Linux's only (pyproject's marker), loaded with find_library patched
         finally:
             ctypes.util.find_library = original
         _pyseccomp = pyseccomp

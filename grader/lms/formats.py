@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+import yaml
+
 from ..archive import is_junk
 
 FORMATS = ("moodle", "canvas", "gradescope", "brute", "folder")
@@ -245,8 +247,6 @@ def read_canvas(root: Path, notes: list[tuple[str, str]], skip: frozenset[str] =
 
 def read_gradescope(root: Path, notes: list[tuple[str, str]], skip: frozenset[str] = frozenset()) -> list[Upload]:
     """Gradescope's export: the submitters, ids and upload times come from submission_metadata.yml."""
-    import yaml
-
     try:
         meta = yaml.safe_load((root / GRADESCOPE_METADATA).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:

@@ -21,6 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO, cast
 
+from rich.console import Console
+
 from .. import usecases
 from ..check_report import verdict_text
 from .context import ServeContext
@@ -116,8 +118,6 @@ class Worker(ServeContext):
                            progress="done", message=summary)
 
     def _play_league(self, assignment, job: dict) -> str:
-        from rich.console import Console
-
         league = league_assignment(assignment, self.data_dir)
         entered = gather_league_submissions(self.db, assignment, league.submissions_dir)
         progress = Console(file=cast(IO[str], _ProgressFile(self.db, job["id"])), width=100, color_system=None)

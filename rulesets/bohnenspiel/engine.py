@@ -25,6 +25,7 @@ from .moves import (  # noqa: F401 - this module's API
     settle_end,
     sow,
 )
+from .render import render_svg, render_text
 
 
 class BohnenspielState(State):
@@ -143,11 +144,9 @@ class BohnenspielState(State):
                 "ply": self.ply, "max_turns": self.max_turns, "end": dict(self.end) if self.end else None}
 
     def render_text(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
-        from .render import render_text
         return render_text(self, marks)
 
     def render_svg(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
-        from .render import render_svg
         return render_svg(self, marks)
 
 

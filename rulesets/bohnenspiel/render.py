@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from rulesets.base import Move
 
-from .engine import PITS, move_label
+from .moves import PITS, move_label
 
 if TYPE_CHECKING:
     from .engine import BohnenspielState

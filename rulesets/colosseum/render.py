@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
-from .engine import PLAYER_NAMES, has_wall, move_text
+from .notation import PLAYER_NAMES, has_wall, move_text
 
 # one symbol and colour per mark group; unknown groups take the spare ones in order
 GROUP_STYLE = {"illegal": ("x", "#d62728"), "missing": ("?", "#ff7f0e"), "extra": ("+", "#9467bd")}

@@ -23,6 +23,8 @@ import types
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from rulesets.base import check_arity, invalid
 from rulesets.entry import compile_course, forget_submissions, import_entry, install_course, open_folder
 
@@ -41,13 +43,13 @@ def _prepare_matplotlib() -> list[str]:
             writable = False
         if writable:
             os.environ["MPLCONFIGDIR"] = folder
-    try:
+    try:                                 # here: Matplotlib is one of the course's requirements, maybe absent
         import matplotlib
     except ImportError:                  # installed without the course's requirements: agents that
         return []                        # import it fail to load, and say so
     dirs = [matplotlib.get_configdir(), matplotlib.get_cachedir()]     # cached by Matplotlib from now on
     if not any(name.startswith("fontlist-") for name in os.listdir(dirs[1])):
-        import matplotlib.font_manager
+        import matplotlib.font_manager  # here: builds the font cache (seconds), only when it is missing
     return dirs
 
 
@@ -101,7 +103,6 @@ def _pick_agent(registry: dict[str, type]) -> tuple[type | None, str | None]:
 
 
 def _is_int(value: Any) -> bool:
-    import numpy as np
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
@@ -190,8 +191,6 @@ def step_arguments(state: dict) -> tuple:
     """(chess_board, my_pos, adv_pos, max_step) for the player to move in the position `state`
     (State.to_json: board_size, barriers (r, c, d), positions, turn), as the course's World passed
     them: a fresh bool array with the border walled, tuples of NumPy ints, K as a Python int."""
-    import numpy as np
-
     m = int(state["board_size"])
     board = np.zeros((m, m, 4), dtype=bool)
     board[0, :, 0] = board[:, -1, 1] = board[-1, :, 2] = board[:, 0, 3] = True

@@ -24,6 +24,8 @@ FILLED, OPEN = 0, 1        # dots: • and ◦
 COLOUR_NAMES = ("red", "white")
 DOT_SYMBOLS = ("•", "◦")
 DOT_NAMES = ("filled (•)", "open (◦)")
+ROLE_TITLES = {"colours": "Colours", "dots": "Dots"}
+SEAT_NAMES = ("first player", "second player")
 
 # code -> ((colour, dot) of the first cell, (colour, dot) of the second cell); §4.3
 SEGMENTS: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {

@@ -12,10 +12,10 @@ from typing import Any
 from rulesets.base import BadParams, Game, IllegalMove, Outcome, State, refuse
 
 from . import board as B
+from .board import ROLE_TITLES, SEAT_NAMES
+from .render import render_svg, render_text
 
 ROLES = ("colours", "dots")
-ROLE_TITLES = {"colours": "Colours", "dots": "Dots"}
-SEAT_NAMES = ("first player", "second player")
 DEFAULT_MAX_MOVES = 60          # the assignment text; 40 was the tournament's setting (rules §4.9.2)
 TOURNAMENT_MAX_MOVES = 40
 
@@ -136,11 +136,9 @@ class DoubleCardState(State):
                                                      "reason": out.reason, "detail": out.detail}}
 
     def render_text(self, marks: dict[str, Iterable] | None = None) -> str:
-        from .render import render_text
         return render_text(self, marks)
 
     def render_svg(self, marks: dict[str, Iterable] | None = None) -> str:
-        from .render import render_svg
         return render_svg(self, marks)
 
     # ---- Double Card specifics ---------------------------------------------------------------

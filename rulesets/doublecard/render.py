@@ -45,15 +45,14 @@ def _mark_cells(marks: dict[str, Iterable] | None) -> tuple[dict[int, tuple[str,
 
 
 def status(state) -> str:
-    from .engine import ROLE_TITLES, SEAT_NAMES
-    roles = f"{ROLE_TITLES[state.role(0)]} (first) vs {ROLE_TITLES[state.role(1)]} (second)"
+    roles = f"{B.ROLE_TITLES[state.role(0)]} (first) vs {B.ROLE_TITLES[state.role(1)]} (second)"
     phase = "recycling" if state.recycling else f"{len(state.cards)} of 24 cards placed"
     out = state.outcome
     if out is not None:
         return f"{roles}; after move {state.ply}: {out.detail}"
     seat = state.to_move
     return (f"{roles}; move {state.ply + 1} of {state.game.params['max_moves']} ({phase}), "
-            f"{SEAT_NAMES[seat]} ({state.role(seat)}) to move")
+            f"{B.SEAT_NAMES[seat]} ({state.role(seat)}) to move")
 
 
 def render_text(state, marks: dict[str, Iterable] | None = None) -> str:

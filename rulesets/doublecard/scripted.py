@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import random
 
+from rulesets.base import IllegalMove
+
 from . import board as B
 from .engine import DoubleCardState
 
@@ -180,8 +182,6 @@ class Exchange:
 
     def answer(self, answer) -> None:
         """Record the player's answer and play it; an illegal one ends the exchange."""
-        from rulesets.base import IllegalMove
-
         self.answers.append(answer)
         try:
             self.state.play(answer)

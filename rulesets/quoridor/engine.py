@@ -16,6 +16,7 @@ from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, Sta
 
 from . import geometry as G
 from .geometry import Cell, Wall
+from .render import render_svg, render_text
 
 PASS = ("pass",)
 PLAYER = ("player 1", "player 2")
@@ -453,11 +454,9 @@ class QuoridorState(State):
                                                      "reason": out.reason, "detail": out.detail}}
 
     def render_text(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
-        from .render import render_text
         return render_text(self, marks)
 
     def render_svg(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
-        from .render import render_svg
         return render_svg(self, marks)
 
 

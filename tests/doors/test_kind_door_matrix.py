@@ -5,7 +5,14 @@ program and a Rust one of Double Card, each through `grader check`, `grader run`
 `grader serve` (Starlette's TestClient and the worker in this process), the Gradescope autograder
 and the similarity report. Before the use cases were written once, the service, the autograder
 and the similarity report refused the Java player ("no student_player.py") and the C++ program
-("no player.py"). Each door's work is done once per module and shared by the assertions.
+("no player.py").
+
+The four doors that start players run in both start modes (`league.prefork`, which
+`grader.match.player_factory` reads): forked from a pre-imported template and spawned afresh; every
+player start is recorded, and a door passes only if all its players were started the mode's way.
+The similarity report starts none, so it runs once. Each door's work is done once per start mode
+and shared by the assertions; the league plays inline (`concurrency: 1`), so its players start in
+this process, where they are recorded.
 """
 from __future__ import annotations
 
@@ -19,6 +26,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from grader.assignment import load_assignments
+from grader.cli import main
+from sandbox import prefork
+from sandbox.process import PlayerProcess
 from tests.example_programs import RUST_MAIN
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,14 +42,17 @@ KINDS = {
     "rust": ("doublecard", "rust_fixed", None),
 }
 LANGUAGE = {"python": "python", "java": "java", "cpp": "cpp", "rust": "rust"}
+START_MODES = ("prefork", "spawn")
 
 
-def _block(name: str, folder: str) -> dict:
-    """The bundled assignment, made cheaper: one smoke game, one built-in, no similarity skeleton."""
+def _block(name: str, folder: str, mode: str) -> dict:
+    """The bundled assignment, made cheaper: one smoke game, one built-in, no similarity skeleton;
+    players started the `mode` way, the league's games played in this process."""
     block = dict(BUNDLED[name])
     block.update(submissions=folder, reports=f"reports/{name}", similarity={"min_score": 0.9})
     block["validation"] = dict(block.get("validation") or {}) | {"smoke_games": 1}
-    block["league"] = dict(block["league"]) | {"builtins": ["random"], "games_per_pair": 2}
+    block["league"] = dict(block["league"]) | {"builtins": ["random"], "games_per_pair": 2,
+                                               "prefork": mode == "prefork", "concurrency": 1}
     if block["grading"].get("kind") == "thresholds":
         block["grading"] = {"kind": "thresholds", "rules": [{"beats": "random", "grade": 6}]}
     else:
@@ -46,10 +60,8 @@ def _block(name: str, folder: str) -> dict:
     return block
 
 
-@pytest.fixture(scope="module")
-def course(tmp_path_factory) -> Path:
+def _course(base: Path, mode: str) -> Path:
     """A course folder holding every kind, with a config that also serves uploads."""
-    base = tmp_path_factory.mktemp("course")
     for assignment, folder, source in KINDS.values():
         target = base / f"subs_{assignment}" / folder
         if source is None:
@@ -62,10 +74,53 @@ def course(tmp_path_factory) -> Path:
     # doors could not be compared; the same program with a fixed seed answers the same everywhere
     cpp = base / "subs_doublecard" / "cpp_random" / "player.cpp"
     cpp.write_text(cpp.read_text().replace("std::random_device{}()", "472u"))
-    config = {"assignments": {a: _block(a, f"subs_{a}") for a in ("bohnenspiel", "doublecard")},
+    config = {"assignments": {a: _block(a, f"subs_{a}", mode) for a in ("bohnenspiel", "doublecard")},
               "serve": {"data_dir": "data", "rate_limit": 50, "lease_s": 30}}
     (base / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return base
+
+
+@pytest.fixture(scope="module", params=START_MODES)
+def start_mode(request) -> str:
+    """Every door that starts players runs twice: players forked from a template, and spawned."""
+    if request.param == "prefork" and prefork.available() is not None:
+        pytest.skip(f"no pre-forked start here: {prefork.available()}")
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def course(start_mode, tmp_path_factory) -> Path:
+    return _course(tmp_path_factory.mktemp(f"course-{start_mode}"), start_mode)
+
+
+@pytest.fixture(scope="module")
+def starts():
+    """How each player in this module was started (`PlayerProcess.started_by`), in order. Builds
+    are not players: they go through `PlayerProcess.run`, not `start`."""
+    log: list[str] = []
+    original = PlayerProcess.start
+
+    def start(self):
+        try:
+            return original(self)
+        finally:
+            log.append(self.started_by)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(PlayerProcess, "start", start)
+        yield log
+
+
+def _started(starts: list[str], work, *args):
+    """work(*args)'s result and the ways the players it started were started."""
+    before = len(starts)
+    result = work(*args)
+    return result, starts[before:]
+
+
+def _all_started_as(mode: str, how: list[str]) -> None:
+    assert how, "this door started no player"
+    assert set(how) == {mode}, f"players of a {mode} door were started as {how}"
 
 
 def _verdict(passed, points, max_points, checks) -> tuple:
@@ -73,19 +128,21 @@ def _verdict(passed, points, max_points, checks) -> tuple:
             tuple((c["name"], bool(c["passed"])) for c in checks))
 
 
-@pytest.fixture(scope="module")
-def checked(course) -> dict[str, tuple]:
-    """`grader check --json` of each kind: the verdict every other door must repeat."""
-    from grader.cli import main
+def _check_json(config: Path, folder: Path, assignment: str) -> dict:
+    buffer = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("sys.stdout", buffer)
+        main(["--config", str(config), "check", str(folder), "--assignment", assignment, "--json"])
+    return json.loads(buffer.getvalue())
 
-    out = {}
+
+@pytest.fixture(scope="module")
+def checked(course, starts) -> dict:
+    """`grader check --json` of each kind: the verdict every other door must repeat."""
+    out: dict = {}
     for kind, (assignment, folder, _) in KINDS.items():
-        buffer = io.StringIO()
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr("sys.stdout", buffer)
-            main(["--config", str(course / "config.yaml"), "check", str(course / f"subs_{assignment}" / folder),
-                  "--assignment", assignment, "--json"])
-        doc = json.loads(buffer.getvalue())
+        doc, out[kind + ":starts"] = _started(
+            starts, _check_json, course / "config.yaml", course / f"subs_{assignment}" / folder, assignment)
         out[kind] = _verdict(doc["passed"], doc["points"], doc["max_points"], doc["checks"])
         out[kind + ":doc"] = doc
     return out
@@ -102,20 +159,20 @@ def _skip_unbuildable(kind: str, checked: dict) -> None:
 
 
 @pytest.fixture(scope="module")
-def ran(course) -> dict[str, dict]:
+def ran(course, starts) -> dict:
     """`grader run` of both assignments: each submission's row in results.json."""
-    from grader.cli import main
-
-    rows = {}
+    rows: dict = {}
     for assignment in ("bohnenspiel", "doublecard"):
-        assert main(["--config", str(course / "config.yaml"), "run", assignment, "--quiet"]) == 0
+        code, rows[assignment + ":starts"] = _started(
+            starts, main, ["--config", str(course / "config.yaml"), "run", assignment, "--quiet"])
+        assert code == 0
         doc = json.loads((course / "reports" / assignment / "results.json").read_text())
         rows |= {s["id"]: s for s in doc["submissions"]}
     return rows
 
 
 @pytest.fixture(scope="module")
-def served(course) -> dict[str, dict]:
+def served(course, starts) -> dict:
     """Each kind uploaded as a zip to the upload service by a student, the worker run dry."""
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
@@ -126,7 +183,7 @@ def served(course) -> dict[str, dict]:
 
     app = create_app(course / "config.yaml")
     db = app.service.db
-    rows = {}
+    rows: dict = {}
     for kind, (assignment, folder, _) in KINDS.items():
         accounts.create(db, kind, f"Student {kind}", password=f"{kind}-password-1")
         client = TestClient(app, base_url="http://testserver")
@@ -143,60 +200,72 @@ def served(course) -> dict[str, dict]:
                             files={"file": (f"{folder}.zip", data.getvalue())}, follow_redirects=False)
         assert reply.status_code in (200, 303), reply.text
     worker = Worker(course / "config.yaml")
-    while worker.run_once():
-        pass
+
+    def done() -> set[str]:
+        return {r["login"] for r in db.query("SELECT s.login FROM uploads u JOIN users s ON s.id = u.user_id "
+                                             "WHERE u.status = 'done'")}
+
+    while True:                                     # one upload a turn: whose players were started how
+        before = done()
+        more, how = _started(starts, worker.run_once)
+        if not more:
+            break
+        (login,) = done() - before
+        rows[login + ":starts"] = how
     for row in db.query("SELECT u.*, s.login FROM uploads u JOIN users s ON s.id = u.user_id"):
         rows[row["login"]] = dict(row)
     return rows
 
 
 @pytest.fixture(scope="module")
-def graded_on_gradescope(course, tmp_path_factory) -> dict[str, dict]:
+def graded_on_gradescope(course, starts, tmp_path_factory) -> dict:
     """Each kind through the autograder's entry point in a root laid out as Gradescope's."""
     from grader import gradescope
-    from grader.assignment import load_assignments
 
     assignments = load_assignments(course / "config.yaml")
-    docs = {}
+    docs: dict = {}
     for kind, (assignment, folder, _) in KINDS.items():
         root = tmp_path_factory.mktemp(f"gs-{kind}")
         shutil.copytree(course / f"subs_{assignment}" / folder, root / "submission")
-        docs[kind] = gradescope.run_submission(root, assignments[assignment])
+        docs[kind], docs[kind + ":starts"] = _started(
+            starts, gradescope.run_submission, root, assignments[assignment])
         assert json.loads((root / "results" / "results.json").read_text()) == docs[kind]
     return docs
 
 
 @pytest.fixture(scope="module")
-def compared(course, ran) -> dict[str, object]:
-    """The similarity report's door (what `grader similarity` and `grader run` call), after the league."""
-    from grader.assignment import load_assignments
-    from grader.similarity_report import run_similarity
+def compared(tmp_path_factory) -> dict:
+    """The similarity report's door (`grader similarity`'s use case): it starts no player, so one
+    start mode is enough."""
+    from grader import usecases
 
-    assignments = load_assignments(course / "config.yaml")
-    return {a: run_similarity(assignments[a], json.loads((course / "reports" / a / "results.json").read_text()))
-            for a in ("bohnenspiel", "doublecard")}
+    base = _course(tmp_path_factory.mktemp("course-similarity"), "prefork")
+    assignments = load_assignments(base / "config.yaml")
+    return {a: usecases.similarity(assignments[a]) for a in ("bohnenspiel", "doublecard")}
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_grader_check_accepts_every_kind(kind, checked):
+def test_grader_check_accepts_every_kind(kind, start_mode, checked):
     _skip_unbuildable(kind, checked)
     doc = checked[kind + ":doc"]
     assert doc["checks"][0]["name"] != "interface" or doc["checks"][0]["passed"], doc["checks"][0]["message"]
     if kind in ("python", "java", "cpp"):           # the bundled players pass their course's stages
         assert doc["passed"], doc
+    _all_started_as(start_mode, checked[kind + ":starts"])
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_grader_run_gives_the_verdict_of_grader_check(kind, checked, ran):
+def test_grader_run_gives_the_verdict_of_grader_check(kind, start_mode, checked, ran):
     _skip_unbuildable(kind, checked)
     row = ran[KINDS[kind][1]]
     v = row["validation"]
     assert _verdict(v["passed"], v["points"], v["max_points"], v["checks"]) == checked[kind]
     assert (row["status"] != "failed") == checked[kind][0], row["status_detail"]
+    _all_started_as(start_mode, ran[KINDS[kind][0] + ":starts"])
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_an_upload_to_the_service_gets_the_verdict_of_grader_check(kind, checked, served):
+def test_an_upload_to_the_service_gets_the_verdict_of_grader_check(kind, start_mode, checked, served):
     _skip_unbuildable(kind, checked)
     row = served[kind]
     assert row["status"] == "done", row
@@ -204,10 +273,11 @@ def test_an_upload_to_the_service_gets_the_verdict_of_grader_check(kind, checked
     assert _verdict(row["passed"], row["points"], row["max_points"], doc["checks"]) == checked[kind], \
         row["verdict_text"]
     assert ("Result: passed" in row["verdict_text"]) == checked[kind][0]
+    _all_started_as(start_mode, served[kind + ":starts"])
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_the_gradescope_autograder_gives_the_verdict_of_grader_check(kind, checked, graded_on_gradescope):
+def test_the_gradescope_autograder_gives_the_verdict_of_grader_check(kind, start_mode, checked, graded_on_gradescope):
     _skip_unbuildable(kind, checked)
     doc = graded_on_gradescope[kind]
     titles = [c["title"] for c in checked[kind + ":doc"]["checks"]]
@@ -216,13 +286,15 @@ def test_the_gradescope_autograder_gives_the_verdict_of_grader_check(kind, check
     assert [t["status"] == "passed" for t in doc["tests"]] == [ok for _, ok in checks], doc["tests"]
     assert [t["name"] for t in doc["tests"]] == titles
     assert doc["output"].startswith("Passed" if passed else "Did not pass"), doc["output"]
+    _all_started_as(start_mode, graded_on_gradescope[kind + ":starts"])
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_the_similarity_report_compares_every_kind(kind, checked, compared):
-    _skip_unbuildable(kind, checked)
+def test_the_similarity_report_compares_every_kind(kind, compared):
     assignment, folder, _ = KINDS[kind]
     report = compared[assignment].similarity
     mine = [d for d in report.documents if d.kind == "submission" and d.id == folder]
+    if kind == "rust" and not mine and shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed, so a Rust crate is not a kind this machine accepts")
     assert mine and mine[0].language == LANGUAGE[kind], (report.skipped, [d.id for d in report.documents])
     assert not [s for s in report.skipped if s.startswith(folder)]

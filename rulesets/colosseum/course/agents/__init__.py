@@ -11,9 +11,9 @@ __all__ = ["RandomAgent", "HumanAgent"]
 
 def __getattr__(name):
     if name == "RandomAgent":
-        from .random_agent import RandomAgent
+        from .random_agent import RandomAgent  # here: loaded when first named (see above)
         return RandomAgent
     if name == "HumanAgent":
-        from .human_agent import HumanAgent
+        from .human_agent import HumanAgent  # here: loaded when first named (see above)
         return HumanAgent
     raise AttributeError(f"module 'agents' has no attribute {name!r}")
