@@ -51,6 +51,7 @@ class LeagueRun:
     disqualified: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     ladder_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # grading kind ladder
+    collusion_replays: int = 0      # games scheduled for suspicious pairs (round "collusion replay")
 
     def summary_line(self) -> str:
         changed = f": {len(self.changed)} submission(s) new or changed" if self.changed else ""
@@ -58,7 +59,9 @@ class LeagueRun:
         retried = f", {self.infra_retries} replayed after a grader failure" if self.infra_retries else ""
         named = ", ".join(self.gone[:5]) + (f" and {len(self.gone) - 5} more" if len(self.gone) > 5 else "")
         gone = f"; left out: {len(self.gone)} earlier submission(s) no longer in the folder ({named})" if self.gone else ""
-        return f"{self.reused} games reused, {self.played} played{changed}{retried}{infra}{gone}."
+        replays = (f", {self.collusion_replays} of them replaying suspicious pairs for the collusion check"
+                   if self.collusion_replays else "")
+        return f"{self.reused} games reused, {self.played} played{replays}{changed}{retried}{infra}{gone}."
 
 
 def validation_key(assignment: Assignment, sub: Submission) -> str:
@@ -315,6 +318,7 @@ def _collusion_replays(assignment: Assignment, store: Store, run: LeagueRun, ids
                                           collusion.REPLAY_ROUND)]
         _say(console, f"collusion replay: {len(wave)} game(s) for {len(pairs)} suspicious pair(s)")
         run.specs = run.specs + wave
+        run.collusion_replays += len(wave)
         _play(assignment, store, run, wave, entrants, executor, factory, run_id, progress, console)
         return league_games(assignment, store, run)
 

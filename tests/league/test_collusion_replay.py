@@ -135,11 +135,13 @@ def test_a_league_replays_the_thrower_pair_in_stored_labelled_games_that_never_c
         games = league_games(assignment, store, run)
     replays = [g for g in games if g["round"] == REPLAY_ROUND]
     assert replays and {frozenset((g["seat0"], g["seat1"])) for g in replays} == {frozenset(("s0", "s4"))}
-    assert executor.asked.count(REPLAY_ROUND) == len(replays)
+    assert executor.asked.count(REPLAY_ROUND) == len(replays) == run.collusion_replays
+    assert f", {len(replays)} of them replaying suspicious pairs" in run.summary_line()
     assert [(f.player, f.beneficiary) for f in result_flags(games)] == [("s0", "s4")]
     assert {r.id: r.games for r in run.standings.rows}["s0"] == 2 * 8      # 7 students and random, twice
     again = run_league(assignment, executor=SimulatedGames(), progress=False)
     assert again.played == 0 and sorted(again.keys) == sorted(run.keys)
+    assert again.collusion_replays == len(replays)
 
     off = yaml.safe_load(config.read_text())
     off["assignments"]["arena"]["league"]["collusion"] = {"replay": False}
