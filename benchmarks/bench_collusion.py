@@ -55,7 +55,8 @@ def run():
             games, (thrower, friend) = _league(seed, gpp, True)
             found += any((f.player, f.beneficiary) == (thrower, friend) for f in result_flags(games))
         rows.append({"league": f"{gpp} games a pair", "honest leagues with any flag": f"{false_flags} of {LEAGUES}",
-                     "thrower found": f"{found} of {LEAGUES}", "extra games a league": "0",
+                     "thrower found": f"{found} of {LEAGUES}",
+                     "extra games a league": f"{(gpp - 2) * PLAYERS * (PLAYERS - 1) // 2} (+{(gpp - 2) / 2:.0%})",
                      "s": f"{time.perf_counter() - t0:.1f}"})
     t0 = time.perf_counter()
     before = {"false": 0, "found": 0}
