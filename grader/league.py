@@ -323,7 +323,8 @@ def _collusion_replays(assignment: Assignment, store: Store, run: LeagueRun, ids
         return league_games(assignment, store, run)
 
     try:
-        collusion.replay_suspicious(league_games(assignment, store, run), ids, settings, play)
+        collusion.replay_suspicious(league_games(assignment, store, run),
+                                    [i for i in ids if i not in run.disqualified], settings, play)
     finally:
         if own:
             executor.close()
