@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 
 import rulesets
+from grader.collusion import REPLAY_ROUND
+from grader.schedule import GameSpec, more_games
 
 GAME_PARAMS = {"sizex": 7, "sizey": 7, "max_obstacles": 0, "initial_obstacles": 6, "start": "random"}
 
@@ -86,3 +88,43 @@ def bt_league(rng: random.Random, strengths: dict[str, float], games_per_pair: i
                 games.append({"id": f"{a}-{b}-{g}", "seat0": seats[0], "seat1": seats[1], "seed": g,
                               "points": points})
     return games
+
+
+def bt_result(strengths: dict[str, float], spec: GameSpec, lose_to: tuple[str, str] | None = None) -> dict:
+    """One Bradley–Terry game as the collusion check reads it, a function of its spec only (so a
+    replayed game gives the same result); the thrower of `lose_to` loses every game to its friend."""
+    a, b = spec.seat0, spec.seat1
+    p_a = 1 / (1 + 10 ** ((strengths[b] - strengths[a]) / 400))
+    a_wins = random.Random(f"{spec.seed}/{spec.game_index}/{spec.pairing}").random() < p_a
+    if lose_to and {a, b} == set(lose_to):
+        a_wins = a == lose_to[1]
+    return {"id": f"{spec.pairing}#{spec.game_index}", "seat0": a, "seat1": b, "seed": spec.seed,
+            "game_index": spec.game_index, "round": spec.round, "points": [1.0, 0.0] if a_wins else [0.0, 1.0]}
+
+
+class SimulatedReplays:
+    """`play(pairs)` for grader.collusion.replay_suspicious over simulated players, as the league
+    does it: one more twin per pair, numbered on from the games this run scheduled for the pair,
+    taken from `store` (game id -> game, kept across runs) when there, else played and stored
+    (`played` lists those). `stop_after` games played, it raises KeyboardInterrupt (a kill)."""
+
+    def __init__(self, strengths: dict[str, float], games: list[dict], seed: int,
+                 lose_to: tuple[str, str] | None = None, store: dict[str, dict] | None = None,
+                 stop_after: int | None = None):
+        self.strengths, self.seed, self.lose_to, self.stop_after = strengths, seed, lose_to, stop_after
+        self.store = {} if store is None else store
+        self.games = list(games)
+        self.played: list[str] = []
+
+    def __call__(self, pairs: list[tuple[str, str]]) -> list[dict]:
+        for a, b in pairs:
+            had = sum({g["seat0"], g["seat1"]} == {a, b} for g in self.games)
+            for spec in more_games(a, b, had, 2, self.seed, REPLAY_ROUND):
+                game = bt_result(self.strengths, spec, self.lose_to)
+                if game["id"] not in self.store:
+                    if self.stop_after is not None and len(self.played) >= self.stop_after:
+                        raise KeyboardInterrupt
+                    self.store[game["id"]] = game
+                    self.played.append(game["id"])
+                self.games = self.games + [self.store[game["id"]]]
+        return self.games

@@ -31,7 +31,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .schedule import GameSpec, pair_games, pairing_name, random_opponents
+from .schedule import GameSpec, more_games, pairing_name, random_opponents
 from .standings import RatingFit, fit_ratings
 
 Results = dict[tuple[str, int], tuple[float, float]]
@@ -166,10 +166,7 @@ def next_wave(ids: list[str], specs: list[GameSpec], results: Results,
             chosen[pairing_name(player, other)] = (player, other)
     wave = []
     for name, (a, b) in sorted(chosen.items()):
-        start = twins.get(name, 0)
-        start += start % 2                           # new games start on a fresh twin
-        wave += [GameSpec(g.pairing, g.seat0, g.seat1, g.seed, g.game_index, f"wave {number}")
-                 for g in pair_games(a, b, start + WAVE_GAMES, seed, "")[start:]]
+        wave += more_games(a, b, twins.get(name, 0), WAVE_GAMES, seed, f"wave {number}")
     return Wave(number, wave, ratings, sorted(doubt))
 
 

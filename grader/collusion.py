@@ -16,11 +16,20 @@ example players is in docs/BENCHMARKS.md):
   such moves against one opponent is compared with its rate against everyone else by Fisher's exact
   test (one-sided), with a floor on the difference so that a tiny but steady gap in huge samples
   does not count.
+
+Two games a pair (a course's usual league) cannot make any result unlikely enough after the
+correction, so a league first **replays suspicious pairs** (`replay_suspicious`): a pair whose
+results against each other are improbable at an uncorrected screening level (`screen`) gets one
+more seat-swapped twin of games, wave after wave, until the corrected test decides it (flagged),
+its surprise fades above the screening level (an honest streak regresses), or it has played
+`max_games`. The replayed games are ordinary stored games of round `REPLAY_ROUND`: a re-run
+replays nothing, the report shows them, and they never count in the standings.
 """
 from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .standings import ELO_SCALE, Z95, ratings
@@ -31,6 +40,23 @@ MIN_MOVES = 10              # judged moves against the opponent in question
 MIN_OTHER_MOVES = 20        # judged moves against everyone else
 SCREEN = 0.05              # results: pairs refitted without their own games
 MIN_RATE_GAP = 0.15         # blunder rate against the opponent minus the rate against the others
+REPLAY_ROUND = "collusion replay"   # the round of the games a suspicious pair replays
+
+
+@dataclass(frozen=True)
+class ReplaySettings:
+    """When a league replays a pair before the corrected test (config: league.collusion)."""
+
+    replay: bool = True         # replay suspicious pairs at all
+    screen: float = 0.1         # uncorrected p-value under which a pair is suspicious
+    max_games: int = 12         # a pair's games in all (its league games included), then the test decides
+    alpha: float = ALPHA        # the corrected test's family-wise false-flag rate
+
+    def __post_init__(self) -> None:
+        if not 0 < self.screen < 1:
+            raise ValueError(f"collusion screen must be between 0 and 1, not {self.screen:g}.")
+        if self.max_games < 2:
+            raise ValueError(f"collusion max_games must be at least 2, not {self.max_games}.")
 
 
 @dataclass
@@ -81,12 +107,27 @@ def _scored(games: list[dict]) -> list[dict]:
             and not (g["points"][0] == 0 and g["points"][1] == 0)]
 
 
-def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
-    """Pairs whose results against each other the rest of the league makes very unlikely."""
-    games = _scored(games)
+@dataclass
+class PairTest:
+    """One direction of one pair: `winner` scored `score` of `n` against `loser` where the rest of
+    the league gives it `p_win` a game; `p` is the uncorrected tail probability."""
+
+    p: float
+    loser: str
+    winner: str
+    p_win: float
+    score: float
+    n: int
+    games: list[dict]
+
+
+def pair_tests(games: list[dict], refit_below: float = SCREEN) -> list[PairTest]:
+    """Both directions of every pair with enough games outside it, uncorrected; a pair whose
+    surprise under the full fit is below `refit_below` is judged by the fit without its games."""
+    games = sorted(_scored(games), key=lambda g: (str(g.get("id")), g["seat0"], g["seat1"]))
     by_pair: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for g in games:
-        by_pair[tuple(sorted((g["seat0"], g["seat1"])))].append(g)
+        by_pair[_pair(g)].append(g)
     played: dict[str, int] = defaultdict(int)
     for g in games:
         played[g["seat0"]] += 1
@@ -94,7 +135,7 @@ def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
     ids = sorted(played)
     everything = [(g["seat0"], g["seat1"], g["points"][0], g["points"][1]) for g in games]
     full = ratings(ids, everything)
-    candidates = []
+    tests = []
     for (a, b), own in sorted(by_pair.items()):
         if min(played[a], played[b]) - len(own) < MIN_OTHER_GAMES or a not in full or b not in full:
             continue
@@ -105,8 +146,8 @@ def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
         p_full = win_probability(full, a, b)
         screen = min(binomial_tail(n, math.ceil(n - score_a - 1e-9), 1 - p_full),
                      binomial_tail(n, math.ceil(score_a - 1e-9), p_full))
-        if screen < SCREEN:
-            others = [r for r, g in zip(everything, games) if tuple(sorted((g["seat0"], g["seat1"]))) != (a, b)]
+        if screen < refit_below:
+            others = [r for r, g in zip(everything, games) if _pair(g) != (a, b)]
             rated = ratings(ids, others)
             if a not in rated or b not in rated:
                 continue
@@ -114,17 +155,62 @@ def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
         else:
             p_a = p_full
         for loser, winner, p_win, score in ((a, b, 1 - p_a, n - score_a), (b, a, p_a, score_a)):
-            # `winner` scoring `score` of n when the rest of the league gives it p_win a game
-            candidates.append((binomial_tail(n, math.ceil(score - 1e-9), p_win), loser, winner, p_win, score, n, own))
+            tests.append(PairTest(binomial_tail(n, math.ceil(score - 1e-9), p_win), loser, winner, p_win,
+                                  score, n, own))
+    return tests
+
+
+def _pair(g: dict) -> tuple[str, str]:
+    a, b = sorted((g["seat0"], g["seat1"]))
+    return a, b
+
+
+def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
+    """Pairs whose results against each other the rest of the league makes very unlikely."""
+    candidates = pair_tests(games)
     tests = max(len(candidates), 1)
     flags = []
-    for p, loser, winner, p_win, score, n, own in candidates:
-        if p * tests < alpha and score / n > p_win:
-            flags.append(Flag("results", loser, winner, min(1.0, p * tests),
-                              f"{winner} scored {score:g} of {n} against {loser}, where their other games "
-                              f"give {winner} a {p_win:.0%} chance a game (p = {min(1.0, p * tests):.2g} "
-                              f"after correcting for {tests} tests).", [g["id"] for g in own]))
+    for t in candidates:
+        p = min(1.0, t.p * tests)
+        if p < alpha and t.score / t.n > t.p_win:
+            replayed = sum(g.get("round") == REPLAY_ROUND for g in t.games)
+            extra = f", {replayed} of them replayed because the first were improbable" if replayed else ""
+            flags.append(Flag("results", t.loser, t.winner, p,
+                              f"{t.winner} scored {t.score:g} of {t.n} against {t.loser}{extra}, where their other "
+                              f"games give {t.winner} a {t.p_win:.0%} chance a game (p = {p:.2g} after correcting "
+                              f"for {tests} tests).", [g["id"] for g in t.games]))
     return flags
+
+
+def replay_pairs(games: list[dict], players: Iterable[str], settings: ReplaySettings) -> list[tuple[str, str]]:
+    """The pairs (both in `players`) that should play one more twin: suspicious at the screening
+    level, not yet decided by the corrected test, under `max_games`."""
+    allowed = set(players)
+    candidates = pair_tests(games, max(SCREEN, settings.screen))
+    tests = max(len(candidates), 1)
+    out: set[tuple[str, str]] = set()
+    for t in candidates:
+        if t.loser in allowed and t.winner in allowed and t.n < settings.max_games \
+                and t.score / t.n > t.p_win and t.p < settings.screen and t.p * tests >= settings.alpha:
+            out.add((min(t.loser, t.winner), max(t.loser, t.winner)))
+    return sorted(out)
+
+
+def replay_suspicious(games: list[dict], players: Iterable[str], settings: ReplaySettings,
+                      play: Callable[[list[tuple[str, str]]], list[dict]]) -> tuple[list[dict], int]:
+    """Replay suspicious pairs until none is left undecided. `play(pairs)` plays (or finds stored)
+    one more seat-swapped twin for each pair and returns every game of the league so far. Each
+    wave is a pure function of the games, so a re-run asks for the same games in the same waves.
+    Returns (every game, waves played); at most max_games / 2 waves, even if games go missing."""
+    players = sorted(set(players))
+    waves = 0
+    while settings.replay and waves < math.ceil(settings.max_games / 2):
+        pairs = replay_pairs(games, players, settings)
+        if not pairs:
+            break
+        games = play(pairs)
+        waves += 1
+    return games, waves
 
 
 def blunder_counts(games: list[dict], game, blunder, known: dict | None = None) -> dict[tuple[str, str], list[int]]:

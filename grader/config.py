@@ -79,6 +79,16 @@ class AdaptiveConfig(Strict):
     budget: float = Field(0.15, gt=0, le=1)       # at most this share of a full round robin's games
 
 
+class CollusionConfig(Strict):
+    """Replaying suspicious pairs before the collusion check (grader/collusion.py): a pair whose games
+    against each other are improbable at `screen` (uncorrected) plays more seat-swapped twins until
+    the corrected test decides or it has `max_games`; the replays never count in the standings."""
+
+    replay: bool = True
+    screen: float = Field(0.1, gt=0, lt=1)        # uncorrected p-value that makes a pair suspicious
+    max_games: int = Field(12, ge=2, le=1000)     # a replayed pair's games in all, league games included
+
+
 class LeagueConfig(Strict):
     format: Literal["round_robin", "random_subset", "gauntlet", "adaptive"] = "round_robin"
     games_per_pair: int = Field(2, ge=1, le=100000)
@@ -87,6 +97,7 @@ class LeagueConfig(Strict):
     opponents: int = Field(5, ge=1)                         # random_subset: opponents per submission
     top_fraction: float = Field(0.1, gt=0, le=1)            # random_subset: the playoff; adaptive: a cut
     adaptive: AdaptiveConfig = Field(default_factory=AdaptiveConfig)
+    collusion: CollusionConfig = Field(default_factory=CollusionConfig)
     gauntlet: list[str] = Field(default_factory=lambda: ["random"])   # built-ins every submission meets
     concurrency: Annotated[int, Field(ge=1)] | Literal["auto"] = "auto"
     executor: Literal["local", "dask"] = "local"

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from . import adaptive
+from . import adaptive, collusion
 from . import schedule as sched
 from .assignment import Assignment
 from .executor_choice import make_executor
@@ -58,6 +58,7 @@ class LeagueRun:
     disqualified: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
     ladder_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # grading kind ladder
+    collusion_replays: int = 0      # games scheduled for suspicious pairs (round "collusion replay")
 
     def summary_line(self) -> str:
         changed = f": {len(self.changed)} submission(s) new or changed" if self.changed else ""
@@ -65,7 +66,9 @@ class LeagueRun:
         retried = f", {self.infra_retries} replayed after a grader failure" if self.infra_retries else ""
         named = ", ".join(self.gone[:5]) + (f" and {len(self.gone) - 5} more" if len(self.gone) > 5 else "")
         gone = f"; left out: {len(self.gone)} earlier submission(s) no longer in the folder ({named})" if self.gone else ""
-        return f"{self.reused} games reused, {self.played} played{changed}{retried}{infra}{gone}."
+        replays = (f", {self.collusion_replays} of them replaying suspicious pairs for the collusion check"
+                   if self.collusion_replays else "")
+        return f"{self.reused} games reused, {self.played} played{replays}{changed}{retried}{infra}{gone}."
 
 
 def validation_key(assignment: Assignment, sub: Submission) -> str:
@@ -192,6 +195,9 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         if assignment.config.grading.kind == "ladder":
             _ladder_games(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
                           progress, console)
+        if lg.collusion.replay:
+            _collusion_replays(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
+                               progress, console)
         run.standings = _standings(assignment, store, run, entrants)
         run.seconds = time.perf_counter() - t0
         store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
@@ -278,8 +284,7 @@ def _ladder_games(assignment: Assignment, store: Store, run: LeagueRun, ids: lis
                 if sid in run.disqualified or decide([x for _, x in games], settings).decided \
                         or start >= settings.max_games:
                     continue
-                start += start % 2
-                wave += sched.pair_games(sid, base, start + 2, seed, "ladder")[start:]
+                wave += sched.more_games(sid, base, start, 2, seed, "ladder")
             run.ladder_scores = {sid: {} for sid in ids}
             for (sid, base), games in pairs.items():
                 run.ladder_scores[sid][base] = [x for _, x in games]
@@ -290,6 +295,52 @@ def _ladder_games(assignment: Assignment, store: Store, run: LeagueRun, ids: lis
     finally:
         if own:
             executor.close()
+
+
+def replay_settings(assignment: Assignment) -> collusion.ReplaySettings:
+    """league.collusion, with the similarity report's false-flag rate (the test the replays feed)."""
+    cfg = assignment.config.league.collusion
+    alpha = assignment.config.similarity.alpha if assignment.config.similarity else collusion.ALPHA
+    return collusion.ReplaySettings(replay=cfg.replay, screen=cfg.screen, max_games=cfg.max_games, alpha=alpha)
+
+
+def _collusion_replays(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], entrants, executor,
+                       factory, run_id, progress, console) -> None:
+    """Suspicious pairs of students play more seat-swapped twins (round "collusion replay") until
+    the collusion check's corrected test can decide them; see grader/collusion.py. Each wave
+    follows from the stored results, so a re-run finds every replay in the store."""
+    settings = replay_settings(assignment)
+    seed = assignment.config.league.seed
+    own = executor is None
+    executor = executor or make_executor(assignment)
+
+    def play(pairs: list[tuple[str, str]]) -> list[dict]:
+        scheduled: dict[str, int] = {}              # games of each pairing scheduled, infra ones too
+        for spec in run.keys.values():
+            scheduled[spec.pairing] = max(scheduled.get(spec.pairing, 0), spec.game_index + 1)
+        wave = [g for a, b in pairs
+                for g in sched.more_games(a, b, scheduled.get(sched.pairing_name(a, b), 0), 2, seed,
+                                          collusion.REPLAY_ROUND)]
+        _say(console, f"collusion replay: {len(wave)} game(s) for {len(pairs)} suspicious pair(s)")
+        run.specs = run.specs + wave
+        run.collusion_replays += len(wave)
+        _play(assignment, store, run, wave, entrants, executor, factory, run_id, progress, console)
+        return league_games(assignment, store, run)
+
+    try:
+        collusion.replay_suspicious(league_games(assignment, store, run),
+                                    [i for i in ids if i not in run.disqualified], settings, play)
+    finally:
+        if own:
+            executor.close()
+
+
+def league_games(assignment: Assignment, store: Store, run: LeagueRun) -> list[dict]:
+    """This run's finished games without disqualified players, as the collusion check reads them."""
+    return [{"id": g.key, "seat0": g.seat0, "seat1": g.seat1, "points": [g.points0, g.points1], "seed": g.seed,
+             "game_index": g.game_index, "round": g.round}
+            for g in store.games(assignment.name, keys=set(run.keys)) if g.status == "done"
+            and g.seat0 not in run.disqualified and g.seat1 not in run.disqualified]
 
 
 def _ladder_pairs(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], baselines: list[str],
@@ -420,10 +471,10 @@ def _save(assignment, store: Store, run_id: int, key: str, spec, entrants, resul
 
 
 def _standings(assignment: Assignment, store: Store, run: LeagueRun, entrants) -> Standings:
-    """Standings over this schedule's finished games, without disqualified players' games."""
-    games = store.games(assignment.name, keys=set(run.keys))
-    results = [(g.seat0, g.seat1, g.points0, g.points1) for g in games if g.status == "done"
-               and g.seat0 not in run.disqualified and g.seat1 not in run.disqualified]
+    """Standings over this schedule's finished games, without disqualified players' games and
+    without the collusion check's replays (they decide a flag, never a place)."""
+    results = [(g["seat0"], g["seat1"], *g["points"]) for g in league_games(assignment, store, run)
+               if g["round"] != collusion.REPLAY_ROUND]
     participants = [i for i in entrants if i not in run.disqualified]
     return compute_standings(results, participants, run.disqualified, rank_by=rank_by(assignment))
 

@@ -10,7 +10,7 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
-from . import __version__
+from . import __version__, collusion
 from .assignment import Assignment
 from .feedback import student_feedback
 from .grading import Grade
@@ -97,6 +97,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         if stored.status != "done":
             continue
         _player_stats(stats, stored)
+        if stored.round == collusion.REPLAY_ROUND:     # they decide a flag, never a place (as the standings)
+            continue
         for x, y, px in ((stored.seat0, stored.seat1, stored.points0), (stored.seat1, stored.seat0, stored.points1)):
             cell = cross.setdefault(x, {}).setdefault(y, {"points": 0.0, "games": 0, "game_ids": []})
             cell["points"] += px

@@ -61,6 +61,13 @@ def pair_games(a: str, b: str, games_per_pair: int, seed: int, round: str) -> li
     return out
 
 
+def more_games(a: str, b: str, scheduled: int, count: int, seed: int, round: str) -> list[GameSpec]:
+    """`count` more games of a pairing that has `scheduled` games already, starting on a fresh twin
+    (so every new game has its seat-swapped partner on a new seed)."""
+    start = scheduled + scheduled % 2
+    return pair_games(a, b, start + count, seed, round)[start:]
+
+
 def _unique(ids) -> list[str]:
     ids = list(ids)
     if len(set(ids)) != len(ids):
