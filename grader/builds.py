@@ -1,7 +1,7 @@
 """Building a submission in the sandbox, once per content, keeping only what the build declared.
 
-Which kinds exist and how each is built and started is the table in grader/program_kinds.py. Here
-a row's build runs as a sandbox Program (its own time and memory limits; it may write only into a
+Which kinds exist and how each is built and started is the table in grader/player_kinds.py. Here
+a row's build runs as a sandbox Command (its own time and memory limits; it may write only into a
 fresh folder, execute only its toolchain) while a watcher counts that folder: once it holds more
 than `programs.output_mb` or `programs.output_files`, the build is stopped and that is the
 student's build verdict. After a build that succeeded, the grader copies out the artefacts the
@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox import CallResult, Limits, PlayerProcess, java
-from sandbox.program import Program
+from sandbox.command import Command
 
 from . import build_cache
 from .assignment import Assignment
 from .config import ProgramsConfig
 from .confined_files import DIRECTORY, Refused, Tally, copy_out, entries, open_beneath, tally
-from .program_kinds import KINDS, BuildJob, NotBuildable, RunJob, kind_of
+from .player_kinds import KINDS, BuildJob, NotBuildable, RunJob, kind_of
 from .submissions import Submission
 
 OUTPUT_KB = 64               # the compiler's captured messages
@@ -50,7 +50,7 @@ class Built:
     ok: bool
     message: str                       # one sentence
     kind: str = ""
-    program: Program | None = None
+    program: Command | None = None
     folder: Path | None = None         # the cached build (None: nothing to build, or failed)
     compiler: str = ""                 # the build's messages, cleaned and capped
     seconds: float = 0.0
@@ -159,9 +159,9 @@ def build_kind(name: str, staged: Path, shim: str, cfg: ProgramsConfig, key: str
         shutil.rmtree(scratch, ignore_errors=True)        # fd-based: never follows the build's links
 
 
-def _run_in_box(shim: str, label: str, program: Program, job: BuildJob,
+def _run_in_box(shim: str, label: str, program: Command, job: BuildJob,
                 cfg: ProgramsConfig) -> tuple[CallResult, str, Tally | None]:
-    """Run a build Program (cwd: the staged sources) to its end while a watcher counts its folder;
+    """Run a build Command (cwd: the staged sources) to its end while a watcher counts its folder;
     (result, cleaned messages, the count that went over the output caps or None)."""
     limits = Limits(memory_mb=cfg.build_memory_mb, start_s=cfg.build_time_s, output_kb=OUTPUT_KB, freeze=False)
     proc = PlayerProcess(shim, job.staged, limits, name=f"build {label}", program=program)

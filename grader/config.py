@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 import rulesets
 from rulesets.base import BadParams
 
-from .program_driver import check_patterns, program_kind
+from .console_driver import check_patterns, console_kind
 
 POLICIES = ("forfeit", "random", "disqualify")
 
@@ -341,7 +341,7 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}.") from None
-    kind = program_kind(ruleset)
+    kind = console_kind(ruleset)
     if kind is None and (a.validation.kind == "program" or a.validation.program_patterns
                          or a.validation.submission_patterns):
         raise ConfigError(f"{path}: assignments.{name}.validation: {a.ruleset} has no command-line kind of "

@@ -14,7 +14,7 @@ from typing import TypedDict
 from rulesets.base import JavaApi
 
 from .assignment import Assignment
-from .program_kinds import detect
+from .player_kinds import detect
 from .submissions import ProgramBuild, Submission, discover, load
 
 

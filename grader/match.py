@@ -28,8 +28,8 @@ from sandbox.player import Player
 from sandbox.seeding import seat_seed
 
 from .assignment import Assignment
+from .player_kinds import language
 from .players import BuildFailed, player_kwargs
-from .program_kinds import language
 from .replies import ask, read
 from .submissions import Submission
 

@@ -4,7 +4,7 @@ A line-protocol program (rulesets/*/lines.py) prints its moves and nothing else;
 to be played at the keyboard (a mode menu, "Enter your move: ") prints questions. The grader
 plays console programs whose waiting for input it can see exactly: Python ones
 (sandbox/console_shim.py runs the script in a thread of its own process) and Java ones (the JVM
-shim's ConsoleHandler runs `Main` in a thread the same way; grader/program_kinds.py `Kind.console`).
+shim's ConsoleHandler runs `Main` in a thread the same way; grader/player_kinds.py `Kind.console`).
 It cannot yet tell when a C, C++ or Rust program waits for its input, so such a program must not
 be misread as a line-protocol player (its menu taken for an illegal move): it is found here, from
 its sources, and the check says it needs a human, with the question it prints.

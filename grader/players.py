@@ -1,5 +1,5 @@
 """How one submission's player process is started: the ruleset's Python shim, or the program its
-kind's row starts (grader/program_kinds.py: a Java player's JVM, a line-protocol program with the
+kind's row starts (grader/player_kinds.py: a Java player's JVM, a line-protocol program with the
 ruleset's `lines` adapter) once grader/builds.py has built it in the sandbox (cached by content).
 
 `player_kwargs` is what match.py and validation.py hand to the player factory. Nothing here is
@@ -11,7 +11,7 @@ from typing import Any
 
 from .assignment import Assignment
 from .builds import build
-from .program_kinds import kind_of
+from .player_kinds import kind_of
 from .submissions import Submission
 
 

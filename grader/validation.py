@@ -25,11 +25,11 @@ from sandbox.seeding import seat_seed
 from . import bounded, python_source, seeds
 from .assignment import Assignment
 from .builds import build
+from .console_driver import check_console, console_kind, entry_file
 from .match import Allowance, PlayerFactory, play_game, player_factory
 from .native_console import console_question
+from .player_kinds import KINDS, RunJob, kind_of, language
 from .players import player_kwargs
-from .program_driver import check_program, entry_file, program_kind
-from .program_kinds import KINDS, RunJob, kind_of, language
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -144,7 +144,7 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
     at its top level is a module; anything else is the interactive program (read, never run, here),
     as is a compiled program that prints questions for a person (grader/native_console.py).
     The entry file is read under bounds (grader/python_source.py): `bounded.Refused` when it is too large."""
-    kind = program_kind(assignment.ruleset)
+    kind = console_kind(assignment.ruleset)
     setting = assignment.config.validation.kind
     if kind is None:
         return "module"
@@ -175,13 +175,13 @@ def _program(assignment: Assignment, sub: Submission) -> Check:
     if native in KINDS and KINDS[native].console is not None:    # a compiled console program the driver plays
         built = build(assignment, sub)
         if not built.ok or built.folder is None:
-            kind = program_kind(assignment.ruleset)
+            kind = console_kind(assignment.ruleset)
             return Check("program", "The interactive program, played through its console", False, 0.0,
                          kind.points if kind is not None else 0.0, built.message, picture=built.compiler or None)
         console = KINDS[native].console
         assert console is not None
         program = console(RunJob(sub.staged, built.folder, assignment.memory_mb))
-    rep = check_program(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
+    rep = check_console(assignment.ruleset, sub.staged, assignment.limits(), settings.program_patterns,
                         settings.submission_patterns.get(sub.id), program)
     good = sum(s.passed for s in rep.scenarios)
     if rep.needs_human:
@@ -363,7 +363,8 @@ def cores() -> int:
 
 def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1,
            seed: int = 0) -> Check:
-    cases: list[ProbeCase] = probe.cases(assignment.game)
+    cases: list[ProbeCase] = (probe.cases(assignment.game, seat_seed(seeds.CHECK_KEY, seed, f"{probe.name}/cases"))
+                              if probe.seeded else probe.cases(assignment.game))
     asker = _Asker(assignment, sub, factory, seed)
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""

@@ -326,10 +326,11 @@ class Probe:
     name: str
     title: str
     points: float
-    cases: Callable[[Any], list[ProbeCase]]          # its game: each ruleset passes its own Game class
+    cases: Callable[..., list[ProbeCase]]            # (its game) or, if seeded, (its game, seed)
     required: bool = True
     scoring: str = "all"
     informational: bool = False   # reported, never counted
+    seeded: bool = False          # cases(game, seed): the check's own seed (varied per run, recorded) shapes them
 
 
 def check_arity(owner: Any, name: str, nargs: int) -> str | None:

@@ -25,7 +25,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from sandbox import box, cgroup, confine, landlock, own_clock, program, seccomp_filter, wire
+from sandbox import box, cgroup, command, confine, landlock, own_clock, seccomp_filter, wire
 from sandbox.callloop import course_packages, prepare_interpreter, serve
 from sandbox.wire import ChildConfig
 
@@ -251,7 +251,7 @@ class Bootstrap:
         """A program player (a JVM, a compiled program): exec it now, every layer applied and the
         ready frame written; it inherits the protocol's descriptors. Python players go on serving."""
         if self.cfg.exec is not None:
-            program.exec_program(self.cfg.exec, req_fd, rep_fd, self.first_turn_env())
+            command.exec_command(self.cfg.exec, req_fd, rep_fd, self.first_turn_env())
 
     def first_turn_env(self) -> dict[str, str]:
         """For a program (a JVM) that forgets the first-turn paths itself after its first move:

@@ -1,6 +1,6 @@
 """Java players: the JDK, the shim's classes, the JVM's flags, and the compile step, as Programs.
 
-A Java player is a JVM started by the sandboxed child as its last step (sandbox/program.py).
+A Java player is a JVM started by the sandboxed child as its last step (sandbox/command.py).
 It runs `grader_shim.Main` (sandbox/java_sources/grader_shim: the wire protocol in Java) with a
 ruleset's bridge class (a `grader_shim.Handler`), the ruleset's course API and the student's
 compiled classes on the class path. Trusted classes (shim + course API) are compiled once per
@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from . import wire
-from .program import Program, loader_paths
+from .command import Command, loader_paths
 
 SHIM_SOURCES = Path(__file__).resolve().parent / "java_sources" / "grader_shim"
 LANDLOCK_SOURCES = Path(__file__).resolve().parent / "java_sources" / "landlock"
@@ -148,7 +148,7 @@ def _dump_archive(home: Path, work: Path, bridge: str) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_once: bool = False) -> Program:
+def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_once: bool = False) -> Command:
     """The JVM of one player: the shim serving `bridge`, the API and the student's `classes`.
     `read_once`: some files are readable during the first turn only, so the shim needs Landlock."""
     home = required_jdk()
@@ -158,12 +158,12 @@ def player_program(api: Path, bridge: str, classes: Path, memory_mb: int, read_o
     landlock = ["--module-path", str(api / "landlock.jar"), *LANDLOCK_FLAGS] if read_once else []
     argv = [java, *memory_flags(memory_mb), *JVM_FLAGS, *share, *landlock,
             "-cp", f"{api / 'api.jar'}:{classes}", SHIM_MAIN, bridge]
-    return Program(argv=tuple(argv), execute=(java, *loader_paths(java)),
+    return Command(argv=tuple(argv), execute=(java, *loader_paths(java)),
                    read=(*jdk_read_paths(home), str(api), str(classes)),
                    env={"LANG": "C.UTF-8"}, address_space_mb=JVM_ADDRESS_SPACE_MB)
 
 
-def compile_program(api: Path, sources: list[str], out: Path, memory_mb: int) -> Program:
+def compile_program(api: Path, sources: list[str], out: Path, memory_mb: int) -> Command:
     """javac inside the sandbox: the student's `sources` (relative to the submission) against the
     API classes, writing only into `out`. No annotation processors (they would run student code)."""
     home = required_jdk()
@@ -172,7 +172,7 @@ def compile_program(api: Path, sources: list[str], out: Path, memory_mb: int) ->
     argv = [javac, f"-J-Xmx{heap}m", "-J-XX:-UsePerfData", "-J-XX:+UseSerialGC", "-J-XX:-UseContainerSupport",
             "-J-Xss1m", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "30", "-nowarn", "-g",
             "-cp", str(api / "api.jar"), "-d", str(out), *sources]
-    return Program(argv=tuple(argv), execute=(javac, *loader_paths(javac)),
+    return Command(argv=tuple(argv), execute=(javac, *loader_paths(javac)),
                    read=(*jdk_read_paths(home), str(api)), write=(str(out),), env={"LANG": "C.UTF-8"},
                    io="none", address_space_mb=JVM_ADDRESS_SPACE_MB, fsize_mb=64, nofile=256)
 

@@ -73,7 +73,7 @@ def restrict(read_paths: Iterable[str], abi: int, network: bool = True, scopes: 
     """Apply one ruleset to the calling thread (before any other thread exists): read-only
     access beneath `read_paths`, nothing else on the filesystem; no TCP bind/connect (ABI 4+);
     no signals or abstract Unix sockets outside this domain (ABI 6+). Needs NO_NEW_PRIVS.
-    With `execute` (a program's run, sandbox/program.py) only those files may be executed and
+    With `execute` (a program's run, sandbox/command.py) only those files may be executed and
     the read paths lose the EXECUTE right; `write` folders are writable.
     Returns the paths skipped because they do not exist. Raises OSError on failure."""
     call = _syscall()

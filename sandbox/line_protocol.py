@@ -1,7 +1,7 @@
 """The line dialect: a program (any language) that reads a line on stdin and answers with a line.
 
 Over the transport (a PlayerProcess, sandbox/player.py `Transport`) whose child exec'd the program
-with `io="lines"` (sandbox/program.py): the sandbox's ready frame first (framed, from the trusted
+with `io="lines"` (sandbox/command.py): the sandbox's ready frame first (framed, from the trusted
 bootstrap), then text. What the lines say is a ruleset's adapter (rulesets/lines.py): its
 `call(conversation, method, args, soft)` turns a grader call into lines and calls
 `exchange_line` here; starting is the ready frame alone.

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 from . import host, wire
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
+from .command import Command
 from .cputime import CpuMeter, QueueMeter, longest_wait
 from .limits import Budget, Limits, Spent, kill_sentence, late_sentence
 from .line_protocol import LineConversation
 from .player import Child, Incoming, Usage
-from .program import Program
 from .rpc import FramedConversation
 from .verdict import CallResult, ProcessReport, Verdict, describe_status
 
@@ -56,12 +56,12 @@ class PlayerProcess:
     a template that has already imported the shim; the spawn path is used when it cannot.
     `seed`: seeds `random` (and NumPy's global generator when the shim has imported it) before
     the submission is opened, so a game replayed with its seed meets the same random choices.
-    `program`: a sandbox.program.Program the child becomes after restricting itself; `lines`: a
+    `program`: a sandbox.command.Command the child becomes after restricting itself; `lines`: a
     line-protocol program's adapter (a ruleset's, `call(conversation, method, args, soft)`)."""
 
     def __init__(self, shim: str, submission: str | Path, limits: Limits,
                  options: dict[str, Any] | None = None, name: str = "player", prefork: Any = None,
-                 seed: int | None = None, program: Program | None = None, lines: Any = None) -> None:
+                 seed: int | None = None, program: Command | None = None, lines: Any = None) -> None:
         self.shim = shim
         self.submission = str(Path(submission).resolve())
         self.limits = limits

@@ -102,7 +102,7 @@ def describe() -> str:
 
 def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     """Load the filter into the calling process (all threads: TSYNC). Returns the rule count.
-    `allow_exec`: leave `execve` open for the one exec of a program (sandbox/program.py), whose
+    `allow_exec`: leave `execve` open for the one exec of a program (sandbox/command.py), whose
     target Landlock limits; fork and process clones stay denied, so nothing else can start.
     `allow_processes` (builds only: a compiler driver forks) leaves fork, vfork and clone open too."""
     sc = load_library()

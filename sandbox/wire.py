@@ -17,7 +17,7 @@ import struct
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from .program import Program
+from .command import Command
 
 HEADER = struct.Struct(">I")
 MEMORY_EXIT = 75            # EX_TEMPFAIL: the child hit MemoryError (RLIMIT_AS mode)
@@ -53,7 +53,7 @@ class ChildConfig:
     uid: int | None = None                   # the box's uid (sandbox/box.py)
     uid_missing: str | None = None
     pid_namespace_missing: str | None = None
-    exec: Program | None = None              # a program to become after the ready frame
+    exec: Command | None = None              # a program to become after the ready frame
 
     def to_message(self) -> dict[str, Any]:
         """The JSON form sent to the child."""
@@ -69,7 +69,7 @@ class ChildConfig:
             raise WireError("the child's configuration is not a ChildConfig message")
         known = {k: v for k, v in msg.items() if k in cls.__dataclass_fields__}
         run = known.pop("exec", None)
-        return cls(**{**known, **given}, exec=Program.from_message(run) if isinstance(run, dict) else None)
+        return cls(**{**known, **given}, exec=Command.from_message(run) if isinstance(run, dict) else None)
 
 
 def encode(obj: Any) -> bytes:

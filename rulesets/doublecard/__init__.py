@@ -6,10 +6,10 @@ from pathlib import Path
 from rulesets.base import Defaults, Policy, Ruleset
 from rulesets.replies import INVALID, OneOf, Str
 
+from .console_program import CONSOLE_PROGRAM
 from .engine import DoubleCardGame, DoubleCardState
 from .lines import DoubleCardLines
 from .probes import probes
-from .program import PROGRAM
 
 MOVE = OneOf(Str(max_len=200), INVALID, text='a move like "0 5 A 2" or {"invalid": ...}')
 
@@ -33,4 +33,4 @@ RULESET = Ruleset(
     lines=DoubleCardLines,
 )
 
-__all__ = ["PROGRAM", "RULESET", "DoubleCardGame", "DoubleCardState"]
+__all__ = ["CONSOLE_PROGRAM", "RULESET", "DoubleCardGame", "DoubleCardState"]

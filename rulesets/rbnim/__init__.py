@@ -1,7 +1,7 @@
 """Red-Blue Nim (UTA CSE 4308/5360, Assignment 2): graded on correct search, not on winning.
 
 Two kinds of submission: the module (RULESET: shim, probes) and the command-line program
-(PROGRAM, driven by grader/program_driver.py).
+(CONSOLE_PROGRAM, driven by grader/console_driver.py).
 """
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 from rulesets.base import Defaults, Policy, Ruleset
 from rulesets.replies import INVALID, Int, OneOf, Seq, Str
 
+from .console_program import CONSOLE_PROGRAM
 from .engine import RBNimGame, RBNimState
 from .probes import probes
-from .program import PROGRAM
 
 PLAYERS = Path(__file__).resolve().parent / "players"
 
@@ -34,4 +34,4 @@ RULESET = Ruleset(
                 "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
 )
 
-__all__ = ["PROGRAM", "RULESET", "RBNimGame", "RBNimState"]
+__all__ = ["CONSOLE_PROGRAM", "RULESET", "RBNimGame", "RBNimState"]

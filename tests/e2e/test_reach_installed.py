@@ -26,10 +26,10 @@ import json, os, shutil, subprocess, sys
 from pathlib import Path
 
 import rulesets
-from grader.program_kinds import KINDS, RunJob
+from grader.player_kinds import KINDS, RunJob
 from sandbox import Limits, PlayerProcess
 from sandbox.prefork import PreforkPool
-from sandbox.program import Program, loader_paths
+from sandbox.command import Command, loader_paths
 
 mode, work = sys.argv[1], Path(sys.argv[2])
 game = Path(rulesets.__file__).resolve().parent / "quoridor"
@@ -78,7 +78,7 @@ native = readable(work / "native")
 if shutil.which("gcc"):
     subprocess.run(["gcc", "-O1", "-o", str(native / "player"), str(native / "reader.c")], check=True)
     exe = str(native / "player")
-    program = Program((exe,), execute=(exe, *loader_paths(exe)), read=(str(native), sys.prefix), io="lines")
+    program = Command((exe,), execute=(exe, *loader_paths(exe)), read=(str(native), sys.prefix), io="lines")
     out["native program"] = ask_lines(
         PlayerProcess("sandbox.module_shim", native, limits, prefork=pool, lines=Ask(), program=program), targets)
 from sandbox import java
@@ -88,7 +88,7 @@ if java.unavailable_reason() is None and (java.jdk_home() / "bin" / "javac").exi
     readable(jv)
     tool = str(java.jdk_home() / "bin" / "java")
     argv = (tool, *java.memory_flags(limits.memory_mb), *java.JVM_FLAGS, "-cp", str(jv), "Reader")
-    program = Program(argv, execute=(tool, *loader_paths(tool)), io="lines", address_space_mb=java.JVM_ADDRESS_SPACE_MB,
+    program = Command(argv, execute=(tool, *loader_paths(tool)), io="lines", address_space_mb=java.JVM_ADDRESS_SPACE_MB,
                       read=(*java.jdk_read_paths(java.jdk_home()), str(jv), sys.prefix))
     out["java program"] = ask_lines(
         PlayerProcess("sandbox.module_shim", jv, limits, prefork=pool, lines=Ask(), program=program), targets)

@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 import rulesets
-from grader.program_driver import check_program, read_number
-from rulesets.rbnim.program import claims, pairs
+from grader.console_driver import check_console, read_number
+from rulesets.rbnim.console_program import claims, pairs
 from sandbox import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ FAMILIES = {
 @pytest.mark.parametrize("family", FAMILIES)
 def test_each_family_of_phrasings_is_read_and_graded_in_full(tmp_path, family):
     folder = program(tmp_path / "student", *FAMILIES[family])
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + report.scenarios[0].transcript
     assert not report.needs_human
 
@@ -155,7 +155,7 @@ def test_a_wrong_program_in_another_phrasing_still_fails_on_the_move_it_got_wron
     text = (folder / "red_blue_nim.py").read_text().replace(
         'order = ORDER if version == "standard" else ORDER[::-1]', "order = ORDER")
     (folder / "red_blue_nim.py").write_text(text)
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     assert not report.passed and not report.needs_human and 0 < report.points < 10
     assert any("misere" in line and "Computer played: ('blue', 2)" in line for line in report.lines)
 
@@ -166,7 +166,7 @@ UNREADABLE = ('            print("Computer: " + "o" * move[1] + " from the " + m
 
 def test_output_the_driver_cannot_follow_needs_a_human_with_the_transcript(tmp_path):
     folder = program(tmp_path / "student", COLOUR_THEN_COUNT, *UNREADABLE)
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     assert report.needs_human and not report.passed
     assert all(s.needs_human for s in report.scenarios if s.label.endswith("computer)") or "computer first" in s.label)
     first = report.scenarios[0]
@@ -189,7 +189,7 @@ def test_piles_that_differ_from_the_game_are_not_blamed_on_the_computer(tmp_path
     # so what its computer does next is not judged against the wrong position; a TA looks instead.
     folder = program(tmp_path / "student", ONE_AT_A_TIME, '            print(f"Computer takes {move[1]} {move[0]}.")',
                      '    print(f"{winner.capitalize()} wins {score} points.")')
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     first = report.scenarios[0]
     assert first.needs_human and first.sentence.startswith("Could not read the piles after the human typed 'blue 2': "
                                                            "'Red: 3  Blue: 2' shows 3 red and 2 blue, but the piles are")
@@ -220,9 +220,9 @@ def test_a_config_pattern_whose_count_is_a_word_is_read_or_explained(tmp_path):
                      f'            print(f"Computer grabs {{ {WORDS}[move[1]] }} of {{move[0]}}")',
                      '    print(f"{winner.capitalize()} wins {score} points.")')
     words = {"computer_move": r"Computer grabs (?P<count>\w+) of (?P<pile>red|blue)"}
-    assert check_program(RBNIM, folder, LIMITS, words).passed
+    assert check_console(RBNIM, folder, LIMITS, words).passed
     vague = {"computer_move": r"Computer grabs (?P<count>\w+ \w+) (?P<pile>red|blue)"}    # "two of"
-    report = check_program(RBNIM, folder, LIMITS, vague)
+    report = check_console(RBNIM, folder, LIMITS, vague)
     assert report.needs_human and "the pattern's count 'two of' is not a number" in report.lines[0]
 
 
@@ -365,5 +365,5 @@ ROUND_TWO = {"options shown capitalised in a list": CAPITALISED_OPTIONS,
 def test_round_two_programs_are_read_and_graded_in_full(tmp_path, family):
     folder = program(tmp_path / "student", ROUND_TWO[family], '            print(f"Computer takes {move[1]} {move[0]}.")',
                      '    print(f"{winner.capitalize()} wins {score} points.")')
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + report.scenarios[0].transcript

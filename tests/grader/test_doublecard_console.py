@@ -11,7 +11,7 @@ import pytest
 
 import rulesets
 from grader.cli import main
-from grader.program_driver import check_program, program_kind
+from grader.console_driver import check_console, console_kind
 from sandbox import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,14 +102,14 @@ def write(folder: Path, move_out: str = "{move}", program: str = CONSOLE) -> Pat
 
 
 def test_yes_no_questions_and_options_inside_a_prompt_are_answered_by_meaning(tmp_path):
-    report = check_program(DOUBLECARD, write(tmp_path / "student", program=QUESTIONS), LIMITS)
+    report = check_console(DOUBLECARD, write(tmp_path / "student", program=QUESTIONS), LIMITS)
     assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + report.scenarios[1].transcript
     human_first = report.scenarios[1].transcript
     assert ">>> y\n" in human_first and ">>> 0\n" in human_first and "Computer's move: 0 " in human_first
 
 
 def test_a_console_program_is_played_through_its_menus_and_its_ai_checked(tmp_path):
-    report = check_program(DOUBLECARD, write(tmp_path / "student"), LIMITS)
+    report = check_console(DOUBLECARD, write(tmp_path / "student"), LIMITS)
     assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + report.scenarios[0].transcript
     first = report.scenarios[0].transcript
     assert ">>> 3" in first and ">>> dots" in first and "AI plays: 0 " in first
@@ -117,7 +117,7 @@ def test_a_console_program_is_played_through_its_menus_and_its_ai_checked(tmp_pa
 
 def test_an_illegal_move_by_the_programs_ai_is_named(tmp_path):
     # the AI announces a card floating in row 5 instead of the move it played
-    report = check_program(DOUBLECARD, write(tmp_path / "student", "0 1 A 5"), LIMITS)
+    report = check_console(DOUBLECARD, write(tmp_path / "student", "0 1 A 5"), LIMITS)
     assert not report.passed and not report.needs_human
     assert report.lines[0].startswith("against the AI, the AI moving first: After 0 moves the AI played '0 1 A 5', "
                                       "which is illegal:"), report.lines
@@ -135,7 +135,7 @@ def test_grader_check_routes_a_console_program_to_its_console(tmp_path, capsys):
 def test_a_program_that_reads_without_prompting_stays_a_line_protocol_player(prompt):
     from grader.python_source import facts_of
 
-    kind = program_kind(DOUBLECARD)
+    kind = console_kind(DOUBLECARD)
     found = facts_of(f"import sys\nline = {prompt}\nprint('0 1 A 1')\n".encode())
     assert found is not None and not kind.is_program(found)
     assert kind.is_program(facts_of(CONSOLE.encode()))

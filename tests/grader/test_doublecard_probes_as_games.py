@@ -12,6 +12,7 @@ from grader.assignment import resolve
 from grader.config import AssignmentConfig
 from grader.match import play_game, player_factory
 from grader.submissions import builtin, load
+from rulesets.base import Probe
 
 RANDOM_PLAYER = Path(__file__).resolve().parents[2] / "rulesets" / "doublecard" / "players" / "random" / "player.py"
 
@@ -78,3 +79,34 @@ def test_a_correct_player_still_passes_the_game_shaped_probes(tmp_path, doubleca
         if probe.name == "legal_moves":
             check = validation._probe(doublecard, sub, probe, player_factory(doublecard), seed=7)
             assert check.passed, check.message
+
+
+def _opening_moves(cases) -> list:
+    """What each scripted game tells the player first: the opponent's moves before its first answer."""
+    return [case.resolve(case.setup[1][1] if len(case.setup) > 1 else case.args, []) for case in cases]
+
+
+def test_the_scripted_opponent_follows_the_checks_seed_so_its_moves_do_not_mark_a_check(tmp_path):
+    """A fixed opponent would open every check the same way, which a player could learn to spot; the
+    cases follow the seed the check passes (varied per run and recorded), and the same seed replays them."""
+    assignment = resolve("d", AssignmentConfig(ruleset="doublecard", submissions="."), tmp_path)
+    seen: dict[int, list] = {}
+    for probe in assignment.ruleset.probes(assignment.game):
+        assert probe.seeded, probe.name
+        for seed in (1, 2):
+            seen.setdefault(seed, []).extend(_opening_moves(probe.cases(assignment.game, seed)))
+    assert seen[1] != seen[2]
+    legal = next(p for p in assignment.ruleset.probes(assignment.game) if p.name == "legal_moves")
+    assert _opening_moves(legal.cases(assignment.game, 1)) == _opening_moves(legal.cases(assignment.game, 1))
+
+
+def test_a_check_gives_seeded_probes_its_own_seed(tmp_path, monkeypatch):
+    """Two checks with different seeds ask different scripted games; a check replayed from its seed the same."""
+    assignment = resolve("d", AssignmentConfig(ruleset="doublecard", submissions="."), tmp_path)
+    asked: list[int] = []
+    probe = Probe(name="legal_moves", title="t", points=1.0, cases=lambda game, seed: asked.append(seed) or [],
+                  seeded=True)
+    sub = load(RANDOM_PLAYER.parent, assignment.ruleset.entry, 10)
+    for check_seed in (7, 8, 7):
+        validation._probe(assignment, sub, probe, player_factory(assignment), seed=check_seed)
+    assert asked[0] != asked[1] and asked[0] == asked[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from grader.builds import clean_compiler_output
-from grader.program_kinds import language
+from grader.player_kinds import language
 from grader.submissions import discover, load
 from rulesets.bohnenspiel import RULESET
 
@@ -101,7 +101,7 @@ def test_doctor_lists_what_applies_to_java_players_or_why_it_cannot(capsys, monk
 
 
 def test_a_python_file_is_a_console_program_only_when_it_reads_its_console_and_lacks_the_api(tmp_path):
-    from grader.program_kinds import is_api_module
+    from grader.player_kinds import is_api_module
 
     cases = {"class StudentPlayer:\n    pass\nimport sys\nsys.stdin.readline()\n": True,   # the API
              "from helpers import StudentPlayer\nx = input()\n": True,                      # imported API

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import rulesets
-from grader.program_driver import Console, OutputUnreadable, check_patterns, check_program
-from rulesets.rbnim import PROGRAM
+from grader.console_driver import Console, OutputUnreadable, check_console, check_patterns
+from rulesets.rbnim import CONSOLE_PROGRAM
 from sandbox import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +32,7 @@ CRAFTED = {
 @pytest.mark.parametrize("name", CRAFTED)
 def test_output_crafted_to_backtrack_is_read_to_a_sentence(tmp_path, name):
     (tmp_path / "red_blue_nim.py").write_text(CORRECT.replace(MOVE_LINE, f"            print({CRAFTED[name]})", 1))
-    report = check_program(RBNIM, tmp_path, LIMITS)
+    report = check_console(RBNIM, tmp_path, LIMITS)
     first = report.scenarios[0]
     assert not report.passed and first.needs_human
     assert first.sentence.startswith(("Could not read the computer's move at (3 red, 5 blue, standard)",
@@ -48,7 +48,7 @@ def test_a_read_past_its_budget_ends_the_check_with_a_sentence():
             return CallResult(Verdict.OK, {"output": "Computer takes 2 blue.\n", "waiting": True, "exited": False,
                                            "exit_code": None, "error": None})
 
-    console = Console(Proc(), check_patterns(PROGRAM, None), LIMITS, PROGRAM.templates, clock=lambda: now[0])
+    console = Console(Proc(), check_patterns(CONSOLE_PROGRAM, None), LIMITS, CONSOLE_PROGRAM.templates, clock=lambda: now[0])
     now[0] = 10.0
     output = console._call("launch", {"argv": []}, "after starting")
     now[0] = 11.5
@@ -64,7 +64,7 @@ def test_an_answer_that_is_not_a_console_reply_is_one_sentence():
             from sandbox import CallResult, Verdict
             return CallResult(Verdict.OK, ["not", "a", "reply"])
 
-    console = Console(Proc(), check_patterns(PROGRAM, None), LIMITS, PROGRAM.templates)
+    console = Console(Proc(), check_patterns(CONSOLE_PROGRAM, None), LIMITS, CONSOLE_PROGRAM.templates)
     with pytest.raises(Exception, match="is not a console reply"):
         console._call("launch", {"argv": []}, "after starting")
 
@@ -72,7 +72,7 @@ def test_an_answer_that_is_not_a_console_reply_is_one_sentence():
 def test_a_config_pattern_that_cannot_read_in_linear_time_is_refused():
     with pytest.raises(ValueError, match=r"program pattern 'result' is not a regular expression that reads in "
                                          r"linear time \(no look-arounds or back-references\)"):
-        check_patterns(PROGRAM, {"result": r"(?<=Game over: )(?P<winner>\w+)"})
+        check_patterns(CONSOLE_PROGRAM, {"result": r"(?<=Game over: )(?P<winner>\w+)"})
 
 
 def test_the_line_readers_never_backtrack():

@@ -6,7 +6,7 @@ tells yet, gets "Needs a human" with the question it asks, as does a Java one wh
 would have to read. The programs are our own, written as COMP 472 students wrote theirs (a
 menu, who starts, "Enter your move:", the AI's move in the course's notation); a line-protocol
 program in the same languages is still played as one. Console programs are started only by
-spawning (the program driver never pre-forks), so there is one start mode here."""
+spawning (the console driver never pre-forks), so there is one start mode here."""
 from __future__ import annotations
 
 import json

@@ -19,7 +19,7 @@ from grader import build_cache, builds
 from grader.builds import build_kind
 from grader.config import ProgramsConfig
 from grader.confined_files import open_beneath
-from grader.program_kinds import KINDS, NotBuildable, RunJob, crate_binary, detect
+from grader.player_kinds import KINDS, NotBuildable, RunJob, crate_binary, detect
 from grader.submissions import load
 from sandbox import Limits, PlayerProcess
 from tests.example_programs import RUST_MAIN

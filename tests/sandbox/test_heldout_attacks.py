@@ -301,7 +301,7 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
 
     from grader.builds import build_kind
     from grader.config import ProgramsConfig
-    from grader.program_kinds import detect
+    from grader.player_kinds import detect
     from grader.submissions import load
     if sh.which("g++") is None:
         pytest.skip("no g++ here")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sandbox import CallResult, Limits, PlayerProcess, Verdict
-from sandbox.program import Program, loader_paths
+from sandbox.command import Command, loader_paths
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 
@@ -71,7 +71,7 @@ def program(binary, start_mode, request):
     exe = str(binary / "player")
     p = PlayerProcess("sandbox.module_shim", binary, Limits(start_s=20, call_s=5, kill_after_s=1.0, clock="wall"), name="line",
                       prefork=pool, lines=Ask(),
-                      program=Program((exe,), execute=(exe, *loader_paths(exe)), read=(str(binary),), io="lines"))
+                      program=Command((exe,), execute=(exe, *loader_paths(exe)), read=(str(binary),), io="lines"))
     r = p.start()
     assert r.ok, (r, p.close().output)
     assert p.started_by == start_mode

@@ -1,4 +1,4 @@
-"""The program driver and the console shim through the real sandbox, on Red-Blue Nim programs.
+"""The console driver and the console shim through the real sandbox, on Red-Blue Nim programs.
 
 Broken programs are the correct example program with one thing changed, so each test shows
 exactly which behaviour the driver catches.
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import rulesets
-from grader.program_driver import check_patterns, check_program
-from rulesets.rbnim import PROGRAM
+from grader.console_driver import check_console, check_patterns
+from rulesets.rbnim import CONSOLE_PROGRAM
 from sandbox import Limits, PlayerProcess
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "submissions" / "rbnim"
@@ -31,7 +31,7 @@ def variant(tmp_path: Path, *replacements: tuple[str, str], text: str = CORRECT)
 
 
 def test_the_correct_program_passes_every_scenario():
-    report = check_program(RBNIM, EXAMPLES / "correct_program", LIMITS)
+    report = check_console(RBNIM, EXAMPLES / "correct_program", LIMITS)
     assert (report.passed, report.points, report.max_points, report.lines) == (True, 10.0, 10.0, [])
     assert len(report.scenarios) == 8
     defaults = report.scenarios[0].transcript
@@ -41,7 +41,7 @@ def test_the_correct_program_passes_every_scenario():
 
 def test_a_program_hanging_on_input_is_reported_and_stops_the_check():
     t0 = time.monotonic()
-    report = check_program(RBNIM, EXAMPLES / "hangs_on_input", LIMITS)
+    report = check_console(RBNIM, EXAMPLES / "hangs_on_input", LIMITS)
     assert time.monotonic() - t0 < 5
     assert not report.passed and report.points == 0
     assert report.lines == [
@@ -53,7 +53,7 @@ def test_a_program_hanging_on_input_is_reported_and_stops_the_check():
 def test_a_program_that_never_asks_nor_ends_is_stopped_by_the_time_limit(tmp_path):
     folder = variant(tmp_path, ("            move = ask_human(red, blue)", "            while True: pass"))
     t0 = time.monotonic()
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     assert time.monotonic() - t0 < 6
     assert report.lines[0] == ("defaults (3 5: standard, computer first): After starting, the "
                                "program neither asked for input nor ended within 1 s: it hangs.")
@@ -62,7 +62,7 @@ def test_a_program_that_never_asks_nor_ends_is_stopped_by_the_time_limit(tmp_pat
 
 def test_gibberish_is_quoted_with_the_pattern_that_did_not_match(tmp_path):
     folder = variant(tmp_path, ('print(f"Computer takes {move[1]} {move[0]}.")', 'print("Zorglub " * 100)'))
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     assert report.points == 0 and len(report.lines) == 8
     line = report.lines[0]
     assert line.startswith("defaults (3 5: standard, computer first): Could not read the computer's move at "
@@ -78,7 +78,7 @@ def test_an_off_by_one_score_is_caught(tmp_path):
     folder = variant(tmp_path, ("        red, blue = play(red, blue, move)", ("        last = (red, blue)\n"
                                 "        red, blue = play(red, blue, move)")),
                      ("    score = 2 * red + 3 * blue\n    other", "    score = 2 * last[0] + 3 * last[1]\n    other"))
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     assert report.points == 0
     assert report.lines[0] == ("defaults (3 5: standard, computer first): The game ended at (3 red, 0 blue, standard) "
                                "with the human facing an empty pile, so the computer wins 6 points, but the program "
@@ -89,7 +89,7 @@ def test_wrong_defaults_and_a_wrong_move_are_caught(tmp_path):
     folder = variant(tmp_path, ('first = argv[3].lower() if len(argv) > 3 else "computer"',
                                 'first = argv[3].lower() if len(argv) > 3 else "human"'),
                      ('order = ORDER if version == "standard" else ORDER[::-1]', 'order = ORDER'))
-    report = check_program(RBNIM, folder, LIMITS)
+    report = check_console(RBNIM, folder, LIMITS)
     lines = dict(line.split(": ", 1) for line in report.lines)
     assert lines["defaults (3 5"].startswith("standard, computer first): With arguments '3 5' the computer moves "
                                              "first (the default), but the program asked the human for a move")
@@ -105,9 +105,9 @@ def test_patterns_from_config_fit_other_wording(tmp_path):
                                 'print(f"Machine: {move[0].upper()} x{move[1]}")'),
                      ('words = input(\'Your move -- pile and count (e.g. "red 1"): \').lower().split()',
                       'words = [input("Pile? ").lower(), input("How many? ")]'))
-    assert not check_program(RBNIM, folder, LIMITS).passed
+    assert not check_console(RBNIM, folder, LIMITS).passed
     patterns = {"computer_move": r"Machine: (?P<pile>RED|BLUE) x(?P<count>[12])", "human_answer": "{pile}\n{count}"}
-    report = check_program(RBNIM, folder, LIMITS, patterns)
+    report = check_console(RBNIM, folder, LIMITS, patterns)
     assert report.passed, report.lines
 
 
@@ -118,12 +118,12 @@ def test_patterns_from_config_fit_other_wording(tmp_path):
 ])
 def test_bad_patterns_are_one_sentence(patterns, sentence):
     with pytest.raises(ValueError, match=sentence.replace("(", r"\(")):
-        check_patterns(PROGRAM, patterns)
+        check_patterns(CONSOLE_PROGRAM, patterns)
 
 
 
 def test_a_missing_script_is_one_sentence(tmp_path):
-    report = check_program(RBNIM, tmp_path, LIMITS)
+    report = check_console(RBNIM, tmp_path, LIMITS)
     assert report.lines == ["The submission has no red_blue_nim.py."] and report.points == 0
 
 

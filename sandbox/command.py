@@ -6,7 +6,7 @@ only one: seccomp still denies fork and every process-creating clone, and Landlo
 EXECUTE right only on `execute` (the program and its dynamic loader), so the program cannot
 start anything else. `write` folders (a build's output) are the only writable paths, and
 `fsize_mb` lifts RLIMIT_FSIZE for them. The manager side is sandbox.process.PlayerProcess
-(`program=`), which also runs build programs to their end (`PlayerProcess.run`); the Program
+(`program=`), which also runs build programs to their end (`PlayerProcess.run`); the Command
 travels to the child inside its sandbox.wire.ChildConfig.
 
 `io` says what the program's stdin/stdout are: "frames" (the request and reply pipes, the wire
@@ -25,7 +25,7 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class Program:
+class Command:
     argv: tuple[str, ...]
     execute: tuple[str, ...] = ()          # files with Landlock EXECUTE (argv[0] and its loader)
     read: tuple[str, ...] = ()             # extra read-only paths the program needs
@@ -44,7 +44,7 @@ class Program:
                 "address_space_mb": self.address_space_mb, "fsize_mb": self.fsize_mb, "nofile": self.nofile}
 
     @classmethod
-    def from_message(cls, msg: dict[str, Any]) -> Program:
+    def from_message(cls, msg: dict[str, Any]) -> Command:
         return cls(argv=tuple(msg["argv"]), execute=tuple(msg.get("execute", ())), read=tuple(msg.get("read", ())),
                    write=tuple(msg.get("write", ())), env=dict(msg.get("env") or {}), io=str(msg.get("io", "frames")),
                    processes=bool(msg.get("processes")), address_space_mb=msg.get("address_space_mb"),
@@ -75,7 +75,7 @@ def loader_paths(executable: str) -> list[str]:
     return []
 
 
-def exec_program(run: Program, req_fd: int, rep_fd: int, env: dict[str, str] | None = None) -> None:
+def exec_command(run: Command, req_fd: int, rep_fd: int, env: dict[str, str] | None = None) -> None:
     """In the restricted child: become the program (never returns). `env` is added to its own."""
     if run.io != "none":
         os.dup2(req_fd, 0)

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from grader.program_driver import read_number
-from rulesets.rbnim import PROGRAM
-from rulesets.rbnim.program import PATTERNS, claims, pairs
+from grader.console_driver import read_number
+from rulesets.rbnim import CONSOLE_PROGRAM
+from rulesets.rbnim.console_program import PATTERNS, claims, pairs
 
 
 @pytest.mark.parametrize("text, pile, count", [
@@ -37,11 +37,11 @@ def test_result_pattern(text, winner, score):
 
 
 def test_scenarios_cover_defaults_versions_and_first_players():
-    scenarios = PROGRAM.scenarios()
+    scenarios = CONSOLE_PROGRAM.scenarios()
     assert scenarios[0].argv == ["3", "5"] and scenarios[0].version == "standard" and scenarios[0].computer_first
     assert scenarios[1].argv == ["2", "2", "misere"] and scenarios[1].computer_first
     assert {(s.version, s.computer_first) for s in scenarios} == {(v, f) for v in ("standard", "misere")
                                                                   for f in (True, False)}
     assert {s.human for s in scenarios} == {"reference", "first"}
-    assert PROGRAM.entry == "red_blue_nim.py" and PROGRAM.points == 10
+    assert CONSOLE_PROGRAM.entry == "red_blue_nim.py" and CONSOLE_PROGRAM.points == 10
     assert PATTERNS["human_answer"] == "auto"          # each prompt answered in the form it asks for

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from rulesets.base import Ruleset
 from sandbox import java
-from sandbox.program import Program, loader_paths
+from sandbox.command import Command, loader_paths
 
 from . import bounded, python_source
 
@@ -75,12 +75,12 @@ class Kind:
     name: str
     patterns: tuple[str, ...]                          # top-level files that ask for this kind
     tool: str | None                                   # the host program the build needs
-    build: Callable[[BuildJob], Program] | None        # None: nothing to build
+    build: Callable[[BuildJob], Command] | None        # None: nothing to build
     executable: Callable[[Path], str] | None           # the one file a build leaves (path in its folder,
     #                                                    from the staged sources); None: every .class file
-    run: Callable[[RunJob], Program]
-    console: Callable[[RunJob], Program] | None = None   # how it runs as a console program of its own
-    #                                                      (menus, prompts) the program driver plays;
+    run: Callable[[RunJob], Command]
+    console: Callable[[RunJob], Command] | None = None   # how it runs as a console program of its own
+    #                                                      (menus, prompts) the console driver plays;
     #                                                      None: such a program needs a human
 
 
@@ -98,28 +98,28 @@ def _env(job: BuildJob) -> dict[str, str]:
     return {"PATH": BUILD_PATH, "LANG": "C.UTF-8", "TMPDIR": str(job.folder)}
 
 
-def _native_build(compiler: str, std: str, suffixes: tuple[str, ...], libs: tuple[str, ...]) -> Callable[[BuildJob], Program]:
-    def make(job: BuildJob) -> Program:
+def _native_build(compiler: str, std: str, suffixes: tuple[str, ...], libs: tuple[str, ...]) -> Callable[[BuildJob], Command]:
+    def make(job: BuildJob) -> Command:
         tool = _tool(compiler) or compiler
         argv = [tool, "-O2", std, "-pipe", "-o", str(job.folder / "player"), *_sources(job.staged, suffixes), *libs]
-        return Program(tuple(argv), execute=TOOLCHAIN, read=(*TOOLCHAIN, *HEADERS), write=(str(job.folder),),
+        return Command(tuple(argv), execute=TOOLCHAIN, read=(*TOOLCHAIN, *HEADERS), write=(str(job.folder),),
                        env=_env(job), io="none", processes=True, address_space_mb=4096, fsize_mb=2 * job.output_mb,
                        nofile=256)
     return make
 
 
-def _javac_build(job: BuildJob) -> Program:
+def _javac_build(job: BuildJob) -> Command:
     home = java.jdk_home()
     assert home is not None
     tool = str(home / "bin" / "javac")
     argv = [tool, "-J-Xmx512m", "-J-XX:-UsePerfData", "-J-XX:+UseSerialGC", "-proc:none", "-encoding", "UTF-8",
             "-d", str(job.folder), *_sources(job.staged, (".java",))]
-    return Program(tuple(argv), execute=(tool, *loader_paths(tool)), read=tuple(java.jdk_read_paths(home)),
+    return Command(tuple(argv), execute=(tool, *loader_paths(tool)), read=tuple(java.jdk_read_paths(home)),
                    write=(str(job.folder),), env=_env(job), io="none", address_space_mb=4096,
                    fsize_mb=2 * job.output_mb, nofile=256)
 
 
-def _java_api_build(job: BuildJob) -> Program:
+def _java_api_build(job: BuildJob) -> Command:
     assert job.api is not None
     return java.compile_program(job.api, list(job.sources), job.folder, job.memory_mb)
 
@@ -135,7 +135,7 @@ exec "$2" build --offline --release --quiet
 """
 
 
-def _cargo_build(job: BuildJob) -> Program:
+def _cargo_build(job: BuildJob) -> Command:
     tool = shutil.which("cargo") or "cargo"                  # not resolved: rustup's proxy dispatches on argv[0]
     bin_dir = Path(tool).parent
     env = _env(job) | {"CARGO_HOME": str(job.folder / "cargo-home"), "CARGO_TARGET_DIR": str(job.folder / "target"),
@@ -150,7 +150,7 @@ def _cargo_build(job: BuildJob) -> Program:
         paths += [str(bin_dir.parent), rustup]
     sh = _tool("sh") or "/bin/sh"
     argv = (sh, "-c", CARGO_SCRIPT, "cargo-build", str(job.folder), tool)
-    return Program(argv, execute=tuple(paths), read=tuple(paths), write=(str(job.folder),), env=env, io="none",
+    return Command(argv, execute=tuple(paths), read=tuple(paths), write=(str(job.folder),), env=env, io="none",
                    processes=True, address_space_mb=8192, fsize_mb=2 * job.output_mb, nofile=512)
 
 
@@ -179,18 +179,18 @@ def crate_binary(staged: Path) -> str:
     return name
 
 
-def _native_run(job: RunJob) -> Program:
+def _native_run(job: RunJob) -> Command:
     exe = str(job.built / "player")
-    return Program((exe,), execute=(exe, *loader_paths(exe)), read=(str(job.built),),
+    return Command((exe,), execute=(exe, *loader_paths(exe)), read=(str(job.built),),
                    env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, io="lines")
 
 
-def _javac_run(job: RunJob) -> Program:
+def _javac_run(job: RunJob) -> Command:
     home = java.jdk_home()
     assert home is not None
     tool = str(home / "bin" / "java")
     argv = (tool, *java.memory_flags(job.memory_mb), *java.JVM_FLAGS, "-cp", str(job.built), "Main")
-    return Program(argv, execute=(tool, *loader_paths(tool)), read=(*java.jdk_read_paths(home), str(job.built)),
+    return Command(argv, execute=(tool, *loader_paths(tool)), read=(*java.jdk_read_paths(home), str(job.built)),
                    env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, io="lines",
                    address_space_mb=java.JVM_ADDRESS_SPACE_MB)
 
@@ -198,26 +198,26 @@ def _javac_run(job: RunJob) -> Program:
 CONSOLE_BRIDGE = "grader_shim.ConsoleHandler"
 
 
-def _javac_console_run(job: RunJob) -> Program:
+def _javac_console_run(job: RunJob) -> Command:
     """`Main` in a thread of the JVM shim, its System.in fed line by line (the Java side of
     sandbox/console_shim.py: it knows exactly when the program waits for input)."""
     return java.player_program(java.api_classes(None, CONSOLE_BRIDGE), CONSOLE_BRIDGE, job.built, job.memory_mb)
 
 
-def _java_api_run(job: RunJob) -> Program:
+def _java_api_run(job: RunJob) -> Command:
     assert job.api is not None
     return java.player_program(job.api, job.bridge, job.built, job.memory_mb, read_once=job.read_once)
 
 
-def _python_run(job: RunJob) -> Program:
+def _python_run(job: RunJob) -> Command:
     exe = os.path.realpath(sys.executable)
     prefixes = sorted({sys.base_prefix, sys.prefix, os.path.dirname(os.path.dirname(exe))})
     argv = (exe, "-E", "-s", "-u", "-B", str(python_main(job.staged)))    # not -I: its own modules import
-    return Program(argv, execute=(exe, *loader_paths(exe)), read=tuple(prefixes),
+    return Command(argv, execute=(exe, *loader_paths(exe)), read=tuple(prefixes),
                    env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, io="lines", address_space_mb=2048)
 
 
-def _script_run(job: RunJob) -> Program:
+def _script_run(job: RunJob) -> Command:
     script = str(job.staged / "player")
     first = (job.staged / "player").read_bytes()[:4096].split(b"\n", 1)[0]
     words = first[2:].decode(errors="replace").split() if first.startswith(b"#!") else []
@@ -225,7 +225,7 @@ def _script_run(job: RunJob) -> Program:
     if words and os.path.basename(words[0]) == "env" and len(words) > 1:
         interpreter = _tool(words[1]) or words[1]
     argv = (interpreter, *words[2 if os.path.basename(words[0]) == "env" else 1:], script) if words else (script,)
-    return Program(argv, execute=(script, *([interpreter, *loader_paths(interpreter)] if interpreter else [])),
+    return Command(argv, execute=(script, *([interpreter, *loader_paths(interpreter)] if interpreter else [])),
                    read=TOOLCHAIN, env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, io="lines",
                    address_space_mb=2048)
 

@@ -1,7 +1,7 @@
 """The command-line kind of Red-Blue Nim: the interactive program the assignment asked for.
 
 `red_blue_nim.py <num-red> <num-blue> <version> <first-player> <depth>` is run by the grader's
-program driver (grader/program_driver.py), which plays the human. Each scenario checks the
+console driver (grader/console_driver.py), which plays the human. Each scenario checks the
 defaults, every computer move against the reference search, and the announced winner and score.
 The human's moves are deterministic: the reference's move, or the first legal move.
 The console is read as a person reads it (`Human` answers prompts by their meaning; `pairs` and
@@ -434,8 +434,8 @@ class Human:
 
 
 @dataclass(frozen=True)
-class ProgramKind:
-    """What the grader's program driver needs: the script, its patterns, the scenarios, the points."""
+class ConsoleKind:
+    """What the grader's console driver needs: the script, its patterns, the scenarios, the points."""
 
     entry: str
     patterns: dict
@@ -460,4 +460,4 @@ class ProgramKind:
         ]
 
 
-PROGRAM = ProgramKind(entry="red_blue_nim.py", patterns=PATTERNS)
+CONSOLE_PROGRAM = ConsoleKind(entry="red_blue_nim.py", patterns=PATTERNS)

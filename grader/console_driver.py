@@ -1,7 +1,7 @@
 """Grading an interactive command-line program: the grader plays the human through stdin/stdout.
 
 The program runs in the sandbox under `sandbox.console_shim` (one fresh process per scenario).
-A ruleset declares its command-line kind as data, `PROGRAM` in its package (or a `program`
+A ruleset declares its command-line kind as data, `CONSOLE_PROGRAM` in its package (or a `program`
 attribute of the Ruleset), an object with:
 
     entry: str                      the script, e.g. "red_blue_nim.py"
@@ -41,10 +41,10 @@ from typing import Any
 
 from rulesets import linear_re
 from sandbox import Limits, PlayerProcess, Verdict
-from sandbox.program import Program
+from sandbox.command import Command
 
 from .native_console import console_question, needs_human_sentence
-from .program_kinds import kind_of
+from .player_kinds import kind_of
 
 SHIM = "sandbox.console_shim"
 SHOWN_CHARS = 300
@@ -237,7 +237,7 @@ class ScenarioResult:
 
 
 @dataclass
-class ProgramReport:
+class ConsoleReport:
     """The command-line check of one submission: points for the share of scenarios passed."""
 
     points: float
@@ -256,11 +256,11 @@ class ProgramReport:
                 "needs_human": self.needs_human, "scenarios": [vars(s) for s in self.scenarios]}
 
 
-def program_kind(ruleset) -> Any | None:
-    """The ruleset's command-line kind: `ruleset.program`, else `PROGRAM` of its package, else None."""
+def console_kind(ruleset) -> Any | None:
+    """The ruleset's command-line kind: `ruleset.program`, else `CONSOLE_PROGRAM` of its package, else None."""
     kind = getattr(ruleset, "program", None)
     if kind is None:
-        kind = getattr(importlib.import_module(f"rulesets.{ruleset.name}"), "PROGRAM", None)
+        kind = getattr(importlib.import_module(f"rulesets.{ruleset.name}"), "CONSOLE_PROGRAM", None)
     return kind
 
 
@@ -295,7 +295,7 @@ def entry_file(kind, folder: Path) -> str | None:
 
 
 def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],
-                 entry: str | None = None, program: Program | None = None) -> ScenarioResult:
+                 entry: str | None = None, program: Command | None = None) -> ScenarioResult:
     """One scenario in a fresh sandboxed process (`program`: a compiled console program's, which
     answers the console shim's calls; else the Python console shim runs the script `entry`)."""
     entry = entry or kind.entry
@@ -329,17 +329,17 @@ def _lines(parts: list[str]):
         yield part if part.endswith("\n") else part + "\n"
 
 
-def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict | None = None,
-                  own_patterns: dict | None = None, program: Program | None = None) -> ProgramReport:
+def check_console(ruleset, submission_dir: Path, limits: Limits, patterns: dict | None = None,
+                  own_patterns: dict | None = None, program: Command | None = None) -> ConsoleReport:
     """Play every scenario of the ruleset's command-line kind against the program in `submission_dir`
     (`patterns`: the assignment's overrides; `own_patterns`: this submission's, for the rare program
     the default reading cannot follow; `program`: a compiled console program, built, as its kind
-    runs one, grader/program_kinds.py `Kind.console`).
+    runs one, grader/player_kinds.py `Kind.console`).
 
     A scenario where the program hangs ends the check: the remaining ones are counted as failed
     without running them, so a hanging program costs one time limit, not one per scenario.
     """
-    kind = program_kind(ruleset)
+    kind = console_kind(ruleset)
     if kind is None:
         raise ValueError(f"the {ruleset.name} ruleset has no command-line kind of submission.")
     merged = check_patterns(kind, patterns, own_patterns)
@@ -352,11 +352,11 @@ def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict 
     question = console_question(submission_dir, native) if entry is None else None
     if question is not None:
         sentence = f"Could not play the program: {needs_human_sentence(native, question)}"
-        return ProgramReport(0.0, kind.points, False, [sentence],
+        return ConsoleReport(0.0, kind.points, False, [sentence],
                              [ScenarioResult(s.label, False, sentence, needs_human=True) for s in scenarios])
     if entry is None:
         lines = [f"The submission has no {kind.entry}."]
-        return ProgramReport(0.0, kind.points, False, lines,
+        return ConsoleReport(0.0, kind.points, False, lines,
                              [ScenarioResult(s.label, False, lines[0]) for s in scenarios])
     results: list[ScenarioResult] = []
     for k, scenario in enumerate(scenarios):
@@ -374,4 +374,4 @@ def check_program(ruleset, submission_dir: Path, limits: Limits, patterns: dict 
         stopped = next((r.stopped for r in results if r.hung), "") or "the program hung"
         lines.append(f"{skipped} more scenario(s) were not tried because {stopped}.")
     points = round(kind.points * good / len(results), 4) if results else 0.0
-    return ProgramReport(points, kind.points, good == len(results), lines, results)
+    return ConsoleReport(points, kind.points, good == len(results), lines, results)

@@ -3,7 +3,7 @@
 Many COMP 472 programs were played at the keyboard: a menu for the mode ("1 - Human vs Human,
 2 - Human vs AI"), questions for who starts and who plays colours or dots, then the board, a prompt
 for the human's move and the AI's move printed in the course's notation ("AI plays 0 5 A 2").
-The grader's program driver (grader/program_driver.py) plays the human, as for Red-Blue Nim: it
+The grader's console driver (grader/console_driver.py) plays the human, as for Red-Blue Nim: it
 answers the set-up questions by their meaning, types the first legal move in the course's
 notation on its turns, and checks every move the program's AI prints against the referee. Output
 it cannot follow raises `console.unparsable` ("needs a human"). Nothing here imports the grader.
@@ -170,8 +170,8 @@ def _same(a: str, b: str) -> bool:
 
 
 @dataclass(frozen=True)
-class ProgramKind:
-    """What the grader's program driver needs: the scripts, the patterns, the scenarios, the points."""
+class ConsoleKind:
+    """What the grader's console driver needs: the scripts, the patterns, the scenarios, the points."""
 
     entry: str = "player.py"
     entries: tuple = ENTRIES
@@ -188,4 +188,4 @@ class ProgramKind:
                 Scenario("against the AI, the human moving first", False)]
 
 
-PROGRAM = ProgramKind(patterns=PATTERNS)
+CONSOLE_PROGRAM = ConsoleKind(patterns=PATTERNS)
