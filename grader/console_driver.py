@@ -42,6 +42,7 @@ from typing import Any
 from rulesets import linear_re
 from sandbox import Limits, PlayerProcess, Verdict
 from sandbox.command import Command
+from sandbox.console_lines import ConsoleLines
 
 from .native_console import console_question, needs_human_sentence
 from .player_kinds import kind_of
@@ -114,6 +115,12 @@ class OutputUnreadable(ProgramHangs):
     stopped = "its output could not be read in time"
 
 
+class NotWatchable(ProgramHangs):
+    """The grader cannot see this program wait for input here: a TA plays it (no points are recorded)."""
+
+    stopped = "the grader cannot see the program wait for input"
+
+
 class Unparsable(ScenarioFailed):
     """Output the driver could not follow: a TA must read the transcript (no points are recorded).
     The sentence quotes the output with the pattern that did not match."""
@@ -174,6 +181,9 @@ class Console:
             self.transcript.append(output)
             self.read_from, self.read_when = self.clock(), when
             return output
+        if res.verdict is Verdict.INFRA and self.proc.program is not None and self.proc.program.io == "lines":
+            raise NotWatchable(f"Could not play the program: the grader cannot tell when it waits for its input "
+                               f"here ({res.message}).")
         if res.verdict in (Verdict.KILLED, Verdict.LATE):
             raise ProgramHangs(f"{when.capitalize()}, the program neither asked for input nor ended within "
                                f"{self.limits.call_s:g} s: it hangs.")
@@ -296,11 +306,13 @@ def entry_file(kind, folder: Path) -> str | None:
 
 def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],
                  entry: str | None = None, program: Command | None = None) -> ScenarioResult:
-    """One scenario in a fresh sandboxed process (`program`: a compiled console program's, which
-    answers the console shim's calls; else the Python console shim runs the script `entry`)."""
+    """One scenario in a fresh sandboxed process (`program`: a compiled console program: the JVM
+    shim's, which answers the console shim's calls, or a C/C++/Rust program itself (`io="lines"`),
+    watched by sandbox/console_lines.py; else the Python console shim runs the script `entry`)."""
     entry = entry or kind.entry
+    lines = ConsoleLines() if program is not None and program.io == "lines" else None    # C, C++, Rust
     proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": entry}, name=f"program {scenario.label}",
-                         program=program)
+                         program=program, lines=lines)
     console = Console(proc, patterns, limits, tuple(getattr(kind, "templates", ())))
     try:
         res = proc.start()
@@ -310,7 +322,8 @@ def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns:
         return ScenarioResult(scenario.label, True, "passed", "".join(_lines(console.transcript)))
     except ScenarioFailed as exc:
         return ScenarioResult(scenario.label, False, str(exc), "".join(_lines(console.transcript)),
-                              hung=isinstance(exc, ProgramHangs), needs_human=isinstance(exc, Unparsable),
+                              hung=isinstance(exc, ProgramHangs),
+                              needs_human=isinstance(exc, (Unparsable, NotWatchable)),
                               stopped=exc.stopped if isinstance(exc, ProgramHangs) else "")
     finally:
         proc.close()

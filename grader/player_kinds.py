@@ -5,14 +5,15 @@ idea as a table; grader/builds.py runs a row's build, grader/players.py its run.
 | kind | recognised by | build (in the sandbox, writing only its folder) | what the build leaves | runs |
 | --- | --- | --- | --- | --- |
 | `java` | the ruleset's `<package>/<entry>` (its Java course API) | `javac -cp api.jar -d <folder> <sources>` | `*.class` | the Java shim with the ruleset's bridge |
-| `g++` | `*.cpp`, `*.cc`, `*.cxx` | `g++ -O2 -std=c++17 -pipe -o player <sources>` | `player` | `./player` |
+| `g++` | `*.cpp`, `*.cc`, `*.cxx` | `g++ -O2 -std=c++17 -pipe -o player <sources>` | `player` | `./player`; a console program: the same, watched by sandbox/console_lines.py |
 | `gcc` | `*.c` | `gcc -O2 -std=c11 -pipe -o player <sources> -lm` | `player` | `./player` |
 | `javac` | `Main.java` | `javac -d <folder> <sources>` | `*.class` | `java -cp . Main`; a console program: `Main` in the Java shim's `ConsoleHandler` |
 | `cargo` | `Cargo.toml` | copy the sources into the folder, `cargo build --offline --release` there | `target/release/<bin>` | `./player` |
 | `none` | an executable file `player` (a script with `#!`) | — | — | `./player` |
 | `python` | `*.py` that is not the ruleset's Python API (see `is_api_module`) | — | — | `python3 -E -s -u <file>` |
 
-Everything but `java` is a line-protocol program (the ruleset's `lines` adapter speaks to it); a
+A compiled console program (`g++`, `gcc`, `cargo`) runs as itself: the manager sees from /proc when it
+waits for input (sandbox/console_lines.py). Everything but `java` is a line-protocol program (the ruleset's `lines` adapter speaks to it); a
 submission that is none of these is the ruleset's Python player. Detection reads only the staged
 copy's file names (and, for `.py` files, their syntax tree); nothing here runs anything.
 """
@@ -233,12 +234,12 @@ def _script_run(job: RunJob) -> Command:
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("java", (), "javac", _java_api_build, None, _java_api_run),
     Kind("cargo", ("Cargo.toml",), "cargo", _cargo_build, lambda staged: f"target/release/{crate_binary(staged)}",
-         _native_run),
+         _native_run, _native_run),
     Kind("javac", ("Main.java",), "javac", _javac_build, None, _javac_run, _javac_console_run),
     Kind("g++", ("*.cpp", "*.cc", "*.cxx"), "g++", _native_build("g++", "-std=c++17", (".cpp", ".cc", ".cxx"), ()),
-         lambda staged: "player", _native_run),
+         lambda staged: "player", _native_run, _native_run),
     Kind("gcc", ("*.c",), "gcc", _native_build("gcc", "-std=c11", (".c",), ("-lm",)), lambda staged: "player",
-         _native_run),
+         _native_run, _native_run),
     Kind("none", ("player",), None, None, None, _script_run),
     Kind("python", ("*.py",), None, None, None, _python_run),
 )}

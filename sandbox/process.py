@@ -350,6 +350,7 @@ class PlayerProcess:
                 wait = min(wait, (budget.hard - cpu) / cores)
             if wait <= 0:
                 return self.timeout(timer)
+            wait = min(wait, getattr(incoming, "poll_s", wait))     # it may become whole without a byte
             chunk = self._read_reply(max(wait, 0.002))
             if chunk == b"":
                 return self.died_unexpectedly()
