@@ -10,6 +10,7 @@ spawning (the console driver never pre-forks), so there is one start mode here."
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -175,17 +176,119 @@ def check(path: Path) -> tuple[int, dict]:
     return proc.returncode, json.loads(proc.stdout)
 
 
-def test_a_cpp_console_program_needs_a_human_and_is_told_why(tmp_path):
-    (tmp_path / "main.cpp").write_text(CPP_CONSOLE)
+CPP_GAME = r"""#include <iostream>
+#include <sstream>
+#include <string>
+
+static bool taken[12][8];
+
+static bool is_free(int row, int col) { return row >= 0 && row < 12 && col >= 0 && col < 8 && !taken[row][col]; }
+static bool held(int row, int col) { return row == 0 || taken[row - 1][col]; }
+
+static void place(const std::string& move) {
+    std::istringstream in(move);
+    std::string zero, letter;
+    int code = 0, row = 0;
+    in >> zero >> code >> letter >> row;
+    int col = std::toupper(letter[0]) - 'A';
+    row -= 1;
+    taken[row][col] = true;
+    if (code % 2 == 1) taken[row][col + 1] = true; else taken[row + 1][col] = true;
+}
+
+static std::string choose() {
+    for (int row = 0; row < 12; ++row)
+        for (int col = 0; col < 7; ++col)
+            if (is_free(row, col) && is_free(row, col + 1) && held(row, col) && held(row, col + 1))
+                return "0 1 " + std::string(1, char('A' + col)) + " " + std::to_string(row + 1);
+    return "0 2 A 1";
+}
+
+static void show() {
+    for (int row = 11; row >= 0; --row) {
+        std::cout << (row + 1 < 10 ? " " : "") << (row + 1) << " ";
+        for (int col = 0; col < 8; ++col) std::cout << (taken[row][col] ? " #" : " .");
+        std::cout << "\n";
+    }
+    std::cout << "    A B C D E F G H" << std::endl;
+}
+
+int main() {
+    std::string mode, first, move;
+    std::cout << "Double Card\n1 - Human vs Human\n2 - Human vs AI\n";
+    std::cout << "Choose a mode: ";
+    if (!std::getline(std::cin, mode)) return 0;
+    std::cout << "Who plays first? (human/ai): ";
+    if (!std::getline(std::cin, first)) return 0;
+    bool ai_turn = first.find("ai") != std::string::npos;
+    for (int ply = 0; ply < 24; ++ply) {
+        show();
+        if (ai_turn) {
+            std::string m = choose();
+            place(m);
+            std::cout << "AI plays " << m << std::endl;
+        } else {
+            std::cout << "Enter your move: " << std::flush;
+            if (!std::getline(std::cin, move)) return 0;
+            place(move);
+        }
+        ai_turn = !ai_turn;
+    }
+    return 0;
+}
+"""
+
+CPP_SLEEPS = r"""#include <iostream>
+#include <unistd.h>
+
+int main() {
+    std::cout << "Double Card\n1 - Human vs Human\n2 - Human vs AI\nChoose a mode: " << std::flush;
+    for (;;) sleep(1000);                       // waits, but not for its input
+}
+"""
+
+CPP_SPINS = r"""#include <iostream>
+
+int main() {
+    std::cout << "Double Card\n1 - Human vs Human\n2 - Human vs AI\nChoose a mode: " << std::flush;
+    volatile unsigned long n = 0;
+    for (;;) n = n + 1;                         // busy, never reading
+}
+"""
+
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+
+
+@needs_gxx
+def test_a_cpp_console_program_is_built_and_played_through_its_console(tmp_path):
+    (tmp_path / "main.cpp").write_text(CPP_GAME)
     code, doc = check(tmp_path)
     assert [c["name"] for c in doc["checks"]] == ["program"], doc        # graded as a console program alone
     stage = doc["checks"][0]
-    assert stage["needs_human"] and not stage["passed"], stage
-    assert ("Needs a human: could not play the program: it is a C++ program with a console of its own "
-            "(it asks 'Select a mode:' and waits for an answer), and the grader plays console programs written in "
-            "Python or Java only") in stage["message"], stage["message"]
-    assert "illegal" not in stage["message"]                     # its menu is not read as a move
-    assert code == 1 and not doc["passed"]
+    assert stage["passed"] and stage["message"] == "All 2 scenarios passed.", stage
+    assert code == 0 and doc["points"] == doc["max_points"] > 0
+
+
+@needs_gxx
+def test_a_cpp_console_programs_illegal_ai_move_is_its_failure(tmp_path):
+    floating = CPP_GAME.replace("std::to_string(row + 1)", "std::to_string(row + 3)")
+    assert floating != CPP_GAME
+    (tmp_path / "main.cpp").write_text(floating)
+    code, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert code == 1 and not stage["passed"] and not stage["needs_human"], stage
+    assert "the AI played '0 1 A 3', which is illegal" in stage["message"], stage["message"]
+
+
+@needs_gxx
+@pytest.mark.parametrize("source", [CPP_SLEEPS, CPP_SPINS], ids=["sleeps", "spins"])
+def test_a_cpp_program_waiting_on_something_else_is_not_waiting_for_input(tmp_path, source):
+    (tmp_path / "main.cpp").write_text(source)
+    code, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert code == 1 and not stage["passed"] and not stage["needs_human"], stage
+    assert "the program neither asked for input nor ended within" in stage["message"], stage["message"]
+    assert "more scenario(s) were not tried because the program hung" in stage["message"], stage["message"]
 
 
 @pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
