@@ -2,12 +2,12 @@
 
 A line-protocol program (rulesets/*/lines.py) prints its moves and nothing else; a program written
 to be played at the keyboard (a mode menu, "Enter your move: ") prints questions. The grader
-plays console programs whose waiting for input it can see exactly: Python ones
-(sandbox/console_shim.py runs the script in a thread of its own process) and Java ones (the JVM
-shim's ConsoleHandler runs `Main` in a thread the same way; grader/player_kinds.py `Kind.console`).
-It cannot yet tell when a C, C++ or Rust program waits for its input, so such a program must not
-be misread as a line-protocol player (its menu taken for an illegal move): it is found here, from
-its sources, and the check says it needs a human, with the question it prints.
+plays console programs whose waiting for input it can see: Python ones (sandbox/console_shim.py
+runs the script in a thread of its own process), Java ones (the JVM shim's ConsoleHandler runs
+`Main` in a thread the same way) and C, C++ and Rust ones (sandbox/console_lines.py watches the
+process in /proc); grader/player_kinds.py `Kind.console`. Such a program must not be misread as a
+line-protocol player (its menu taken for an illegal move): it is found here, from its sources.
+`needs_human_sentence` is for a compiled kind with no console row.
 
 The sources are the student's bytes: each file is size-checked before it is read, at most
 MAX_TOTAL_BYTES are read in all, and the pattern runs on RE2 (time linear in the text).
@@ -51,5 +51,4 @@ def needs_human_sentence(kind: str, question: str) -> str:
     """Why a TA must play this program, in one sentence."""
     language = LANGUAGES[kind][0]
     return (f"it is a {language} program with a console of its own (it asks {question.strip()!r} and waits for "
-            f"an answer), and the grader plays console programs written in Python or Java only: it cannot tell "
-            f"when a {language} program waits for its input.")
+            f"an answer), and the grader has no way here to tell when a {language} program waits for its input.")

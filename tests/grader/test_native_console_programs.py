@@ -1,12 +1,13 @@
 """A Double Card program in C++ or Java with a console of its own (a mode menu, then moves) is not
 misread as a line-protocol player (its menu taken for an illegal move). A Java one (`Main.java`)
 is built and played through its console as a Python one is (the JVM shim's ConsoleHandler runs
-`Main` in a thread and knows when it waits for input); a C++ one, whose waiting for input nothing
-tells yet, gets "Needs a human" with the question it asks, as does a Java one whose console a TA
-would have to read. The programs are our own, written as COMP 472 students wrote theirs (a
-menu, who starts, "Enter your move:", the AI's move in the course's notation); a line-protocol
-program in the same languages is still played as one. Console programs are started only by
-spawning (the console driver never pre-forks), so there is one start mode here."""
+`Main` in a thread and knows when it waits for input); a C++ one runs as itself and the grader sees
+in /proc when it blocks reading its stdin (sandbox/console_lines.py), so one that sleeps or spins
+is never taken for waiting; a Java one whose console a TA would have to read needs a human. The
+programs are our own, written as COMP 472 students wrote theirs (a menu, who starts, "Enter your
+move:", the AI's move in the course's notation); a line-protocol program in the same languages is
+still played as one. Console programs are started only by spawning (the console driver never
+pre-forks), so there is one start mode here."""
 from __future__ import annotations
 
 import json
