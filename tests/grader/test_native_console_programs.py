@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from grader import cli
 from grader.native_console import console_question
-from sandbox import java
+from sandbox import console_lines, java
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -356,3 +357,18 @@ def test_system_exit_ends_the_java_console_program_not_the_check(tmp_path):
     assert not stage["passed"] and not stage["needs_human"], stage
     assert "against the AI, the AI moving first: The program ended after 0 moves, before the game was over." \
         in stage["message"], stage["message"]
+
+
+@needs_gxx
+def test_a_cpp_console_program_the_grader_cannot_watch_needs_a_human(tmp_path, monkeypatch, capsys):
+    """Where the kernel's account of the process cannot be read as needed (here: an architecture
+    whose read system call's number is not known), the check asks a TA instead of guessing."""
+    (tmp_path / "main.cpp").write_text(CPP_GAME)
+    monkeypatch.setattr(console_lines.platform, "machine", lambda: "riscv64")
+    code = cli.main(["--config", str(ROOT / "config.yaml"), "check", str(tmp_path), "--assignment", "doublecard",
+                     "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    stage = doc["checks"][0]
+    assert code == 1 and stage["needs_human"] and not stage["passed"], stage
+    assert ("Needs a human: could not play the program: the grader cannot tell when it waits for its input here "
+            "(the grader does not know the read system call's number on riscv64).") in stage["message"], stage
