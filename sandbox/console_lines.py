@@ -129,7 +129,7 @@ class ConsoleLines:
     def call(self, conversation: LineConversation, method: str, args: dict[str, Any], soft: float) -> CallResult:
         proc = conversation.proc
         if not isinstance(proc, PlayerProcess) or proc.proc is None:
-            return CallResult(Verdict.PROTOCOL, message="a console program runs only in a spawned sandbox process")
+            return CallResult(Verdict.INFRA, message="the program does not run in a Linux sandbox process")
         if method not in ("launch", "send", "end_input"):
             return CallResult(Verdict.PROTOCOL, message=f"a console program has no call {method!r}")
         if not proc.alive:

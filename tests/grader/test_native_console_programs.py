@@ -1,7 +1,7 @@
 """A Double Card program in C++ or Java with a console of its own (a mode menu, then moves) is not
 misread as a line-protocol player (its menu taken for an illegal move). A Java one (`Main.java`)
 is built and played through its console as a Python one is (the JVM shim's ConsoleHandler runs
-`Main` in a thread and knows when it waits for input); a C++ one runs as itself and the grader sees
+`Main` in a thread and knows when it waits for input); a C++ or Rust one runs as itself and the grader sees
 in /proc when it blocks reading its stdin (sandbox/console_lines.py), so one that sleeps or spins
 is never taken for waiting; a Java one whose console a TA would have to read needs a human. The
 programs are our own, written as COMP 472 students wrote theirs (a menu, who starts, "Enter your
@@ -258,6 +258,79 @@ int main() {
 }
 """
 
+RUST_MANIFEST = """[package]
+name = "doublecard"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+"""
+
+RUST_GAME = r"""use std::io::{self, BufRead, Write};
+
+fn free(taken: &[[bool; 8]; 12], row: i32, col: i32) -> bool {
+    row >= 0 && row < 12 && col >= 0 && col < 8 && !taken[row as usize][col as usize]
+}
+
+fn held(taken: &[[bool; 8]; 12], row: i32, col: i32) -> bool {
+    row == 0 || taken[(row - 1) as usize][col as usize]
+}
+
+fn place(taken: &mut [[bool; 8]; 12], mv: &str) {
+    let t: Vec<&str> = mv.split_whitespace().collect();
+    let code: i32 = t[1].parse().unwrap();
+    let col = (t[2].to_ascii_uppercase().as_bytes()[0] - b'A') as usize;
+    let row = t[3].parse::<usize>().unwrap() - 1;
+    taken[row][col] = true;
+    if code % 2 == 1 { taken[row][col + 1] = true; } else { taken[row + 1][col] = true; }
+}
+
+fn choose(taken: &[[bool; 8]; 12]) -> String {
+    for row in 0..12 {
+        for col in 0..7 {
+            if free(taken, row, col) && free(taken, row, col + 1) && held(taken, row, col) && held(taken, row, col + 1) {
+                return format!("0 1 {} {}", (b'A' + col as u8) as char, row + 1);
+            }
+        }
+    }
+    "0 2 A 1".to_string()
+}
+
+fn ask(lines: &mut impl Iterator<Item = io::Result<String>>) -> Option<String> {
+    io::stdout().flush().unwrap();
+    lines.next().and_then(|l| l.ok())
+}
+
+fn main() {
+    let stdin = io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut taken = [[false; 8]; 12];
+    println!("Double Card\n1 - Human vs Human\n2 - Human vs AI");
+    print!("Choose a mode: ");
+    if ask(&mut lines).is_none() { return; }
+    print!("Who plays first? (human/ai): ");
+    let first = match ask(&mut lines) { Some(f) => f, None => return };
+    let mut ai_turn = first.trim().eq_ignore_ascii_case("ai");
+    for _ in 0..24 {
+        for row in (0..12).rev() {
+            let cells: String = (0..8).map(|c| if taken[row][c] { " #" } else { " ." }).collect();
+            println!("{:2} {}", row + 1, cells);
+        }
+        println!("    A B C D E F G H");
+        if ai_turn {
+            let mv = choose(&taken);
+            place(&mut taken, &mv);
+            println!("AI plays {}", mv);
+        } else {
+            print!("Enter your move: ");
+            match ask(&mut lines) { Some(mv) => place(&mut taken, &mv), None => return }
+        }
+        ai_turn = !ai_turn;
+    }
+}
+"""
+
+needs_cargo = pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 
 
@@ -372,3 +445,15 @@ def test_a_cpp_console_program_the_grader_cannot_watch_needs_a_human(tmp_path, m
     assert code == 1 and stage["needs_human"] and not stage["passed"], stage
     assert ("Needs a human: could not play the program: the grader cannot tell when it waits for its input here "
             "(the grader does not know the read system call's number on riscv64).") in stage["message"], stage
+
+
+@needs_cargo
+def test_a_rust_console_program_is_built_and_played_through_its_console(tmp_path):
+    (tmp_path / "Cargo.toml").write_text(RUST_MANIFEST)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text(RUST_GAME)
+    code, doc = check(tmp_path)
+    assert [c["name"] for c in doc["checks"]] == ["program"], doc
+    stage = doc["checks"][0]
+    assert stage["passed"] and stage["message"] == "All 2 scenarios passed.", stage
+    assert code == 0 and doc["points"] == doc["max_points"] > 0
