@@ -5,7 +5,7 @@ idea as a table; grader/builds.py runs a row's build, grader/players.py its run.
 | kind | recognised by | build (in the sandbox, writing only its folder) | what the build leaves | runs |
 | --- | --- | --- | --- | --- |
 | `java` | the ruleset's `<package>/<entry>` (its Java course API) | `javac -cp api.jar -d <folder> <sources>` | `*.class` | the Java shim with the ruleset's bridge |
-| `g++` | `*.cpp`, `*.cc`, `*.cxx` | `g++ -O2 -std=c++17 -pipe -o player <sources>` | `player` | `./player`; a console program: the same, watched by sandbox/console_lines.py |
+| `g++` | `*.cpp`, `*.cc`, `*.cxx` | `g++ -O2 -std=c++17 -pipe -o player <sources>` | `player` | `./player`; a console program: the same (stdout line-buffered by libstdbuf), watched by sandbox/console_lines.py |
 | `gcc` | `*.c` | `gcc -O2 -std=c11 -pipe -o player <sources> -lm` | `player` | `./player` |
 | `javac` | `Main.java` | `javac -d <folder> <sources>` | `*.class` | `java -cp . Main`; a console program: `Main` in the Java shim's `ConsoleHandler` |
 | `cargo` | `Cargo.toml` | copy the sources into the folder, `cargo build --offline --release` there | `target/release/<bin>` | `./player` |
@@ -25,7 +25,7 @@ import shutil
 import sys
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rulesets.base import Ruleset
@@ -40,6 +40,7 @@ PYTHON_MAINS = ("player.py", "main.py")
 MANIFEST_MAX_BYTES = 64 * 1024
 CRATE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}")
 BUILD_PATH = "/usr/local/bin:/usr/bin:/bin"
+STDBUF_LIBRARIES = ("/usr/libexec/coreutils/libstdbuf.so", "/usr/lib/coreutils/libstdbuf.so")
 
 
 class NotBuildable(Exception):
@@ -186,6 +187,17 @@ def _native_run(job: RunJob) -> Command:
                    env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}, io="lines")
 
 
+def _native_console_run(job: RunJob) -> Command:
+    """The built program as a console program: as `_native_run`, with C stdio as on a terminal
+    (coreutils' libstdbuf, where installed: stdin and stdout line-buffered, so glibc writes out a
+    question printed without a newline when the program reads its answer, as a person would see it)."""
+    run = _native_run(job)
+    preload = next((p for p in STDBUF_LIBRARIES if os.path.isfile(p)), None)
+    if preload is None:
+        return run
+    return replace(run, read=(*run.read, preload), env={**run.env, "LD_PRELOAD": preload, "_STDBUF_I": "L", "_STDBUF_O": "L"})
+
+
 def _javac_run(job: RunJob) -> Command:
     home = java.jdk_home()
     assert home is not None
@@ -234,12 +246,12 @@ def _script_run(job: RunJob) -> Command:
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
     Kind("java", (), "javac", _java_api_build, None, _java_api_run),
     Kind("cargo", ("Cargo.toml",), "cargo", _cargo_build, lambda staged: f"target/release/{crate_binary(staged)}",
-         _native_run, _native_run),
+         _native_run, _native_console_run),
     Kind("javac", ("Main.java",), "javac", _javac_build, None, _javac_run, _javac_console_run),
     Kind("g++", ("*.cpp", "*.cc", "*.cxx"), "g++", _native_build("g++", "-std=c++17", (".cpp", ".cc", ".cxx"), ()),
-         lambda staged: "player", _native_run, _native_run),
+         lambda staged: "player", _native_run, _native_console_run),
     Kind("gcc", ("*.c",), "gcc", _native_build("gcc", "-std=c11", (".c",), ("-lm",)), lambda staged: "player",
-         _native_run, _native_run),
+         _native_run, _native_console_run),
     Kind("none", ("player",), None, None, None, _script_run),
     Kind("python", ("*.py",), None, None, None, _python_run),
 )}

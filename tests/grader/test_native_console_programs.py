@@ -1,7 +1,7 @@
 """A Double Card program in C++ or Java with a console of its own (a mode menu, then moves) is not
 misread as a line-protocol player (its menu taken for an illegal move). A Java one (`Main.java`)
 is built and played through its console as a Python one is (the JVM shim's ConsoleHandler runs
-`Main` in a thread and knows when it waits for input); a C++ or Rust one runs as itself and the grader sees
+`Main` in a thread and knows when it waits for input); a C, C++ or Rust one runs as itself (C stdio line-buffered as at a terminal) and the grader sees
 in /proc when it blocks reading its stdin (sandbox/console_lines.py), so one that sleeps or spins
 is never taken for waiting; a Java one whose console a TA would have to read needs a human. The
 programs are our own, written as COMP 472 students wrote theirs (a menu, who starts, "Enter your
@@ -330,8 +330,47 @@ fn main() {
 }
 """
 
+C_GAME = r"""#include <stdio.h>
+#include <string.h>
+#include <ctype.h>
+
+static int taken[12][8];
+static int isfree(int r, int c) { return r >= 0 && r < 12 && c >= 0 && c < 8 && !taken[r][c]; }
+static int held(int r, int c) { return r == 0 || taken[r - 1][c]; }
+static void place(const char *m) {
+    int code, row; char letter;
+    if (sscanf(m, "%*d %d %c %d", &code, &letter, &row) != 3) return;
+    int col = toupper((unsigned char)letter) - 'A'; row -= 1;
+    taken[row][col] = 1;
+    if (code % 2 == 1) taken[row][col + 1] = 1; else taken[row + 1][col] = 1;
+}
+static void choose(char *out) {
+    for (int r = 0; r < 12; r++) for (int c = 0; c < 7; c++)
+        if (isfree(r, c) && isfree(r, c + 1) && held(r, c) && held(r, c + 1)) { sprintf(out, "0 1 %c %d", 'A' + c, r + 1); return; }
+    strcpy(out, "0 2 A 1");
+}
+int main(void) {
+    char line[256], mv[32];
+    printf("Double Card\n1 - Human vs Human\n2 - Human vs AI\n");
+    printf("Choose a mode: ");
+    if (!fgets(line, sizeof line, stdin)) return 0;
+    printf("Who plays first? (human/ai): ");
+    if (!fgets(line, sizeof line, stdin)) return 0;
+    int ai = strncmp(line, "ai", 2) == 0;
+    for (int ply = 0; ply < 24; ply++) {
+        for (int r = 11; r >= 0; r--) { printf("%2d ", r + 1); for (int c = 0; c < 8; c++) printf(taken[r][c] ? " #" : " ."); printf("\n"); }
+        printf("    A B C D E F G H\n");
+        if (ai) { choose(mv); place(mv); printf("AI plays %s\n", mv); }
+        else { printf("Enter your move: "); if (!fgets(line, sizeof line, stdin)) return 0; place(line); }
+        ai = !ai;
+    }
+    return 0;
+}
+"""             # printf without fflush: on a terminal the question shows before the read
+
 needs_cargo = pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 
 
 @needs_gxx
@@ -452,6 +491,16 @@ def test_a_rust_console_program_is_built_and_played_through_its_console(tmp_path
     (tmp_path / "Cargo.toml").write_text(RUST_MANIFEST)
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "main.rs").write_text(RUST_GAME)
+    code, doc = check(tmp_path)
+    assert [c["name"] for c in doc["checks"]] == ["program"], doc
+    stage = doc["checks"][0]
+    assert stage["passed"] and stage["message"] == "All 2 scenarios passed.", stage
+    assert code == 0 and doc["points"] == doc["max_points"] > 0
+
+
+@needs_gcc
+def test_a_c_console_program_that_never_flushes_is_played_as_at_a_terminal(tmp_path):
+    (tmp_path / "main.c").write_text(C_GAME)
     code, doc = check(tmp_path)
     assert [c["name"] for c in doc["checks"]] == ["program"], doc
     stage = doc["checks"][0]
