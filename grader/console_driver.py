@@ -115,10 +115,11 @@ class OutputUnreadable(ProgramHangs):
     stopped = "its output could not be read in time"
 
 
-class NotWatchable(ProgramHangs):
-    """The grader cannot see this program wait for input here: a TA plays it (no points are recorded)."""
+class NotPlayable(ProgramHangs):
+    """The grader cannot play this compiled program here (it cannot see it wait for input, or give it
+    its arguments): a TA plays it (no points are recorded)."""
 
-    stopped = "the grader cannot see the program wait for input"
+    stopped = "the grader cannot play the program here"
 
 
 class Unparsable(ScenarioFailed):
@@ -182,8 +183,7 @@ class Console:
             self.read_from, self.read_when = self.clock(), when
             return output
         if res.verdict is Verdict.INFRA and self.proc.program is not None and self.proc.program.io == "lines":
-            raise NotWatchable(f"Could not play the program: the grader cannot tell when it waits for its input "
-                               f"here ({res.message}).")
+            raise NotPlayable(f"Could not play the program: {res.message}.")
         if res.verdict in (Verdict.KILLED, Verdict.LATE):
             raise ProgramHangs(f"{when.capitalize()}, the program neither asked for input nor ended within "
                                f"{self.limits.call_s:g} s: it hangs.")
@@ -323,7 +323,7 @@ def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns:
     except ScenarioFailed as exc:
         return ScenarioResult(scenario.label, False, str(exc), "".join(_lines(console.transcript)),
                               hung=isinstance(exc, ProgramHangs),
-                              needs_human=isinstance(exc, (Unparsable, NotWatchable)),
+                              needs_human=isinstance(exc, (Unparsable, NotPlayable)),
                               stopped=exc.stopped if isinstance(exc, ProgramHangs) else "")
     finally:
         proc.close()

@@ -13,7 +13,9 @@ plays it as it plays a Python or Java one.
 
 Reading another process's syscall needs ptrace access to it (the kernel's PTRACE_MODE_ATTACH):
 `unavailable_reason(pid)` says, in a sentence, when the manager lacks it (or the machine's
-architecture is not one whose `read` number is known here), and the driver then asks for a human.
+architecture is not one whose `read` number is known here), and the driver then asks for a human,
+as it does for a scenario that starts the program with command-line arguments (the program was
+exec'd before the first call: none can be given to it yet).
 """
 from __future__ import annotations
 
@@ -136,7 +138,10 @@ class ConsoleLines:
             return proc.repeat_death()
         why = unavailable_reason(proc.proc.pid)
         if why is not None:
-            return CallResult(Verdict.INFRA, message=why)
+            return CallResult(Verdict.INFRA, message=f"the grader cannot tell when it waits for its input here ({why})")
+        if method == "launch" and args.get("argv"):
+            return CallResult(Verdict.INFRA, message="the grader cannot yet give a C, C++ or Rust console program "
+                                                     "command-line arguments")
         incoming = ConsoleOutput(proc, bytes(conversation.pending), self.output_chars)
         conversation.pending = bytearray()
         timer = proc.begin(soft)

@@ -484,25 +484,5 @@ def test_a_cpp_console_program_the_grader_cannot_watch_needs_a_human(tmp_path, m
     assert code == 1 and stage["needs_human"] and not stage["passed"], stage
     assert ("Needs a human: could not play the program: the grader cannot tell when it waits for its input here "
             "(the grader does not know the read system call's number on riscv64).") in stage["message"], stage
+    assert "against the AI" not in stage["message"]                   # nothing is blamed on the program
 
-
-@needs_cargo
-def test_a_rust_console_program_is_built_and_played_through_its_console(tmp_path):
-    (tmp_path / "Cargo.toml").write_text(RUST_MANIFEST)
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "main.rs").write_text(RUST_GAME)
-    code, doc = check(tmp_path)
-    assert [c["name"] for c in doc["checks"]] == ["program"], doc
-    stage = doc["checks"][0]
-    assert stage["passed"] and stage["message"] == "All 2 scenarios passed.", stage
-    assert code == 0 and doc["points"] == doc["max_points"] > 0
-
-
-@needs_gcc
-def test_a_c_console_program_that_never_flushes_is_played_as_at_a_terminal(tmp_path):
-    (tmp_path / "main.c").write_text(C_GAME)
-    code, doc = check(tmp_path)
-    assert [c["name"] for c in doc["checks"]] == ["program"], doc
-    stage = doc["checks"][0]
-    assert stage["passed"] and stage["message"] == "All 2 scenarios passed.", stage
-    assert code == 0 and doc["points"] == doc["max_points"] > 0

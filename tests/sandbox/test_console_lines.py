@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
 
 import pytest
 
-from sandbox import console_lines
+from sandbox import Limits, PlayerProcess, Verdict, console_lines
+from sandbox.command import Command, loader_paths
 
 pytestmark = pytest.mark.skipif(platform.machine() not in console_lines.READS,
                                 reason=f"the read system call's number on {platform.machine()} is not known here")
@@ -88,3 +90,33 @@ def test_a_read_on_another_pipe_is_not_waiting_for_input():
         assert not console_lines.waiting_for_input(proc.pid, w)
     finally:
         stopped(proc, w)
+
+
+@pytest.fixture
+def cat(tmp_path, start_mode, request):
+    """`cat` as a console program in the sandbox: it echoes each line and waits on read(0) again."""
+    pool = request.getfixturevalue("prefork_pool") if start_mode == "prefork" else None
+    exe = os.path.realpath(shutil.which("cat") or "/bin/cat")
+    p = PlayerProcess("sandbox.module_shim", tmp_path, Limits(start_s=20, call_s=20, kill_after_s=1.0, clock="wall"),
+                      name="cat", prefork=pool, lines=console_lines.ConsoleLines(),
+                      program=Command((exe,), execute=(exe, *loader_paths(exe)), io="lines"))
+    r = p.start()
+    assert r.ok, (r, p.close().output)
+    assert p.started_by == start_mode
+    yield p
+    p.close()
+
+
+def test_a_console_program_in_the_sandbox_is_seen_waiting_and_ending(cat):
+    r = cat.call("launch", {"argv": []})
+    assert r.ok and r.value == {"output": "", "waiting": True, "exited": False, "exit_code": None, "error": None}, r
+    r = cat.call("send", {"line": "0 1 A 1"})
+    assert r.ok and r.value["output"] == "0 1 A 1\n" and r.value["waiting"], r
+    r = cat.call("end_input", {})
+    assert r.ok and r.value["exited"] and r.value["exit_code"] == 0 and not r.value["waiting"], r
+
+
+def test_a_console_program_cannot_be_given_arguments_yet(cat):
+    r = cat.call("launch", {"argv": ["5", "7"]})
+    assert r.verdict is Verdict.INFRA, r
+    assert r.message == "the grader cannot yet give a C, C++ or Rust console program command-line arguments"
