@@ -11,8 +11,8 @@ it cannot follow raises `console.unparsable` ("needs a human"). Nothing here imp
 A Python program is this kind when it prompts (an `input("...")` with a question) and has no
 `Player` (that is the Python API; a program that reads its input without prompts is a
 line-protocol player, rulesets/doublecard/lines.py); so is a Java `Main.java` or a C/C++/Rust
-program that prints questions (grader/native_console.py): the Java one is played the same way,
-the others need a human.
+program that prints questions (grader/native_console.py): they are played the same way (the
+Java one in the JVM shim, the others watched by sandbox/console_lines.py).
 """
 from __future__ import annotations
 
