@@ -78,7 +78,9 @@ class Child(Protocol):
 
 class Incoming(Protocol):
     """Bytes from the untrusted player, cut into messages: sandbox.wire.FrameBuffer (frames) or
-    sandbox.line_protocol.LineBuffer (lines). `data` is what has come but is not yet a message."""
+    sandbox.line_protocol.LineBuffer (lines). `data` is what has come but is not yet a message.
+    One that may become whole with no byte arriving (sandbox.console_lines.ConsoleOutput: the
+    program waits for input) has `poll_s`, and `receive` asks it again at least that often."""
 
     data: bytearray
 
