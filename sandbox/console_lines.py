@@ -22,6 +22,7 @@ from __future__ import annotations
 import fcntl
 import os
 import platform
+import signal
 import struct
 import termios
 import time
@@ -158,6 +159,7 @@ class ConsoleLines:
                 return got
             incoming.drain()
             code = os.waitstatus_to_exitcode(proc.status)
-            return CallResult(Verdict.OK, incoming.reply(False, code, None if code == 0 else got.message),
+            error = None if code == 0 else f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+            return CallResult(Verdict.OK, incoming.reply(False, code, error),
                               wall_s=time.perf_counter() - timer.start)
         return proc.answered(timer, got)

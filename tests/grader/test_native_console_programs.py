@@ -486,3 +486,25 @@ def test_a_cpp_console_program_the_grader_cannot_watch_needs_a_human(tmp_path, m
             "(the grader does not know the read system call's number on riscv64).") in stage["message"], stage
     assert "against the AI" not in stage["message"]                   # nothing is blamed on the program
 
+
+
+CPP_CRASHES = r"""#include <cstdio>
+
+int main() {
+    std::printf("1 - Human vs Human\n2 - Human vs AI\nChoose a mode: ");
+    int mode = 0;
+    if (std::scanf("%d", &mode) != 1) return 0;
+    volatile int* nowhere = nullptr;
+    return *nowhere;                              // a crash right after the menu
+}
+"""
+
+
+@needs_gxx
+def test_a_cpp_console_program_that_crashes_is_told_how_it_stopped(tmp_path):
+    (tmp_path / "main.cpp").write_text(CPP_CRASHES)
+    code, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert code == 1 and not stage["passed"] and not stage["needs_human"], stage
+    assert ("The program ended after 0 moves, before the game was over. (The program stopped with signal SIGSEGV.)"
+            in stage["message"]), stage["message"]
