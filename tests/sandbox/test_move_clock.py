@@ -130,20 +130,32 @@ def hog_on_my_core():
     hog.wait()
 
 
+def held_back(call, tries: int = 6):
+    """`call()` again until the hog really held the player back (over 0.1 s waiting for its core):
+    on a loaded machine the scheduler sometimes lets the player run nearly alone (the hog is one of
+    many runnable processes there), and these tests are about the calls that waited. Skipped,
+    saying so, if none did."""
+    for _ in range(tries):
+        r = call()
+        if r.queued_s > 0.1:
+            return r
+    pytest.skip(f"the CPU hog never held the player back over 0.1 s here (last: {r.queued_s:.3f} s waiting)")
+
+
 @needs_schedstat
 def test_a_player_is_not_charged_for_waiting_for_a_cpu(player, limits, hog_on_my_core):
     """Wall-clock limits: 0.3 s of work under a 0.45 s limit, on a core another process wants as much."""
     p = player(CODE, limits=limits(clock="wall", call_s=0.45, kill_after_s=5.0, cpu=hog_on_my_core))
-    r = p.call("burn", {"s": 0.3})
+    r = held_back(lambda: p.call("burn", {"s": 0.3}))
     assert r.verdict is Verdict.OK, r
-    assert r.queued_s > 0.1 and r.own_s < 0.45, r                     # the hog took its share, uncharged
+    assert r.own_s < 0.45, r                     # the hog took its share, uncharged
     assert p.protections["wait_for_cpu"].startswith("run delay"), p.protections
 
 
 @needs_schedstat
 def test_a_late_player_on_a_busy_core_is_told_what_was_not_counted(player, limits, hog_on_my_core):
     p = player(CODE, limits=limits(clock="wall", call_s=0.2, kill_after_s=5.0, cpu=hog_on_my_core))
-    r = p.call("burn", {"s": 0.4})
+    r = held_back(lambda: p.call("burn", {"s": 0.4}))
     assert r.verdict is Verdict.LATE, r
     assert r.message.startswith("Answered after 0.") and "s spent waiting for a CPU on a busy machine not counted" in r.message, r
 
@@ -180,16 +192,15 @@ def test_an_agent_that_searches_until_its_clock_says_stop_is_late_on_a_busy_core
     """On an idle core it is late by its last step's overshoot; on a shared one its own clock stops
     while it waits, so it searches as long as on an idle one and is late the same way."""
     p = player(CODE, limits=limits(clock="wall", call_s=0.3, kill_after_s=5.0, cpu=hog_on_my_core))
-    r = p.call("search_until", {"s": 0.3})
+    r = held_back(lambda: p.call("search_until", {"s": 0.3}))     # it did wait for the CPU
     assert r.verdict is Verdict.LATE and r.message.startswith("Answered after 0."), r
-    assert r.queued_s > 0.1, r                                   # it did wait for the CPU
     assert p.protections["own_clock"].startswith("time.time, monotonic and perf_counter"), p.protections
 
 
 @needs_schedstat
 def test_the_players_clocks_leave_out_its_wait_for_a_cpu(player, limits, hog_on_my_core):
     p = player(CODE, limits=limits(clock="wall", call_s=5.0, cpu=hog_on_my_core))
-    r = p.call("clocks", {"s": 0.3})
+    r = held_back(lambda: p.call("clocks", {"s": 0.3}))
+    assert r.ok, r
     shown, cpu = r.value
-    assert r.ok and r.queued_s > 0.1, r
     assert shown < cpu + r.queued_s / 2, r                        # what it waited is not on its clock
