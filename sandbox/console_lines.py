@@ -19,14 +19,18 @@ exec'd before the first call: none can be given to it yet).
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import platform
 import signal
 import struct
-import termios
 import time
 from typing import Any
+
+try:
+    import fcntl
+    import termios
+except ImportError:                  # Windows (the portable sandbox): unavailable_reason says so
+    fcntl = termios = None  # type: ignore[assignment]
 
 from .line_protocol import LineConversation
 from .process import PlayerProcess
@@ -63,6 +67,8 @@ def waiting_for_input(pid: int, stdin_w: int) -> bool:
 
 def unavailable_reason(pid: int) -> str | None:
     """Why the manager cannot see process `pid` wait for input, or None when it can."""
+    if fcntl is None:
+        return "this system has no /proc to show when a program waits for its input"
     if platform.machine() not in READS:
         return f"the grader does not know the read system call's number on {platform.machine()}"
     try:

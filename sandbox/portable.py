@@ -273,6 +273,8 @@ class PortablePlayerProcess(PlayerProcess):
         """PlayerProcess.close, then the processes the player started and left running are killed."""
         child = self.proc if isinstance(self.proc, PortableChild) else None
         leftovers = child._tree(fresh=True)[1:] if self.report is None and child is not None else []
+        if child is not None and self.report is None:
+            child._measure(fresh=False)     # one sample while it lives: on a busy machine the watcher may have had none
         report = super().close()
         for p in leftovers:
             try:

@@ -66,7 +66,8 @@ def test_infinite_loop_is_killed_at_the_hard_limit(player, limits):
     r = p.call("spin")
     elapsed = time.perf_counter() - t0
     assert r.verdict is Verdict.KILLED and "of CPU without answering" in r.message, r
-    assert 0.7 <= r.cpu_s < 0.72 and elapsed >= 0.7 - 0.05, r    # CPU never runs ahead of the wall clock
+    # CPU never runs ahead of the wall clock; past the limit only until the manager gets a CPU to kill it
+    assert 0.7 <= r.cpu_s < 1.0 and elapsed >= 0.7 - 0.05, r
     assert not p.alive and p.close().exit_status == "signal SIGKILL"
 
 
