@@ -53,7 +53,7 @@ def cmd_check(args) -> int:
         out = {"passed": report.passed, "points": report.points, "max_points": report.max_points,
                "assignment": assignment.name,
                "checks": [{k: c[k] for k in ("name", "title", "passed", "points", "max_points", "message",
-                                                       "needs_human")}
+                                                       "needs_human", "required", "informational")}
                           | {"picture": c["picture"]} for c in doc["checks"]],
                "games": [{k: g[k] for k in ("opponent", "seat", "result", "reason")} for g in report.games],
                "sandbox": report.sandbox, "seed": report.seed, "environment": report.environment}
