@@ -4,13 +4,14 @@ These run the real command in a subprocess, through the real sandbox, as a stude
 """
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.checking import check_json
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "submissions" / "quoridor"
@@ -28,12 +29,7 @@ def sandbox_kind(request, monkeypatch):
 
 
 def check(path: Path, *extra: str, assignment: str = "quoridor") -> tuple[int, dict]:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
-                           str(path), "--assignment", assignment, "--json", *extra],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert proc.stdout.strip(), proc.stderr
-    doc = json.loads(proc.stdout)
-    return proc.returncode, doc
+    return check_json(path, assignment, *extra)
 
 
 def stages(doc: dict) -> dict[str, dict]:

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ import pytest
 from grader import cli
 from grader.native_console import console_question
 from sandbox import console_lines, java
+from tests.checking import check_json
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -171,11 +170,7 @@ public class Main {
 
 
 def check(path: Path) -> tuple[int, dict]:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
-                           str(path), "--assignment", "doublecard", "--json"],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert proc.stdout.strip(), proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+    return check_json(path, "doublecard")
 
 
 CPP_GAME = r"""#include <iostream>

@@ -2,25 +2,19 @@
 interactive program through its console; `grader check` tells them apart by reading the file."""
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
 
 from grader.cli import main
+from tests.checking import check_json
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "submissions" / "rbnim"
 
 
 def check(path: Path) -> tuple[int, dict]:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "--config", str(ROOT / "config.yaml"), "check",
-                           str(path), "--assignment", "rbnim", "--json"],
-                          capture_output=True, text=True, timeout=600, cwd=ROOT)
-    assert proc.stdout.strip(), proc.stderr
-    return proc.returncode, json.loads(proc.stdout)
+    return check_json(path, "rbnim")
 
 
 def test_correct_program_is_driven_through_its_console():
