@@ -10,6 +10,8 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
+from rulesets.base import JSON, Game
+
 from . import __version__, collusion
 from .assignment import Assignment
 from .feedback import student_feedback
@@ -347,6 +349,14 @@ def replay_frames(assignment: Assignment):
     return frames
 
 
+def replay_starts(game: Game):
+    """starts(game) → the game's start position (State.to_json of new_state(seed)), stored in its
+    replay record for a board script that cannot redraw a board Python's RNG set up."""
+    def starts(record: dict) -> JSON:
+        return game.new_state(record["seed"]).to_json()
+    return starts
+
+
 def write_results(path: Path, doc: dict) -> None:
     """results.json written game by game (one game a line) from the document's `games`, which may
     be a `GameStream`: the file is never held whole in memory. Written beside and renamed into
@@ -379,7 +389,8 @@ def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
     and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
     out = assignment.reports_dir
-    board = assignment.ruleset.board_script
+    board, ruleset = assignment.ruleset.board_script, assignment.ruleset
+    starts = replay_starts(assignment.game) if board and ruleset.board_start else None
     instructor, public = render_sites(doc, [(out, False), (out / "public", True)],
-                                      frames=None if board else replay_frames(assignment), board=board)
+                                      frames=None if board else replay_frames(assignment), board=board, starts=starts)
     return {"instructor site": instructor, "public site (publish this folder)": public}

@@ -249,6 +249,7 @@ class Ruleset:
     move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
     requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
     board_script: Path | None = None   # positions drawn in the browser's replay viewer (see grader/report.py)
+    board_start: bool = False          # the start depends on the seed: records carry it (State.to_json of new_state)
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,8 @@ RULESET = Ruleset(
     replies={"move": OneOf(Seq(Seq(Int(), Int()), Int()), INVALID, text='[[row, col], dir] or {"invalid": ...}')},
     description="Two players walk up to K=(M+1)//2 steps on an M x M board and wall one side of "
                 "their cell each turn; when the walls separate them, the larger region wins.",
+    board_script=Path(__file__).resolve().parent / "board.js",
+    board_start=True,        # the start board is drawn by Python's RNG from the seed: records carry it
 )
 
 __all__ = ["RULESET", "ColosseumGame", "ColosseumState"]
