@@ -7,10 +7,10 @@ import datetime as dt
 import hashlib
 import json
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from rulesets.base import JSON, Game
+from rulesets.base import JSON, Game, State
 
 from . import __version__, collusion
 from .assignment import Assignment
@@ -349,11 +349,12 @@ def replay_frames(assignment: Assignment):
     return frames
 
 
-def replay_starts(game: Game):
-    """starts(game) → the game's start position (State.to_json of new_state(seed)), stored in its
-    replay record for a board script that cannot redraw a board Python's RNG set up."""
+def replay_starts(game: Game, compact: Callable[[State], JSON]):
+    """starts(game) → the game's start position (`compact` of new_state(seed), the ruleset's
+    board_start), stored in its replay record for a board script that cannot redraw what
+    Python's RNG set up."""
     def starts(record: dict) -> JSON:
-        return game.new_state(record["seed"]).to_json()
+        return compact(game.new_state(record["seed"]))
     return starts
 
 
@@ -390,7 +391,7 @@ def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
     out = assignment.reports_dir
     board, ruleset = assignment.ruleset.board_script, assignment.ruleset
-    starts = replay_starts(assignment.game) if board and ruleset.board_start else None
+    starts = replay_starts(assignment.game, ruleset.board_start) if board and ruleset.board_start else None
     instructor, public = render_sites(doc, [(out, False), (out / "public", True)],
                                       frames=None if board else replay_frames(assignment), board=board, starts=starts)
     return {"instructor site": instructor, "public site (publish this folder)": public}

@@ -11,6 +11,14 @@ from .probes import probes
 
 PLAYERS_DIR = Path(__file__).resolve().parent / "players"
 
+
+def board_start(state: ColosseumState) -> dict:
+    """What a replay record carries for board.js: the start board Python's RNG drew from the seed
+    (its size, the barriers, the players' cells)."""
+    return {"board_size": state.size, "barriers": [list(b) for b in state.barriers()],
+            "positions": [list(p) for p in state.positions]}
+
+
 RULESET = Ruleset(
     name="colosseum",
     title="Colosseum Survival! (McGill COMP 424, Winter 2022)",
@@ -32,7 +40,7 @@ RULESET = Ruleset(
     description="Two players walk up to K=(M+1)//2 steps on an M x M board and wall one side of "
                 "their cell each turn; when the walls separate them, the larger region wins.",
     board_script=Path(__file__).resolve().parent / "board.js",
-    board_start=True,        # the start board is drawn by Python's RNG from the seed: records carry it
+    board_start=board_start,
 )
 
 __all__ = ["RULESET", "ColosseumGame", "ColosseumState"]

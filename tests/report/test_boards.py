@@ -27,6 +27,9 @@ pytestmark = pytest.mark.browser
 PARAMS = {
     "rbnim": [{}, {"red": 3, "blue": 25, "version": "misère"}],
     "colosseum": [{}, {"board_size": 4}],
+    "quoridor": [{}, {"sizex": 5, "sizey": 6, "max_obstacles": 3, "start": "random", "initial_obstacles": 3},
+                 {"sizex": 2, "sizey": 4, "max_obstacles": 1},              # passes, the ply cap
+                 {"sizex": 2, "sizey": 3, "max_obstacles": 1, "initial_obstacles": 1, "start": "random"}],
 }
 SEEDS = (3, 4, 5)
 MAX_PLIES = 400
@@ -82,7 +85,7 @@ def site_of(request, tmp_path: Path, name: str, params: dict, public: bool = Fal
         expected[repr(g["moves"])] = pictures
     site = tmp_path / "site"
     render_site(doc, site, public=public, board=ruleset.board_script,
-                starts=replay_starts(game) if ruleset.board_start else None)
+                starts=replay_starts(game, ruleset.board_start) if ruleset.board_start else None)
     return site, expected
 
 
