@@ -16,6 +16,7 @@ import pytest
 from grader.outputs import replay_starts
 from grader.report import CHROMIUM, CHROMIUM_ARGS, game_shard, read_shard, render_site, script_json
 from rulesets import load as load_ruleset
+from rulesets.doublecard.board import move_text
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.access(CHROMIUM, os.X_OK):
@@ -30,7 +31,27 @@ PARAMS = {
     "quoridor": [{}, {"sizex": 5, "sizey": 6, "max_obstacles": 3, "start": "random", "initial_obstacles": 3},
                  {"sizex": 2, "sizey": 4, "max_obstacles": 1},              # passes, the ply cap
                  {"sizex": 2, "sizey": 3, "max_obstacles": 1, "initial_obstacles": 1, "start": "random"}],
+    "doublecard": [{}, {"max_moves": 20}, {"max_moves": 120, "seat0_role": "dots", "strict_recycle": True},
+                   {"max_moves": 120}],
 }
+
+
+def any_move(state, rng: random.Random):
+    return rng.choice(state.legal_moves())
+
+
+def no_line(state, rng: random.Random):
+    """Double Card's random player that makes no line while it can: its games reach recycling."""
+    moves = state.internal_moves()
+    safe = [m for m in moves if state.winner_if(m) is None]
+    return move_text(rng.choice(safe or moves))
+
+
+def no_line_until_recycling(state, rng: random.Random):
+    return any_move(state, rng) if state.recycling else no_line(state, rng)
+
+
+CHOOSERS = {("doublecard", 2): no_line, ("doublecard", 3): no_line_until_recycling}
 SEEDS = (3, 4, 5)
 MAX_PLIES = 400
 
@@ -55,32 +76,32 @@ def page(browser):
     context.close()
 
 
-def random_game(game, seed: int) -> tuple[list, list[str]]:
+def random_game(game, seed: int, choose=any_move) -> tuple[list, list[str]]:
     """A whole game of two random players by the Python engine: its stored (wire) moves and the
     engine's own picture of every position."""
     rng = random.Random(seed)
     state = game.new_state(seed)
     moves, pictures = [], [state.render_svg()]
     while not state.is_over and len(moves) < MAX_PLIES:
-        move = rng.choice(state.legal_moves())
+        move = choose(state, rng)
         moves.append(state.move_to_json(move))
         state.play(move)
         pictures.append(state.render_svg())
     return moves, pictures
 
 
-def site_of(request, tmp_path: Path, name: str, params: dict, public: bool = False) -> tuple[Path, dict]:
+def site_of(request, tmp_path: Path, name: str, option: int, public: bool = False) -> tuple[Path, dict]:
     """The replay site of three random games of ruleset `name`, built as write_sites builds it;
     returns it and each game's pictures by its moves."""
     ruleset = load_ruleset(name)
-    game = ruleset.game(**params)
+    game = ruleset.game(**PARAMS[name][option])
     conftest = request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
     doc = conftest.base_document()
     doc["assignment"].update(ruleset=name, game=game.params)
     expected = {}
     for g, seed in zip(doc["games"], SEEDS, strict=True):
         g["seed"] = seed
-        g["moves"], pictures = random_game(game, seed)
+        g["moves"], pictures = random_game(game, seed, CHOOSERS.get((name, option), any_move))
         g["move_texts"], g["times"] = [f"m{k}" for k in range(len(g["moves"]))], []
         expected[repr(g["moves"])] = pictures
     site = tmp_path / "site"
@@ -114,7 +135,7 @@ CASES = [(name, n) for name, options in PARAMS.items() for n in range(len(option
 
 @pytest.mark.parametrize(("name", "option"), CASES)
 def test_the_board_script_draws_every_position_as_the_engine_does(page, request, tmp_path, name, option):
-    site, expected = site_of(request, tmp_path, name, PARAMS[name][option], public=option == 1)
+    site, expected = site_of(request, tmp_path, name, option, public=option == 1)
     assert (site / "static" / "board.js").is_file()
     for record in records(site):
         assert "frames" not in record
@@ -141,7 +162,7 @@ def tampered(moves: list, how: str) -> list:
 @pytest.mark.parametrize("how", ["garbage", "after the end"])
 @pytest.mark.parametrize("name", list(PARAMS))
 def test_a_tampered_record_shows_why_and_no_picture(page, request, tmp_path, name, how):
-    site, _ = site_of(request, tmp_path, name, PARAMS[name][0])
+    site, _ = site_of(request, tmp_path, name, 0)
     for shard in (site / "games").glob("*.js"):
         edited = [{**r, "moves": tampered(r["moves"], how)} for r in read_shard(shard.read_text(encoding="utf-8"))]
         shard.write_text("replayRecords([\n" + ",\n".join(map(script_json, edited)) + "\n]);\n", encoding="utf-8")
