@@ -358,6 +358,16 @@ def replay_starts(game: Game, compact: Callable[[State], JSON]):
     return starts
 
 
+def site_pictures(assignment: Assignment) -> dict:
+    """render_sites' picture arguments: the ruleset's board script (with each game's start where
+    the ruleset stores it), else pictures replayed by the engine and stored in each record."""
+    ruleset = assignment.ruleset
+    if ruleset.board_script is None:
+        return {"frames": replay_frames(assignment)}
+    starts = replay_starts(assignment.game, ruleset.board_start) if ruleset.board_start else None
+    return {"board": ruleset.board_script, "starts": starts}
+
+
 def write_results(path: Path, doc: dict) -> None:
     """results.json written game by game (one game a line) from the document's `games`, which may
     be a `GameStream`: the file is never held whole in memory. Written beside and renamed into
@@ -390,8 +400,5 @@ def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
     and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
     out = assignment.reports_dir
-    board, ruleset = assignment.ruleset.board_script, assignment.ruleset
-    starts = replay_starts(assignment.game, ruleset.board_start) if board and ruleset.board_start else None
-    instructor, public = render_sites(doc, [(out, False), (out / "public", True)],
-                                      frames=None if board else replay_frames(assignment), board=board, starts=starts)
+    instructor, public = render_sites(doc, [(out, False), (out / "public", True)], **site_pictures(assignment))
     return {"instructor site": instructor, "public site (publish this folder)": public}

@@ -174,3 +174,30 @@ def test_a_tampered_record_shows_why_and_no_picture(page, request, tmp_path, nam
         assert "ply" in message.inner_text()
     assert page.errors == []
 
+
+
+@pytest.mark.parametrize("name", ["colosseum", "quoridor"])
+def test_a_record_without_its_start_board_shows_why_and_no_picture(page, request, tmp_path, name):
+    """The start of these games is drawn from the seed by Python's RNG: a record without it (its
+    start could not be computed) must not be drawn from a guessed board."""
+    ruleset = load_ruleset(name)
+    conftest = request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
+    doc = conftest.base_document()
+    game = ruleset.game()
+    doc["assignment"].update(ruleset=name, game=game.params)
+    for g in doc["games"]:
+        g["moves"] = random_game(game, g["seed"])[0]
+
+    def broken(record: dict):
+        raise RuntimeError("no start today")
+
+    site = tmp_path / "site"
+    render_site(doc, site, board=ruleset.board_script, starts=broken)
+    for record in records(site):
+        assert "start" not in record
+        open_game(page, site, record["key"])
+        assert page.locator("#frame").is_hidden()
+        assert page.locator("#no-frames").inner_text() == (
+            "Board pictures are not available: this game's record has no start "
+            + ("board." if name == "colosseum" else "position."))
+    assert page.errors == []
