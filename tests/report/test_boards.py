@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from grader.outputs import replay_starts
-from grader.report import CHROMIUM, CHROMIUM_ARGS, game_shard, read_shard, render_site, script_json
+from grader.report import CHROMIUM, game_shard, read_shard, render_site, script_json
 from rulesets import load as load_ruleset
 from rulesets.doublecard.board import move_text
 
@@ -54,14 +54,6 @@ def no_line_until_recycling(state, rng: random.Random):
 CHOOSERS = {("doublecard", 2): no_line, ("doublecard", 3): no_line_until_recycling}
 SEEDS = (3, 4, 5)
 MAX_PLIES = 400
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
