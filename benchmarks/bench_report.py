@@ -7,7 +7,8 @@ saves them. The outputs are made by the real code: `results_document` (a stream 
 `write_results`, `render_sites` with the ruleset's board script (positions drawn in the browser).
 Each size runs in a fresh process so its peak memory (ru_maxrss) is its own. The full size
 (90 300 games) is run when BENCH_REPORT_FULL=1; by default a tenth and a fifth of it are measured
-and the full size extrapolated linearly (printed as such).
+and the full size extrapolated linearly (printed as such). Another game and the old pictures: see
+`_game_choice` (BENCH_REPORT_GAME, BENCH_REPORT_PICTURES).
 """
 from __future__ import annotations
 
@@ -28,8 +29,23 @@ FULL_GAMES = STUDENTS * (STUDENTS - 1)          # a double round robin: 89 700; 
 CONFIG = Path(__file__).resolve().parents[1] / "config.yaml"
 
 
+def _game_choice() -> tuple[str, bool]:
+    """BENCH_REPORT_GAME: the assignment of config.yaml whose random games fill the store (default
+    bohnenspiel); BENCH_REPORT_PICTURES=frames: the sites made as for a ruleset without a board
+    script (each game replayed by the engine, a picture per ply stored in its record) instead of
+    as write_sites makes them (the board script, and the start position where the ruleset stores one)."""
+    return os.environ.get("BENCH_REPORT_GAME", "bohnenspiel"), os.environ.get("BENCH_REPORT_PICTURES") == "frames"
+
+
+def _pictures(assignment) -> dict:
+    """render_sites' arguments for the pictures, as _game_choice says."""
+    from grader.outputs import replay_frames, site_pictures
+
+    return {"frames": replay_frames(assignment)} if _game_choice()[1] else site_pictures(assignment)
+
+
 def _pool(assignment, n: int = 200) -> list[tuple[list, list]]:
-    """`n` whole random Bohnenspiel games: (wire moves, texts)."""
+    """`n` whole random games (seeds 0..n-1): (wire moves, texts)."""
     games = []
     for i in range(n):
         rng, state = random.Random(i), assignment.game.new_state(i)
@@ -62,7 +78,7 @@ def build_store(path: Path, assignment, games: int) -> tuple[list[str], list[str
                                        "output": "", "incidents": []}] * 2)
                 key = f"{n:08d}{a}{b}"
                 store.save_game(GameRecord(
-                    key, assignment.name, None, f"{a}|{b}", a, b, "h" + a, "h" + b, n, 0, "league", *points,
+                    key, assignment.name, None, f"{a}|{b}", a, b, "h" + a, "h" + b, n % len(pool), 0, "league", *points,
                     "no_moves", "Player 1 had no legal move.", json.dumps({"moves": wires, "texts": texts}),
                     json.dumps([[0.01, 0.009]] * len(wires)), players, "done", float(n)))
                 keys.append(key)
@@ -77,7 +93,7 @@ def child(games: int, folder: Path) -> dict:
     from grader.report import render_sites
     from grader.store import Store
 
-    assignment = load_assignments(CONFIG)["bohnenspiel"]
+    assignment = load_assignments(CONFIG)[_game_choice()[0]]
     ids, keys = build_store(folder / "league.db", assignment, games)
     subs = [SimpleNamespace(id=s, display_name=s.title(), metadata={}, source=str(folder / s), problem="")
             for s in ids]
@@ -94,8 +110,7 @@ def child(games: int, folder: Path) -> dict:
     (folder / "out").mkdir()
     write_results(folder / "out" / "results.json", doc)
     doc_cpu = time.process_time() - c0
-    render_sites(doc, [(folder / "out", False), (folder / "out" / "public", True)],
-                 board=assignment.ruleset.board_script)
+    render_sites(doc, [(folder / "out", False), (folder / "out" / "public", True)], **_pictures(assignment))
     cpu, wall = time.process_time() - c0, time.perf_counter() - t0
     sites = sum(f.stat().st_size for f in (folder / "out").rglob("*") if f.is_file() and f.suffix != ".json")
     return {"games": games, "cpu_s": cpu, "doc_cpu_s": doc_cpu, "wall_s": wall, "sites_bytes": sites,
@@ -139,9 +154,36 @@ def run() -> tuple[str, list[dict]]:
     return "Outputs of a 300-student league (results.json + both sites)", rows
 
 
+def pictures_by_game(games=("bohnenspiel", "colosseum", "quoridor", "doublecard", "rbnim")) -> list[dict]:
+    """Each game's sites per stored game, pictures stored per ply (frames, the fallback) against
+    drawn by the board script: the difference between two sizes, so the pages that do not grow
+    with the games cancel out (frames: 299 and 897 games, as a tenth of 300 students plays about
+    870, and Quoridor's pictures take 4.4 GB there; the board script: 897 and 8 970 games)."""
+    rows = []
+    for game in games:
+        per = {}
+        for pictures, sizes in (("frames", (300, 100)), ("board", (100, 10))):
+            os.environ.update(BENCH_REPORT_GAME=game, BENCH_REPORT_PICTURES=pictures)
+            small, large = (measure(FULL_GAMES // k) for k in sizes)
+            n = large["games"] - small["games"]
+            per[pictures] = ((large["sites_bytes"] - small["sites_bytes"]) / n,
+                             ((large["cpu_s"] - large["doc_cpu_s"]) - (small["cpu_s"] - small["doc_cpu_s"])) / n)
+        (fb, fc), (bb, bc) = per["frames"], per["board"]
+        rows.append({"game": game, "frames KB/game": f"{fb / 1e3:.1f}", "board KB/game": f"{bb / 1e3:.2f}",
+                     "bytes ratio": f"{fb / bb:.0f}x", "frames ms/game": f"{fc * 1e3:.2f}",
+                     "board ms/game": f"{bc * 1e3:.3f}", "CPU ratio": f"{fc / bc:.0f}x" if bc > 0 else "n/a"})
+    os.environ.pop("BENCH_REPORT_GAME")
+    os.environ.pop("BENCH_REPORT_PICTURES")
+    return rows
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]:
         print(json.dumps(child(int(sys.argv[2]), Path(sys.argv[3]))))
+    elif sys.argv[1:2] == ["--pictures"]:
+        print("Sites per stored game: pictures stored per ply (frames) vs drawn by the board script")
+        for row in pictures_by_game(*([sys.argv[2:]] if sys.argv[2:] else [])):
+            print(row)
     else:
         title, rows = run()
         print(title)

@@ -7,8 +7,10 @@ import datetime as dt
 import hashlib
 import json
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from rulesets.base import JSON, Game, State
 
 from . import __version__, collusion
 from .assignment import Assignment
@@ -347,6 +349,25 @@ def replay_frames(assignment: Assignment):
     return frames
 
 
+def replay_starts(game: Game, compact: Callable[[State], JSON]):
+    """starts(game) → the game's start position (`compact` of new_state(seed), the ruleset's
+    board_start), stored in its replay record for a board script that cannot redraw what
+    Python's RNG set up."""
+    def starts(record: dict) -> JSON:
+        return compact(game.new_state(record["seed"]))
+    return starts
+
+
+def site_pictures(assignment: Assignment) -> dict:
+    """render_sites' picture arguments: the ruleset's board script (with each game's start where
+    the ruleset stores it), else pictures replayed by the engine and stored in each record."""
+    ruleset = assignment.ruleset
+    if ruleset.board_script is None:
+        return {"frames": replay_frames(assignment)}
+    starts = replay_starts(assignment.game, ruleset.board_start) if ruleset.board_start else None
+    return {"board": ruleset.board_script, "starts": starts}
+
+
 def write_results(path: Path, doc: dict) -> None:
     """results.json written game by game (one game a line) from the document's `games`, which may
     be a `GameStream`: the file is never held whole in memory. Written beside and renamed into
@@ -379,7 +400,5 @@ def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
     """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
     and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
     out = assignment.reports_dir
-    board = assignment.ruleset.board_script
-    instructor, public = render_sites(doc, [(out, False), (out / "public", True)],
-                                      frames=None if board else replay_frames(assignment), board=board)
+    instructor, public = render_sites(doc, [(out, False), (out / "public", True)], **site_pictures(assignment))
     return {"instructor site": instructor, "public site (publish this folder)": public}

@@ -7,7 +7,9 @@ once), one CSS file and small plain-JS files copied next to the pages. Games are
 a compact record (players, seed, moves, texts, times, result) in one of at most 256 shard files
 `games/<xx>.js` (xx from the game's key), and `replay.html#<xx>/<key>` loads its shard and replays
 it. Positions are drawn in the browser by the ruleset's own script (`board`, copied to
-`static/board.js`: `window.replayBoard = {start(seed, params), play(position, move), svg(position)}`);
+`static/board.js`: `window.replayBoard = {start(seed, params, startPosition), play(position, move),
+svg(position)}`; `startPosition` is the record's `start`, written by `starts(game)` for a game whose
+start the script cannot derive from the seed, e.g. a board drawn by Python's RNG);
 a ruleset without one falls back to `frames`, pictures replayed here and stored in the record.
 `public=True` makes the site to publish: pseudonyms (`public_name`), no ids, paths, commands or
 captured output; `render_sites` writes the instructor's and the public site in one pass.
@@ -40,6 +42,7 @@ TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 
 Frames = Callable[[dict], list[str]]
+Starts = Callable[[dict], object]           # game → its start position, as the board script reads it
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -335,10 +338,12 @@ def game_shard(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:2]
 
 
-def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None, missing: str | None = None) -> dict:
+def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None, missing: str | None = None,
+                start: object = None) -> dict:
     """One game as the replay viewer reads it: a compact record of what the page shows (names,
     seed, moves on the wire for the ruleset's board script, texts in the course's notation, times,
-    result); `frames` only where the ruleset cannot draw in the browser. Built from the view of one
+    result); `start` where the board script cannot derive the start from the seed; `frames` only
+    where the ruleset cannot draw in the browser. Built from the view of one
     site, so the public site's records carry only what its pages may show."""
     record = {"key": game.key, "n": game.index, "seats": game.seat_names, "seat_keys": game.seat_keys,
               "seed": _number(heavy.get("seed")), "game_index": game.game_index, "result": game.result,
@@ -348,6 +353,8 @@ def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None,
         record["id"] = game.id
     if game.reproduce is not None:
         record["reproduce"] = game.reproduce
+    if start is not None:
+        record["start"] = start
     if pictures is not None:
         record["frames"] = pictures
     elif missing is not None:
@@ -535,6 +542,17 @@ def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, s
     return [svg_data_uri(p) for p in pictures], None
 
 
+def _game_start(game: dict, starts: Starts | None) -> object:
+    """The game's start position for the board script, or None (the script then says it cannot
+    draw this game, rather than drawing a wrong board)."""
+    if starts is None:
+        return None
+    try:
+        return starts(game)
+    except Exception:
+        return None
+
+
 def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
@@ -548,19 +566,21 @@ def _remove_stale(folder: Path, keep: Iterable[str], pattern: str = "*.html") ->
 
 
 def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, public: bool = False,
-                board: Path | None = None) -> Path:
+                board: Path | None = None, starts: Starts | None = None) -> Path:
     """Write the whole site for results document `doc` into `out_dir`; returns index.html's path.
 
     `board`: the ruleset's board script (positions drawn in the browser). Without one,
     `frames(game)` returns the SVG of the board after each ply of that game (index 0 = start),
     stored in its record; without either, or if it fails for a game, that replay shows the move
-    list without pictures. `public`: the site to publish: students under their `public_name` (a
-    pseudonym unless the config allows the name), no ids, paths, `grader play` lines or output."""
-    return render_sites(doc, [(out_dir, public)], frames, board)[0]
+    list without pictures. `starts(game)`: the start position stored in each record for the board
+    script (None: the script derives it from the seed and the params). `public`: the site to
+    publish: students under their `public_name` (a pseudonym unless the config allows the name),
+    no ids, paths, `grader play` lines or output."""
+    return render_sites(doc, [(out_dir, public)], frames, board, starts)[0]
 
 
 def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None,
-                 board: Path | None = None) -> list[Path]:
+                 board: Path | None = None, starts: Starts | None = None) -> list[Path]:
     """Several sites of one document ((folder, public) each: the instructor's and the public one)
     in one pass, so each game's fallback pictures are replayed once however many sites show them."""
     if not isinstance(doc, dict):
@@ -597,9 +617,10 @@ def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Fram
     with _ShardWriters([out / "games" for out in sites]) as writers:
         for pos, heavy in enumerate(_games_of(doc)) if sites else ():
             pictures, missing = (None, None) if board else _game_frames(heavy, frames)
+            start = _game_start(heavy, starts) if board else None
             for n, in_order in enumerate(by_pos):
                 game = in_order[pos]
-                writers.add(n, game.shard, game_record(game, heavy, pictures, missing))
+                writers.add(n, game.shard, game_record(game, heavy, pictures, missing, start))
     return [out / "index.html" for out in sites]
 
 

@@ -249,6 +249,9 @@ class Ruleset:
     move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
     requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
     board_script: Path | None = None   # positions drawn in the browser's replay viewer (see grader/report.py)
+    # the start position (of new_state(seed)) in the compact form the board script reads, where the
+    # script cannot derive it from the seed and the params (Python's RNG drew it): stored in each record
+    board_start: Callable[[Any], JSON] | None = None
 
 
 @dataclass(frozen=True)

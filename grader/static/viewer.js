@@ -1,6 +1,7 @@
 /* The one replay viewer of the site. The address names a game (replay.html#<shard>/<key>); its
    record comes from games/<shard>.js (a script that calls replayRecords). Positions are drawn by
-   the ruleset's board script (static/board.js: window.replayBoard), else taken from the record's
+   the ruleset's board script (static/board.js: window.replayBoard; start(seed, params, start)
+   gets the record's start position where the ruleset stores one), else taken from the record's
    frames. Every text from the record is set with textContent, never parsed as HTML; pictures are
    data: URIs on an <img>, so an SVG could not run script either.
    Controls: step back/forward, slider, play/pause, arrow keys, Home/End, click a move to jump. */
@@ -33,7 +34,7 @@
     var board = window.replayBoard;
     if (!board) return [null, null];
     try {
-      var pos = board.start(record.seed, site.params || {});
+      var pos = board.start(record.seed, site.params || {}, record.start);
       var out = [svgUri(board.svg(pos))];
       (record.moves || []).forEach(function (move) {
         pos = board.play(pos, move);

@@ -11,6 +11,14 @@ from .probes import probes
 
 PLAYERS_DIR = Path(__file__).resolve().parent / "players"
 
+
+def board_start(state: ColosseumState) -> dict:
+    """What a replay record carries for board.js: the start board Python's RNG drew from the seed
+    (its size, the barriers, the players' cells)."""
+    return {"board_size": state.size, "barriers": [list(b) for b in state.barriers()],
+            "positions": [list(p) for p in state.positions]}
+
+
 RULESET = Ruleset(
     name="colosseum",
     title="Colosseum Survival! (McGill COMP 424, Winter 2022)",
@@ -31,6 +39,8 @@ RULESET = Ruleset(
     replies={"move": OneOf(Seq(Seq(Int(), Int()), Int()), INVALID, text='[[row, col], dir] or {"invalid": ...}')},
     description="Two players walk up to K=(M+1)//2 steps on an M x M board and wall one side of "
                 "their cell each turn; when the walls separate them, the larger region wins.",
+    board_script=Path(__file__).resolve().parent / "board.js",
+    board_start=board_start,
 )
 
 __all__ = ["RULESET", "ColosseumGame", "ColosseumState"]

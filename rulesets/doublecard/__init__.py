@@ -31,6 +31,7 @@ RULESET = Ruleset(
                 "recycling after 24 cards, draw at 60 moves (40 in the tournament); "
                 "Player(role, first).opponent_move(text), choose_move() -> '0 5 A 2'.",
     lines=DoubleCardLines,
+    board_script=Path(__file__).resolve().parent / "board.js",
 )
 
 __all__ = ["CONSOLE_PROGRAM", "RULESET", "DoubleCardGame", "DoubleCardState"]

@@ -14,6 +14,13 @@ EDGE = Seq(Int(), Int(), Int(), Int())
 
 PLAYERS = Path(__file__).resolve().parent / "players"
 
+
+def board_start(state: QuoridorState) -> dict:
+    """What a replay record carries for board.js: the start columns and initial obstacles, which
+    Python's RNG may draw from the seed (start: random, initial_obstacles: a count)."""
+    return {"pos": [list(p) for p in state.pos], "walls": [list(w) for w, _by, _ply in state.walls]}
+
+
 RULESET = Ruleset(
     name="quoridor",
     title="Quoridor-like obstacle game (CTU B3B33ALP, BRUTE)",
@@ -38,6 +45,8 @@ RULESET = Ruleset(
     description="Pawns race to the far row on a sizex x sizey board (9x9), m = 4 two-cell obstacles "
                 "each, no jumping; Player(name).initialization(...), make_move(), opponent_move(t, r), "
                 "expand_player(), expand_obstacles(); probes check both generators.",
+    board_script=Path(__file__).resolve().parent / "board.js",
+    board_start=board_start,
 )
 
 __all__ = ["RULESET", "QuoridorGame", "QuoridorState"]

@@ -32,6 +32,7 @@ RULESET = Ruleset(
              for name in ("move", "choose")},
     description="Two piles, take 1 or 2 marbles from one; facing an empty pile loses (standard) or wins "
                 "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
+    board_script=Path(__file__).resolve().parent / "board.js",
 )
 
 __all__ = ["CONSOLE_PROGRAM", "RULESET", "RBNimGame", "RBNimState"]

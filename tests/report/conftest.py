@@ -1,5 +1,6 @@
 """Shared fixtures for the report tests: a small results document with hostile submission data,
-a fake `frames` function (no real game involved) and an HTML tag-balance checker."""
+a fake `frames` function (no real game involved), an HTML tag-balance checker and the headless
+Chromium of the browser tests."""
 from __future__ import annotations
 
 import copy
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.report import render_site
+from grader.report import CHROMIUM, CHROMIUM_ARGS, render_site
 
 HOSTILE = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">'
 
@@ -152,3 +153,14 @@ def parse():
 @pytest.fixture
 def hostile() -> str:
     return HOSTILE
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The system Chromium driven by Playwright, one per test module (the browser tests skip,
+    with the reason, where either is missing)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

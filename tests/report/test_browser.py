@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.report import CHROMIUM, CHROMIUM_ARGS, game_shard, read_shard, render_site, screenshots, slug_hash
+from grader.report import CHROMIUM, game_shard, read_shard, render_site, screenshots, slug_hash
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.access(CHROMIUM, os.X_OK):
@@ -18,14 +18,6 @@ if not os.access(CHROMIUM, os.X_OK):
 
 pytestmark = pytest.mark.browser
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
