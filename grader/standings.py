@@ -89,13 +89,15 @@ def outcome(points0: float, points1: float) -> tuple[str, str]:
 
 
 def compute_standings(results, participants, disqualified: dict[str, str] | None = None,
-                      rank_by: str = "points", start: Standings | None = None) -> Standings:
+                      rank_by: str = "points", start: Standings | None = None,
+                      alpha: float = RATING_ALPHA) -> Standings:
     """Standings of `participants` (and rows for the disqualified) over `results`, ranked by
     `rank_by` ("points" or "rating", see the module docstring).
 
     Games with a player outside `participants` or disqualified are ignored. `start`, earlier
     standings of the same players, only starts the rating fit nearer its optimum (the adaptive
-    league refits after every wave).
+    league refits after every wave). `alpha` is the fit's penalty (RATING_ALPHA; benchmarks
+    measure others: alpha = 1/σ² is a N(0, σ²) prior on θ).
     """
     if rank_by not in RANK_BY:
         raise ValueError(f"rank_by must be one of {', '.join(RANK_BY)}, not {rank_by!r}.")
@@ -124,7 +126,7 @@ def compute_standings(results, participants, disqualified: dict[str, str] | None
             cell["points"] += mine
             cell["games"] += 1
     initial = {r.id: r.rating for r in start.rows if r.rating is not None} if start else None
-    for sid, (elo, low, high) in ratings(ids, games, initial).items():
+    for sid, (elo, low, high) in ratings(ids, games, initial, alpha).items():
         rows[sid].rating, rows[sid].rating_low, rows[sid].rating_high = elo, low, high
 
     def rating(r: Row) -> float:
@@ -167,10 +169,11 @@ class RatingFit:
         return {sid: float(ELO_MEAN + ELO_SCALE * t) for sid, t in zip(self.ids, self.theta)}
 
 
-def ratings(ids: list[str], games, initial: dict[str, float] | None = None) -> dict[str, tuple[float, float, float]]:
+def ratings(ids: list[str], games, initial: dict[str, float] | None = None,
+            alpha: float = RATING_ALPHA) -> dict[str, tuple[float, float, float]]:
     """{id: (rating, low, high)} on the Elo scale for players with at least one rated game;
     `initial` ratings (Elo) start the fit, which then needs fewer Newton steps."""
-    fit = fit_ratings(ids, games, initial)
+    fit = fit_ratings(ids, games, initial, alpha)
     if fit is None:
         return {}
     out = {}
@@ -181,7 +184,8 @@ def ratings(ids: list[str], games, initial: dict[str, float] | None = None) -> d
     return out
 
 
-def fit_ratings(ids: list[str], games, initial: dict[str, float] | None = None) -> RatingFit | None:
+def fit_ratings(ids: list[str], games, initial: dict[str, float] | None = None,
+                alpha: float = RATING_ALPHA) -> RatingFit | None:
     """The fit behind `ratings` (None with fewer than two rated players)."""
     index = {sid: n for n, sid in enumerate(ids)}
     comparisons: list[tuple[int, int]] = []
@@ -212,12 +216,12 @@ def fit_ratings(ids: list[str], games, initial: dict[str, float] | None = None) 
         start = np.array([(initial.get(ids[old], ELO_MEAN) - ELO_MEAN) / ELO_SCALE for old in rated])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theta = np.asarray(choix.opt_pairwise(len(rated), data, alpha=RATING_ALPHA, initial_params=start),
+        theta = np.asarray(choix.opt_pairwise(len(rated), data, alpha=alpha, initial_params=start),
                            dtype=float)
     theta = theta - theta.mean()
     # Per-game penalised NLL = ½·(choix objective): its Hessian is ½·2α·I + Σ_games p(1−p)(e_a−e_b)(e_a−e_b)ᵀ.
     n = len(rated)
-    hess = RATING_ALPHA * np.eye(n)
+    hess = alpha * np.eye(n)
     for (a, b), count in pair_games.items():
         i, j = sub[a], sub[b]
         p = 1.0 / (1.0 + math.exp(-(theta[i] - theta[j])))
