@@ -4,9 +4,9 @@ replay viewer shared by every game.
 `render_site(doc, out_dir, frames, board)` turns the results document (results.json, see docs) into
 a folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
 once), one CSS file and small plain-JS files copied next to the pages. Games are not pages: each is
-a compact record (players, seed, moves, texts, times, result) in one of at most 256 shard files
-`games/<xx>.js` (xx from the game's key), and `replay.html#<xx>/<key>` loads its shard and replays
-it. Positions are drawn in the browser by the ruleset's own script (`board`, copied to
+a compact record (players, seed, moves, texts, times, result), packed (`shard_entry`: deflated,
+base64), in one of at most 256 shard files `games/<xx>.js` (xx from the game's key), and
+`replay.html#<xx>/<key>` loads its shard and replays it. Positions are drawn in the browser by the ruleset's own script (`board`, copied to
 `static/board.js`: `window.replayBoard = {start(seed, params, startPosition), play(position, move),
 svg(position)}`; `startPosition` is the record's `start`, written by `starts(game)` for a game whose
 start the script cannot derive from the seed, e.g. a board drawn by Python's RNG);
@@ -27,6 +27,7 @@ import hashlib
 import json
 import re
 import shutil
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -363,6 +364,21 @@ def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None,
 
 
 _SHARD_HEAD, _SHARD_TAIL = "replayRecords([\n", "\n]);\n"
+_KEY = re.compile(r"[a-z0-9-]{1,200}")
+
+
+def shard_entry(record: dict) -> str:
+    """One game as its shard file carries it: `["<key>","<record>"]`, the record's JSON
+    raw-deflated and in base64. A record repeats itself ply after ply (a 200-ply Quoridor game
+    shrinks about 4x), the viewer inflates only the game asked for, and base64 holds no character
+    that could end or change a script."""
+    packed = zlib.compress(json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6, -15)
+    return json.dumps([record["key"], base64.b64encode(packed).decode("ascii")])
+
+
+def shard_text(records: Iterable[dict]) -> str:
+    """A whole shard file of these records (for tests and tools; `render_sites` streams them)."""
+    return _SHARD_HEAD + ",\n".join(map(shard_entry, records)) + _SHARD_TAIL
 
 
 def read_shard(text: str) -> list[dict]:
@@ -370,7 +386,19 @@ def read_shard(text: str) -> list[dict]:
     if not (text.startswith(_SHARD_HEAD) and text.endswith(_SHARD_TAIL)):
         raise ReportError("This is not a shard of game records.")
     body = text[len(_SHARD_HEAD):-len(_SHARD_TAIL)]
-    return [json.loads(line.rstrip(",")) for line in body.split("\n") if line]
+    records = []
+    for line in body.split("\n"):
+        if not line:
+            continue
+        try:
+            key, packed = json.loads(line.rstrip(","))
+            record = json.loads(zlib.decompress(base64.b64decode(packed, validate=True), -15))
+        except (ValueError, TypeError, zlib.error):
+            raise ReportError("A line of this shard is not a packed game record.") from None
+        if not (isinstance(key, str) and _KEY.fullmatch(key) and isinstance(record, dict) and record.get("key") == key):
+            raise ReportError("A line of this shard names another game than its record.")
+        records.append(record)
+    return records
 
 
 def _validation(validation, names: _Names) -> dict | None:
@@ -642,7 +670,7 @@ class _ShardWriters:
             f.write(_SHARD_HEAD)
         else:
             f.write(",\n")
-        f.write(script_json(record))
+        f.write(shard_entry(record))
 
     def __exit__(self, *exc) -> None:
         for folder, files in zip(self.folders, self.files, strict=True):

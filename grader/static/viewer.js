@@ -1,8 +1,8 @@
 /* The one replay viewer of the site. The address names a game (replay.html#<shard>/<key>); its
-   record comes from games/<shard>.js (a script that calls replayRecords). Positions are drawn by
-   the ruleset's board script (static/board.js: window.replayBoard; start(seed, params, start)
-   gets the record's start position where the ruleset stores one), else taken from the record's
-   frames. Every text from the record is set with textContent, never parsed as HTML; pictures are
+   record comes from games/<shard>.js (a script that calls replayRecords with [key, packed record]
+   pairs; the record is inflated only for the game asked for). Positions are drawn by the
+   ruleset's board script (static/board.js: window.replayBoard; start(seed, params, start) gets
+   the record's start position where the ruleset stores one), else taken from the record's frames. Every text from the record is set with textContent, never parsed as HTML; pictures are
    data: URIs on an <img>, so an SVG could not run script either.
    Controls: step back/forward, slider, play/pause, arrow keys, Home/End, click a move to jump. */
 (function () {
@@ -161,10 +161,20 @@
 
   var wanted = /^#([0-9a-f]{2})\/([a-z0-9-]+)$/.exec(window.location.hash);
   if (!wanted) { notFound(); return; }
-  window.replayRecords = function (records) {
-    var record = null;
-    records.forEach(function (r) { if (r && r.key === wanted[2]) record = r; });
-    if (record) load(record); else notFound();
+  /* A record as report.shard_entry packed it: base64 of its raw-deflated JSON. */
+  function unpack(packed) {
+    var bytes = Uint8Array.from(atob(packed), function (c) { return c.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+
+  window.replayRecords = function (entries) {
+    var entry = null;
+    entries.forEach(function (e) { if (Array.isArray(e) && e[0] === wanted[2]) entry = e; });
+    if (!entry) { notFound(); return; }
+    unpack(entry[1]).then(function (record) {
+      if (record && record.key === wanted[2]) load(record); else notFound();
+    }, notFound);
   };
   var script = document.createElement("script");
   script.src = "games/" + wanted[1] + ".js";

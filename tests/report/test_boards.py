@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from grader.outputs import replay_starts
-from grader.report import CHROMIUM, game_shard, read_shard, render_site, script_json
+from grader.report import CHROMIUM, game_shard, read_shard, render_site, shard_text
 from rulesets import load as load_ruleset
 from rulesets.doublecard.board import move_text
 
@@ -157,7 +157,7 @@ def test_a_tampered_record_shows_why_and_no_picture(page, request, tmp_path, nam
     site, _ = site_of(request, tmp_path, name, 0)
     for shard in (site / "games").glob("*.js"):
         edited = [{**r, "moves": tampered(r["moves"], how)} for r in read_shard(shard.read_text(encoding="utf-8"))]
-        shard.write_text("replayRecords([\n" + ",\n".join(map(script_json, edited)) + "\n]);\n", encoding="utf-8")
+        shard.write_text(shard_text(edited), encoding="utf-8")
     for record in records(site):
         open_game(page, site, record["key"])
         assert page.locator("#frame").is_hidden(), record["key"]

@@ -5,12 +5,13 @@ Skipped, with the reason, when the playwright package or /usr/bin/chromium is mi
 from __future__ import annotations
 
 import copy
+import json
 import os
 from pathlib import Path
 
 import pytest
 
-from grader.report import CHROMIUM, game_shard, read_shard, render_site, screenshots, slug_hash
+from grader.report import CHROMIUM, game_shard, read_shard, render_site, screenshots, shard_entry, slug_hash
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not os.access(CHROMIUM, os.X_OK):
@@ -254,6 +255,22 @@ def test_the_viewer_says_so_for_a_game_that_is_not_in_the_report(page, built):
         assert page.locator("#not-found").is_visible() and page.locator("#replay").is_hidden(), address
         assert page.evaluate("() => typeof window.__pwned") == "undefined"
     assert [e for e in page.errors if "ERR_FILE_NOT_FOUND" not in e] == []
+
+
+def test_a_damaged_or_swapped_packed_record_is_not_shown(page, built):
+    """A shard line whose packed record is not deflate, or names another game, shows nothing."""
+    key, other = _keys(built)[:2]
+    shard = built / "games" / f"{game_shard(key)}.js"
+    good = shard.read_text(encoding="utf-8")
+    swapped = json.loads(shard_entry(_record(built, other)))[1]
+    try:
+        for packed in ("QUJD", "!!not base64!!", swapped):
+            shard.write_text("replayRecords([\n" + json.dumps([key, packed]) + "\n]);\n", encoding="utf-8")
+            page.goto(f"{(built / 'replay.html').as_uri()}#{game_shard(key)}/{key}")
+            page.wait_for_selector("#replay[data-ready]", state="attached")
+            assert page.locator("#not-found").is_visible() and page.locator("#replay").is_hidden(), packed[:20]
+    finally:
+        shard.write_text(good, encoding="utf-8")
 
 
 def _bohnenspiel_game(seed: int) -> tuple[list, list[str]]:

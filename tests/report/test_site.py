@@ -18,6 +18,8 @@ from grader.report import (
     read_shard,
     render_site,
     script_json,
+    shard_entry,
+    shard_text,
     slug_hash,
     submission_pages,
     svg_data_uri,
@@ -223,6 +225,23 @@ def test_game_records_round_trip_through_their_shard_files(tmp_path, doc, hostil
         assert text.count("\n") == len(read_shard(text)) + 2 and "</script>" not in text and "\u2028" not in text
     with pytest.raises(ReportError):
         read_shard("alert(1);\n")
+
+
+def test_a_shard_packs_each_record_and_refuses_what_it_did_not_pack():
+    """A record repeats itself ply after ply: packed, a long game takes a fraction of its JSON (the
+    300-student sites' size), and reading a shard refuses a line it cannot unpack or whose record
+    names another game."""
+    moves = [{"type": 2, "edges": [[r % 8, c % 9, r % 8 + 1, c % 9]]} for r in range(20) for c in range(10)]
+    record = {"key": "g-long-0", "moves": moves, "texts": [f"wall ({m['edges'][0][0]},{m['edges'][0][1]})" for m in moves],
+              "times": [[0.0123, 0.0119]] * len(moves)}
+    entry = shard_entry(record)
+    assert len(entry) < len(script_json(record)) / 3
+    assert "</script>" not in entry and read_shard(shard_text([record])) == [record]
+    other = json.loads(shard_entry({**record, "key": "g-other-0"}))[1]
+    for line in ('["g-long-0", "QUJD"]', '["g-long-0", "not base64!"]', json.dumps(["g-long-0", other]),
+                 '{"key": "g-long-0"}', '["../x", "' + json.loads(entry)[1] + '"]'):
+        with pytest.raises(ReportError):
+            read_shard("replayRecords([\n" + line + "\n]);\n")
 
 
 def test_replay_without_usable_frames_says_why(tmp_path, doc):
