@@ -95,17 +95,20 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
     keys = set(run.keys)
     stats: dict[str, dict] = {}
     cross: dict[str, dict] = {}
+    ids: dict[str, str] = {}                       # one copy of each id: a league's crosstable has ~90,000 cells
     for stored in store.each_game(assignment.name, keys=keys):
         if stored.status != "done":
             continue
         _player_stats(stats, stored)
         if stored.round == collusion.REPLAY_ROUND:     # they decide a flag, never a place (as the standings)
             continue
-        for x, y, px in ((stored.seat0, stored.seat1, stored.points0), (stored.seat1, stored.seat0, stored.points1)):
+        seat0, seat1 = ids.setdefault(stored.seat0, stored.seat0), ids.setdefault(stored.seat1, stored.seat1)
+        gid = game_id(stored.key)                  # shared by both seats' cells
+        for x, y, px in ((seat0, seat1, stored.points0), (seat1, seat0, stored.points1)):
             cell = cross.setdefault(x, {}).setdefault(y, {"points": 0.0, "games": 0, "game_ids": []})
             cell["points"] += px
             cell["games"] += 1
-            cell["game_ids"].append(game_id(stored.key))
+            cell["game_ids"].append(gid)
     rows = {r.id: r for r in run.standings.rows} if run.standings else {}
     names = {s.id: s.display_name for s in [*run.submissions, *run.entrants]}
     metadata = {s.id: s.metadata for s in run.submissions}
@@ -376,8 +379,10 @@ def write_results(path: Path, doc: dict) -> None:
     with partial.open("w", encoding="utf-8") as f:
         f.write("{\n")
         for key, value in doc.items():
-            if key != "games":
-                f.write(f"{json.dumps(key)}: {json.dumps(value, indent=1, default=str)},\n")
+            if key != "games":                    # json.dump: in pieces (the crosstable is large), not one string
+                f.write(f"{json.dumps(key)}: ")
+                json.dump(value, f, indent=1, default=str)
+                f.write(",\n")
         f.write('"games": [')
         for n, game in enumerate(doc.get("games") or ()):
             f.write(("\n" if n == 0 else ",\n") + json.dumps(game, default=str))

@@ -28,15 +28,15 @@ import json
 import re
 import shutil
 import zlib
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TextIO, overload
+from typing import BinaryIO, overload
 
 import jinja2
 import markupsafe
 
 from .feedback import rating, verdict
+from .site_games import Identity, Play, SiteGames
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
@@ -170,11 +170,6 @@ class _Names:
             sub["_key"], sub["_name"] = key, shown
         self._secrets = sorted(self.hidden, key=len, reverse=True)
         self._scrubbed: dict[str, str] = {}
-        self._shared: dict[str, str] = {}
-
-    def share(self, text: str | None) -> str | None:
-        """One copy of a text many games repeat (reasons, details, results)."""
-        return None if text is None else self._shared.setdefault(text, text)
 
     def shown(self, raw) -> str:
         raw = _text(raw)
@@ -189,10 +184,13 @@ class _Names:
 
     def scrub(self, text: str | None) -> str | None:
         """Public site: a message without absolute paths, student ids or real names (remembered:
-        a league's game details repeat, and each scrub tries every name)."""
+        a league's game details repeat, and each scrub tries every name; forgotten now and then,
+        as a league's distinct messages may grow with its games)."""
         if text is None or (not self.hidden and not self.anonymised):
             return text
         if text not in self._scrubbed:
+            if len(self._scrubbed) >= _SCRUBBED_KEPT:
+                self._scrubbed.clear()
             clean = _PATH.sub(lambda m: m.group("name"), text)
             for secret in self._secrets:
                 clean = clean.replace(secret, self.hidden[secret])
@@ -200,6 +198,7 @@ class _Names:
         return self._scrubbed[text]
 
 
+_SCRUBBED_KEPT = 4096
 _PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'\"<>:]+[/\\])+(?P<name>[^\s/\\'\"<>:,;)]*)")
 
 
@@ -259,78 +258,66 @@ def _games_of(doc: dict) -> Iterable[dict]:
 
 
 class _GameView:
-    """One game as one site's pages show it. Slots and shared strings: a 300-student league has
-    ~90,000 of these per site, all alive while the submission pages are written; the moves are
-    not here (they are read again, one game at a time, when the game's record is written)."""
+    """One game as one site's pages and its record show it: made afresh from the document's game
+    whenever needed and never kept (a 300-student league has ~90,000 games per site; what the
+    submission pages and the numbering need of them waits in a `SiteGames` spill)."""
 
-    __slots__ = ("detail", "game_index", "id", "identity", "incidents", "index", "key", "points", "pos", "reason",
+    __slots__ = ("detail", "game_index", "id", "identity", "incidents", "index", "key", "points", "reason",
                  "reproduce", "result", "seat_keys", "seat_names", "seats", "seed", "shard")
 
-    def __init__(self, pos: int, g: dict, names: _Names):
-        share = names.share
-        self.pos = pos
+    def __init__(self, g: dict, names: _Names):
         self.seats = (_text(g.get("seat0")), _text(g.get("seat1")))
         self.seat_names = (names.shown(self.seats[0]), names.shown(self.seats[1]))
         self.seat_keys = tuple(names.key.get(s) if s is not None else None for s in self.seats)
-        pair = sorted(self.seat_names)
         self.seed = _text(g.get("seed"))
-        self.identity: tuple = (pair[0], pair[1], _number(g.get("game_index")) or 0.0, str(g.get("seed")), self.seat_names[0])
         self.id = None if names.anonymised else _text(g.get("id"))
+        self.game_index = _text(g.get("game_index"))
+        pair = sorted(self.seat_names)
+        self.identity = Identity(pair[0], pair[1], _number(g.get("game_index")) or 0.0, str(g.get("seed")),
+                                 self.seat_names[0], self.id, self.game_index)
         self.points = _list(g.get("points"))
-        self.result = share(_result(g.get("points")))
-        self.reason = share(_text(g.get("reason")))
-        self.detail = share(names.scrub(_text(g.get("detail"))))
-        self.game_index = share(_text(g.get("game_index")))
-        self.incidents = tuple(share(names.scrub(_incident_text(i))) for i in _list(g.get("incidents")))
+        self.result = _result(g.get("points"))
+        self.reason = _text(g.get("reason"))
+        self.detail = names.scrub(_text(g.get("detail")))
+        self.incidents = tuple(names.scrub(_incident_text(i)) for i in _list(g.get("incidents")))
         self.reproduce = None if names.anonymised else _text(g.get("reproduce"))
         self.key = self.shard = ""
         self.index = 0
 
-    @property
-    def href(self) -> str:
-        return f"replay.html#{self.shard}/{self.key}"
+    def row(self) -> list:
+        """What a submission page's table row prints of this game (spilled as JSON): the result
+        from each seat's side, the score, reason, detail and `grader play` line."""
+        return [_result(self.points, 0), _result(self.points, 1), self.result, self.reason, self.detail,
+                self.reproduce]
 
 
 class _Played:
     """One of a submission's games from its seat, as its page's table row shows it."""
 
-    __slots__ = ("game", "seat")
+    __slots__ = ("detail", "href", "index", "opponent", "reason", "reproduce", "result", "score", "seat")
 
-    def __init__(self, game: _GameView, seat: int):
-        self.game, self.seat = game, seat
-
-    def __getattr__(self, name: str):             # key, href, index, reason, detail, reproduce
-        return getattr(self.game, name)
-
-    @property
-    def result(self) -> str | None:
-        return _result(self.game.points, self.seat)
-
-    @property
-    def score(self) -> str | None:
-        return self.game.result
+    def __init__(self, play: Play):
+        self.seat, self.opponent, self.index = play.seat, play.opponent, play.n
+        self.href = f"replay.html#{game_shard(play.key)}/{play.key}"
+        row = play.row
+        self.result, self.score, self.reason, self.detail, self.reproduce = row[play.seat], *row[2:6]
 
 
-def _number_games(games: list[_GameView], names: _Names) -> None:
-    """Sort the games and give each its number and URL key.
+def _number_games(games: SiteGames, site: int) -> None:
+    """Give each of a site's games its number and URL key, in the order of their identities.
 
     A game's number and key come from its identity (the pairing as shown, the game's index in the
     pairing and its seed), never from the order games finished in, so "game 12" and its link stay
     the same when the league is run again. Anonymised: the key is made from the names shown, and
     neither the game id nor the `grader play` line (both name submissions by id) is shown."""
-    games.sort(key=lambda g: g.identity)
-    used: set[str] = set()
-    for n, g in enumerate(games, 1):
-        if g.id is None:
-            a, b, _, seed, first = g.identity
-            key = slug_hash("\x1f".join((a, b, g.game_index or "", seed, first)))
+    for n, (pos, identity) in enumerate(games.in_identity_order(site), 1):
+        if identity.id is None:
+            key = slug_hash("\x1f".join((identity.pair_a, identity.pair_b, identity.index_text or "",
+                                          identity.seed, identity.first)))
         else:
-            key = slug_hash(g.id)
-        while key in used:
+            key = slug_hash(identity.id)
+        while not games.number(site, pos, n, key):
             key = slug_hash(f"{key}#{n}")
-        used.add(key)
-        g.key, g.shard, g.index = key, game_shard(key), n
-        g.identity = ()                           # sorted: no longer needed, and a league holds many
 
 
 def game_shard(key: str) -> str:
@@ -430,7 +417,7 @@ def _opponents(played: list[_Played], names: _Names) -> list[dict]:
     """A submission's games grouped by opponent (the crosstable links to each group's anchor)."""
     opponents: dict[str, dict] = {}
     for p in played:
-        opp = p.game.seats[1 - p.seat]
+        opp = p.opponent
         key = names.key.get(opp) if opp is not None else None
         entry = opponents.setdefault(opp or "", {"name": names.shown(opp), "key": key,
                                                  "anchor": "vs-" + (key or "unknown"), "games": []})
@@ -442,8 +429,9 @@ def _rating(sub: dict) -> tuple[str | None, str | None]:
     return rating(*(_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high")))
 
 
-def _row(sub: dict, played: list[_Played], names: _Names, public: bool = False) -> dict:
-    """One submission as its leaderboard row and its own page show it."""
+def _row(sub: dict, names: _Names, public: bool = False) -> dict:
+    """One submission as its leaderboard row and its own page show it (its games are added when
+    its page is written: `_games_part`)."""
     status, why = _status(sub)
     why = names.scrub(why)
     rating, spread = _rating(sub)
@@ -466,27 +454,46 @@ def _row(sub: dict, played: list[_Played], names: _Names, public: bool = False) 
         "output": None if public else _text(sub.get("output")),
         "builtin": status == "built-in",
         "in_league": sub.get("rank") is not None,
-        "opponents": _opponents(played, names),
-        "game_count": len(played),
+        "sub_id": _text(sub.get("id")),
     }
 
 
-def _crosstable(cross: dict, rows: list[dict], ids: dict[str, str]) -> list[dict]:
+def _games_part(row: dict, games: SiteGames, site: int, names: _Names) -> dict:
+    """The games section of a submission's page, read back from the spill."""
+    played = [_Played(p) for p in games.plays(site, row["sub_id"])] if row["sub_id"] is not None else []
+    return {"opponents": _opponents(played, names), "game_count": len(played)}
+
+
+class _CrossRow:
+    """One crosstable row; its cells are made as the page is written, never all held (a
+    300-student league's table has 90,000 cells)."""
+
+    __slots__ = ("anchors", "cross_line", "ids", "key", "name", "order", "row")
+
+    def __init__(self, row: dict, cross_line: dict, anchors: set[str], order: list[dict], ids: dict[str, str]):
+        self.row, self.key, self.name, self.cross_line, self.anchors, self.order, self.ids = (
+            row, row["key"], row["name"], cross_line, anchors, order, ids)
+
+    @property
+    def cells(self) -> Iterator[dict]:
+        for b in self.order:
+            cell = _dict(self.cross_line.get(self.ids[b["key"]]))
+            anchor = f"vs-{b['key']}"
+            href = f"submissions/{self.key}.html" + (f"#{anchor}" if anchor in self.anchors else "")
+            yield {"self": b is self.row, "points": _points(cell.get("points")),
+                   "games": _fmt(cell.get("games"), 0), "href": href if cell else None}
+
+
+def _crosstable(cross: dict, rows: list[dict], ids: dict[str, str], games: SiteGames, site: int,
+                names: _Names) -> list[_CrossRow]:
     """Rows and columns in leaderboard order; a cell links to the row submission's games
     against the column submission (to its page when those games are not in the document)."""
-    line_of = {r["key"]: _dict(cross.get(ids[r["key"]])) for r in rows if r["key"] in ids}
     order = [r for r in rows if r["key"] in ids]
     table = []
     for a in order:
-        anchors = {o["anchor"] for o in a["opponents"]}
-        cells = []
-        for b in order:
-            cell = _dict(line_of[a["key"]].get(ids[b["key"]]))
-            anchor = f"vs-{b['key']}"
-            href = f"submissions/{a['key']}.html" + (f"#{anchor}" if anchor in anchors else "")
-            cells.append({"self": a is b, "points": _points(cell.get("points")),
-                          "games": _fmt(cell.get("games"), 0), "href": href if cell else None})
-        table.append({"key": a["key"], "name": a["name"], "cells": cells})
+        met = games.opponents(site, ids[a["key"]])
+        anchors = {"vs-" + ((names.key.get(opp) if opp is not None else None) or "unknown") for opp in met}
+        table.append(_CrossRow(a, _dict(cross.get(ids[a["key"]])), anchors, order, ids))
     return table
 
 
@@ -512,24 +519,20 @@ def _site_names(doc: dict, public: bool) -> tuple[list[dict], _Names]:
     return submissions, _Names(submissions, _dict(doc.get("assignment")).get("anonymised") is True, public)
 
 
-def _view(doc: dict, submissions: list[dict], names: _Names, games: list[_GameView], public: bool = False) -> dict:
+def _view(doc: dict, submissions: list[dict], names: _Names, games: SiteGames, site: int,
+          public: bool = False) -> dict:
     """Reshape the results document for the templates (every value present, possibly None);
-    `games`: this site's views of its games, numbered (`_number_games`)."""
+    `games`: the spill holding this site's games (`site`), numbered (`_number_games`)."""
     assignment = _dict(doc.get("assignment"))
-    played: dict[str | None, list[_Played]] = defaultdict(list)   # looked up by ids that may be None
-    for g in games:
-        for seat, s in enumerate(g.seats):
-            if s is not None:
-                played[s].append(_Played(g, seat))
-    rows = [_row(sub, played.get(_text(sub.get("id")), []), names, public) for sub in submissions]
+    rows = [_row(sub, names, public) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
     ids = {sub["_key"]: sub_id for sub in submissions if (sub_id := _text(sub.get("id"))) is not None}
     league = [r for r in rows if r["in_league"]]
     header = _header(assignment) | {"public": public}
-    return {"header": header, "rows": rows, "league": league, "games": games,
+    return {"header": header, "rows": rows, "league": league, "game_count": games.count(site),
             "out": [r for r in rows if not r["in_league"]],
             "students": sum(not r["builtin"] for r in rows), "builtins": sum(r["builtin"] for r in rows),
-            "crosstable": _crosstable(_dict(doc.get("crosstable")), league, ids)}
+            "crosstable": _crosstable(_dict(doc.get("crosstable")), league, ids, games, site, names)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -615,50 +618,51 @@ def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Fram
         raise ReportError(f"The results document must be a JSON object, not {type(doc).__name__}.")
     env = _environment()
     named = [_site_names(doc, public) for _, public in targets]
-    games: list[list[_GameView]] = [[] for _ in targets]
-    for pos, g in enumerate(_games_of(doc)):                # one pass: what every site's pages need
-        for (_, names), views in zip(named, games, strict=True):
-            views.append(_GameView(pos, g, names))
-    sites: list[Path] = []
-    for (out_dir, public), (submissions, names), views in zip(targets, named, games, strict=True):
-        _number_games(views, names)
-        out = Path(out_dir)
-        try:
-            for sub in ("", "submissions", "games", "static"):
-                (out / sub).mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
-        view = _view(doc, submissions, names, views, public)
-        facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
-        common = {"header": view["header"], "facts": facts}      # the facts block is the same on every page
-        _write_pages(env, out, view, common, board)
-        sites.append(out)                         # the view goes: its crosstable alone is ~90,000 cells
-        del view
+    with SiteGames() as games:
+        for pos, g in enumerate(_games_of(doc)):            # one pass: what every site's pages need
+            for site, (_, names) in enumerate(named):
+                light = _GameView(g, names)
+                games.add(site, pos, light.identity, light.seats, light.row())
+        sites: list[Path] = []
+        for site, ((out_dir, public), (submissions, names)) in enumerate(zip(targets, named, strict=True)):
+            _number_games(games, site)
+            out = Path(out_dir)
+            try:
+                for sub in ("", "submissions", "games", "static"):
+                    (out / sub).mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise ReportError(f"Cannot create the report folder {out}: {e.strerror or e}.") from None
+            view = _view(doc, submissions, names, games, site, public)
+            facts = markupsafe.Markup(env.get_template("facts.html").render(header=view["header"]))
+            common = {"header": view["header"], "facts": facts}  # the facts block is the same on every page
+            _write_pages(env, out, view, common, board, (games, site, names))
+            sites.append(out)
 
-    # each site numbers the games in its own order (by the names it shows): match them by position
-    by_pos: list[list[_GameView]] = []
-    for views in games:
-        in_order = list(views)
-        for view_of_game in views:
-            in_order[view_of_game.pos] = view_of_game
-        by_pos.append(in_order)
-    with _ShardWriters([out / "games" for out in sites]) as writers:
-        for pos, heavy in enumerate(_games_of(doc)) if sites else ():
-            pictures, missing = (None, None) if board else _game_frames(heavy, frames)
-            start = _game_start(heavy, starts) if board else None
-            for n, in_order in enumerate(by_pos):
-                game = in_order[pos]
-                writers.add(n, game.shard, game_record(game, heavy, pictures, missing, start))
+        # the second pass: each game's record, numbered as its site numbered it (in stream order)
+        with _ShardWriters([out / "games" for out in sites]) as writers:
+            numbers = [games.numbers(site) for site in range(len(sites))]
+            for heavy in _games_of(doc) if sites else ():
+                pictures, missing = (None, None) if board else _game_frames(heavy, frames)
+                start = _game_start(heavy, starts) if board else None
+                for site, (_, names) in enumerate(named):
+                    n_key = next(numbers[site], None)
+                    if n_key is None:                 # a stream longer than on the first pass
+                        break
+                    game = _GameView(heavy, names)
+                    game.index, game.key = n_key
+                    game.shard = game_shard(game.key)
+                    writers.add(site, game.shard, game_record(game, heavy, pictures, missing, start))
     return [out / "index.html" for out in sites]
 
 
 class _ShardWriters:
     """The record files of several sites, each appended to as its games come (at most 256 open
-    per site), so no site's records are held in memory; stale shards of an earlier render go."""
+    per site), so no site's records are held in memory; stale shards of an earlier render go.
+    Unbuffered: a record is one write, and 512 open files hold no buffers of records."""
 
     def __init__(self, folders: list[Path]):
         self.folders = folders
-        self.files: list[dict[str, TextIO]] = [{} for _ in folders]
+        self.files: list[dict[str, BinaryIO]] = [{} for _ in folders]
 
     def __enter__(self) -> _ShardWriters:
         return self
@@ -666,23 +670,31 @@ class _ShardWriters:
     def add(self, site: int, shard: str, record: dict) -> None:
         f = self.files[site].get(shard)
         if f is None:
-            f = self.files[site][shard] = (self.folders[site] / f"{shard}.js").open("w", encoding="utf-8")
-            f.write(_SHARD_HEAD)
+            f = self.files[site][shard] = (self.folders[site] / f"{shard}.js").open("wb", buffering=0)
+            _write_all(f, (_SHARD_HEAD + shard_entry(record)).encode("utf-8"))
         else:
-            f.write(",\n")
-        f.write(shard_entry(record))
+            _write_all(f, (",\n" + shard_entry(record)).encode("utf-8"))
 
     def __exit__(self, *exc) -> None:
         for folder, files in zip(self.folders, self.files, strict=True):
             for f in files.values():
-                f.write(_SHARD_TAIL)
+                _write_all(f, _SHARD_TAIL.encode("utf-8"))
                 f.close()
             _remove_stale(folder, (f"{shard}.js" for shard in files), "*.*")
 
 
-def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict, board: Path | None) -> None:
+def _write_all(f: BinaryIO, data: bytes) -> None:
+    """All of `data` to an unbuffered file (one write may take only part of it)."""
+    view = memoryview(data)
+    while view:
+        view = view[f.write(view):]
+
+
+def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict, board: Path | None,
+                 spilled: tuple[SiteGames, int, _Names]) -> None:
     """Everything but the game records: static files (the ruleset's board script as
-    static/board.js), leaderboard, crosstable, submission pages, the replay viewer."""
+    static/board.js), leaderboard, crosstable, submission pages (each with its games section read
+    from `spilled`: the spill, this site's number in it, its names), the replay viewer."""
     for f in STATIC.iterdir():
         if f.is_file():
             shutil.copyfile(f, out / "static" / f.name)
@@ -694,14 +706,14 @@ def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict, b
     _write(out / "replay.html", env.get_template("replay.html").render(
         **common, root="", page="replay", board=board is not None, site={"params": params}))
     _write(out / "index.html", env.get_template("index.html").render(
-        **common, root="", page="index", rows=view["league"], out=view["out"], game_count=len(view["games"]),
+        **common, root="", page="index", rows=view["league"], out=view["out"], game_count=view["game_count"],
         students=view["students"], builtins=view["builtins"]))
-    _write(out / "crosstable.html", env.get_template("crosstable.html").render(
-        **common, root="", page="crosstable", table=view["crosstable"]))
+    env.get_template("crosstable.html").stream(             # cell by cell: never the whole table
+        **common, root="", page="crosstable", table=view["crosstable"]).dump(str(out / "crosstable.html"), "utf-8")
     submission_page = env.get_template("submission.html")
     for row in view["rows"]:
         _write(out / "submissions" / f"{row['key']}.html",
-               submission_page.render(**common, root="../", page="submission", sub=row))
+               submission_page.render(**common, root="../", page="submission", sub=row | _games_part(row, *spilled)))
     _remove_stale(out / "submissions", (f"{r['key']}.html" for r in view["rows"]))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import tracemalloc
 import weakref
 from pathlib import Path
 
@@ -110,3 +111,48 @@ def test_the_document_games_come_from_the_store_without_an_engine_state_per_game
         assert len(made) == 2
         assert all(d["move_texts"] == expected[d["id"]]["texts"] for d in docs)
     assert all(d["moves"] == expected[d["id"]]["moves"] for d in docs)
+
+
+def _league_games(n: int, students: int = 30):
+    """`n` games of a round robin among `students`, made one at a time (a re-iterable stream):
+    each with its own id, seed, `grader play` line and moves, as a league's games are."""
+    class Games:
+        def __iter__(self):
+            pairs = [(a, b) for a in range(students) for b in range(students) if a != b]
+            for i in range(n):
+                a, b = pairs[i % len(pairs)]
+                yield {"id": f"game{i:07d}", "seat0": f"s{a}", "seat1": f"s{b}", "seed": 1000 + i,
+                       "game_index": i // len(pairs), "points": [1, 0] if i % 3 else [0, 1], "reason": "goal",
+                       "detail": f"Player {1 + i % 2} had no legal move.", "moves": [[k, i] for k in range(20)],
+                       "move_texts": [f"m{k}" for k in range(20)], "times": [[0.01, 0.01]] * 20, "incidents": [],
+                       "reproduce": f"grader play s{a}/agent.py s{b}/agent.py --assignment demo --seed {1000 + i}"}
+    subs = [{"id": f"s{k}", "display_name": f"Student {k}", "public_name": f"Calm Otter {k}", "status": "valid",
+             "rank": k + 1} for k in range(students)]
+    return {"assignment": {"name": "demo", "anonymised": False}, "submissions": subs, "crosstable": {},
+            "games": Games()}
+
+
+def _render_peak(tmp_path: Path, n: int) -> int:
+    """The most Python memory rendering both sites of `n` games took beyond what was held before."""
+    doc = _league_games(n)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        render_sites(doc, [(tmp_path / f"i{n}", False), (tmp_path / f"p{n}", True)])
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+
+
+def test_rendering_both_sites_holds_nothing_per_game(tmp_path):
+    """The submission pages, the crosstable and the numbering used to keep a light view of every
+    game for each site (about 2 KB a game for both); a 300-student league's 90,000 games then took
+    hundreds of MB of the manager. Now each game's facts wait in a temporary SQLite file (its page
+    cache is bounded), so Python's memory for the render does not grow with the games."""
+    small, large = 1200, 2400                   # both enough to open nearly every shard file (256 a site)
+    _render_peak(tmp_path, 50)                   # templates compiled, caches warm
+    growth = (_render_peak(tmp_path, large) - _render_peak(tmp_path, small)) / (large - small)
+    assert growth < 300, f"{growth:.0f} bytes of memory a game"
+    records = [r for f in (tmp_path / f"p{large}" / "games").glob("*.js") for r in read_shard(f.read_text("utf-8"))]
+    assert len(records) == large and sorted(r["n"] for r in records) == list(range(1, large + 1))
