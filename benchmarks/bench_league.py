@@ -36,9 +36,10 @@ def _games_per_second(assignment, workers: int) -> float:
     return len(jobs) / (time.perf_counter() - t0)
 
 
-def _class_of_fifty(folder: Path) -> None:
+def random_class(folder: Path, students: int = SUBMISSIONS) -> None:
+    """`students` copies of the course's random Colosseum agent, each file a little different."""
     source = Path(__file__).resolve().parent.parent / "rulesets" / "colosseum" / "players" / "random"
-    for i in range(SUBMISSIONS):
+    for i in range(students):
         shutil.copytree(source, folder / f"student{i:02d}")
         with open(folder / f"student{i:02d}" / "student_agent.py", "a", encoding="utf-8") as f:
             f.write(f"\n# student {i}\n")
@@ -67,7 +68,7 @@ def run():
         rows.append({"measure": "games/s, random v random 8x8", "figure": f"{all_cores:.2f} on {cores} cores",
                      "compared with": f"{one:.2f} on 1 core", "ratio": f"{all_cores / one:.2f}x"})
 
-        _class_of_fifty(base / "subs")
+        random_class(base / "subs")
         local = _league(base, "local.sqlite")
         t0 = time.perf_counter()
         with Store(local.store_path) as store:         # validation is the same for both executors

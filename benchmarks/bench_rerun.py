@@ -11,13 +11,13 @@ its share of the games plus 10 % of the full run.
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 from benchmarks.bench_harness import colosseum
+from benchmarks.bench_league import random_class
 from grader import outputs, usecases
 from grader.config import SimilarityConfig
 from grader.executors import _usable_cpus
@@ -29,14 +29,6 @@ PHASES = {"games (validation, league, collusion replays)": [(usecases, "run_leag
                                                            (outputs, "write_grades_csv")],
           "sites": [(outputs, "write_sites")],
           "similarity report + collusion check": [(usecases, "run_similarity")]}
-
-
-def _class(folder: Path) -> None:
-    source = Path(__file__).resolve().parent.parent / "rulesets" / "colosseum" / "players" / "random"
-    for i in range(STUDENTS):
-        shutil.copytree(source, folder / f"student{i:02d}")
-        with open(folder / f"student{i:02d}" / "student_agent.py", "a", encoding="utf-8") as f:
-            f.write(f"\n# student {i}\n")
 
 
 def _timed_run(assignment) -> tuple[float, dict[str, float], int]:
@@ -71,7 +63,7 @@ def run():
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         os.environ["GRADER_STAGE_DIR"] = str(base / "staged")
-        _class(base / "subs")
+        random_class(base / "subs", STUDENTS)
         assignment = colosseum(base, submissions="subs", store="league.sqlite", reports="reports",
                                game={"board_size": 6}, validation={"smoke_games": 0},
                                similarity=SimilarityConfig(),
