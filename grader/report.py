@@ -41,6 +41,7 @@ from .site_games import Identity, Play, SiteGames
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
+BOARD_KIT = STATIC / "board_kit.js"     # window.boardKit: copied only beside a ruleset's board script
 
 Frames = Callable[[dict], list[str]]
 Starts = Callable[[dict], object]           # game → its start position, as the board script reads it
@@ -693,15 +694,17 @@ def _write_all(f: BinaryIO, data: bytes) -> None:
 def _write_pages(env: jinja2.Environment, out: Path, view: dict, common: dict, board: Path | None,
                  spilled: tuple[SiteGames, int, _Names]) -> None:
     """Everything but the game records: static files (the ruleset's board script as
-    static/board.js), leaderboard, crosstable, submission pages (each with its games section read
+    static/board.js, with the helpers it uses), leaderboard, crosstable, submission pages (each with its games section read
     from `spilled`: the spill, this site's number in it, its names), the replay viewer."""
     for f in STATIC.iterdir():
-        if f.is_file():
+        if f.is_file() and f != BOARD_KIT:
             shutil.copyfile(f, out / "static" / f.name)
     if board is not None:
         shutil.copyfile(board, out / "static" / "board.js")
+        shutil.copyfile(BOARD_KIT, out / "static" / BOARD_KIT.name)
     else:
-        (out / "static" / "board.js").unlink(missing_ok=True)
+        for name in ("board.js", BOARD_KIT.name):
+            (out / "static" / name).unlink(missing_ok=True)
     params = _dict(_dict(common["header"]).get("params"))
     _write(out / "replay.html", env.get_template("replay.html").render(
         **common, root="", page="replay", board=board is not None, site={"params": params}))

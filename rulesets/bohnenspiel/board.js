@@ -2,16 +2,13 @@
    (grader/static/viewer.js): window.replayBoard = {start(seed, params), play(position, move),
    svg(position)}. The rules are engine.py's and moves.py's (sow, capture 2/4/6 backwards, two
    skips, no skip right after the opponent's, the turn cap); the picture is render.py's
-   render_svg without marks, character for character (tests/report/test_viewer.py compares them
+   render_svg without marks, character for character (tests/report/test_browser.py compares them
    on real games). Moves are the stored canonical JSON: ["pit", i] or ["skip"]. */
 (function () {
   "use strict";
   var PITS = 6, START = 6, SKIPS = 2;
 
-  function escape(text) {
-    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  }
+  var kit = window.boardKit, escape = kit.escape;   // grader/static/board_kit.js
 
   function start(seed, params) {
     var row = function () { var r = []; for (var i = 0; i < PITS; i++) r.push(START); return r; };

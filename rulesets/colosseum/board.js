@@ -13,15 +13,7 @@
   var STEPS = [[-1, 0], [0, 1], [1, 0], [0, -1]], OPPOSITE = [2, 3, 0, 1];
   var NAMES = ["A", "B"], COLOURS = ["#1f77b4", "#8c564b"], CELL = 40, MARGIN = 24;
 
-  function escape(text) {
-    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  }
-
-  /* A Python float as str() prints it (44.0, 12.8): render.py's half-cell coordinates are floats. */
-  function float(x) { return Number.isInteger(x) ? x.toFixed(1) : String(x); }
-
-  function isInt(x) { return typeof x === "number" && Number.isInteger(x); }
+  var kit = window.boardKit, escape = kit.escape, float = kit.float, isInt = kit.isInt;   // grader/static/board_kit.js
 
   function wall(s, r, c, d) { return (s.walls[r * s.size + c] >> d & 1) === 1; }
 

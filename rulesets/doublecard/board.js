@@ -20,13 +20,7 @@
   var SEAT_NAMES = ["first player", "second player"], COLOUR_NAMES = ["red", "white"];
   var DOT_NAMES = ["filled (•)", "open (◦)"], COLOUR_FILL = ["#d9382c", "#ffffff"];
 
-  function escape(text) {
-    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  }
-
-  /* A Python float as str() prints it (43.0, 6.8): render.py's dot centres are floats. */
-  function float(x) { return Number.isInteger(x) ? x.toFixed(1) : String(x); }
+  var kit = window.boardKit, escape = kit.escape, float = kit.float;   // grader/static/board_kit.js
 
   function horizontal(code) { return code % 2 === 1; }
   function cellName(cell) { return COLUMNS[cell % WIDTH] + (Math.floor(cell / WIDTH) + 1); }

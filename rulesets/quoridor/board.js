@@ -14,15 +14,7 @@
   "use strict";
   var DIRECTIONS = [[1, 0], [-1, 0], [0, 1], [0, -1]], COLOURS = ["#1f77b4", "#2ca02c"], C = 40, M = 24;
 
-  function escape(text) {
-    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  }
-
-  /* A Python float as str() prints it (44.0, 12.8): render.py's cell centres are floats. */
-  function float(x) { return Number.isInteger(x) ? x.toFixed(1) : String(x); }
-
-  function isInt(x) { return typeof x === "number" && Number.isInteger(x); }
+  var kit = window.boardKit, escape = kit.escape, float = kit.float, isInt = kit.isInt;   // grader/static/board_kit.js
 
   /* The undirected edge between two cells (smaller cell first), as a key. */
   function edge(ax, ay, bx, by) {

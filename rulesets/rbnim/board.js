@@ -9,10 +9,7 @@
   "use strict";
   var DEFAULTS = { red: 8, blue: 10, version: "standard" };
 
-  function escape(text) {
-    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-  }
+  var kit = window.boardKit, escape = kit.escape;   // grader/static/board_kit.js
 
   function param(params, name) {
     return params && params[name] !== undefined && params[name] !== null ? params[name] : DEFAULTS[name];
