@@ -21,7 +21,7 @@ from typing import Any
 from rich.console import Console
 
 import sandbox
-from sandbox import java
+from sandbox import host, java
 
 from . import bounded, course_folder, intake, python_source
 from .assignment import Assignment
@@ -311,11 +311,14 @@ class Protections:
     java: dict[str, str]
     builds: dict[str, str]
     ordinary_user: bool
+    fixes: dict[str, str] = field(default_factory=dict)    # layer -> the one change that gives it here
+    advice: list[str] = field(default_factory=list)        # changes that make the sandbox faster here
 
 
 def protections() -> Protections:
-    return Protections(sandbox.protections(), java.describe(), available(),
-                       hasattr(os, "geteuid") and os.geteuid() != 0)
+    found = sandbox.protections()
+    return Protections(found, java.describe(), available(), hasattr(os, "geteuid") and os.geteuid() != 0,
+                       host.fixes(found), host.advice(found))
 
 
 # ------------------------------------------------------------------ a course folder and its exports
