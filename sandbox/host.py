@@ -64,6 +64,21 @@ def pid_namespace_reason() -> str | None:
     return None
 
 
+# Every name protections() reports, in its order: what a course may require (grader/config.py
+# `sandbox.require`); tests/sandbox/test_cgroup_v2.py keeps the two the same.
+LAYERS = ("landlock", "seccomp", "memory", "capabilities", "uid", "pid_namespace", "private_root", "first_turn",
+          "parent_death", "no_new_privs", "network", "rlimits", "cpu", "cpu_time", "freeze")
+
+
+def unmet(required: list[str], prot: dict[str, str]) -> dict[str, str]:
+    """Each required layer `prot` (protections()) does not fully apply, with its state. The portable
+    sandbox (macOS, Windows, GRADER_SANDBOX=portable) meets no requirement."""
+    if "sandbox" in prot:
+        return dict.fromkeys(required, prot["sandbox"])
+    return {name: prot.get(name, "missing: not reported") for name in required
+            if "missing" in prot.get(name, "missing")}
+
+
 USERNS_SYSCTLS = (("/proc/sys/user/max_user_namespaces", "0", "user.max_user_namespaces is 0"),
                   ("/proc/sys/kernel/unprivileged_userns_clone", "0", "kernel.unprivileged_userns_clone is 0"),
                   ("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1",
