@@ -76,8 +76,8 @@ def test_a_requirement_the_host_meets_grades_as_before(tmp_path):
 def test_an_unknown_protection_name_is_the_courses_mistake_in_one_sentence(tmp_path):
     done = run("-m", "grader.cli", "--config", course(tmp_path, ["memory_limit"]), "standings", "a")
     assert done.returncode == 2
-    assert "assignments.a.sandbox.require: 'memory_limit' names no protection; `grader doctor` lists them: " \
-           "landlock, seccomp, memory," in done.stderr
+    expected = "assignments.a.sandbox.require: 'memory_limit' names no protection; `grader doctor` lists them: "
+    assert expected + "landlock, seccomp, memory," in done.stderr
 
 
 def test_the_names_a_course_may_require_are_the_ones_doctor_lists():
