@@ -202,24 +202,30 @@ def enter_user_namespace() -> str:
 _pylibc = ctypes.PyDLL(None, use_errno=True)      # keeps the GIL across the call, as os.fork does
 
 
-def fork_into_new_pid_namespace() -> int:
-    """os.fork() with the child as pid 1 of a new pid namespace, by a raw clone(2): inside a user
-    namespace, unshare+setns cannot go back to the caller's pid namespace (it belongs to the
-    parent user namespace). Python's own before/after-fork steps run around it."""
-    nr = SYS_CLONE.get(platform.machine())
-    if nr is None:
-        raise NamespaceError(0, f"clone: unknown system call number on {platform.machine()}")
+def _raw_fork(what: str, *args: object) -> int:
+    """os.fork() by the raw system call `args` (a clone or clone3), with Python's own before/after-fork
+    steps around it; NamespaceError (nothing started) when it fails."""
     api = ctypes.pythonapi
     api.PyOS_BeforeFork()
-    pid: int = _pylibc.syscall(nr, ctypes.c_ulong(CLONE_NEWPID | signal.SIGCHLD), None, None, None, None)
+    pid: int = _pylibc.syscall(*args)
     err = ctypes.get_errno()
     if pid == 0:
         api.PyOS_AfterFork_Child()
     else:
         api.PyOS_AfterFork_Parent()
     if pid < 0:
-        raise NamespaceError(err, f"clone(CLONE_NEWPID): {os.strerror(err)}")
+        raise NamespaceError(err, f"{what}: {os.strerror(err)}")
     return pid
+
+
+def fork_into_new_pid_namespace() -> int:
+    """os.fork() with the child as pid 1 of a new pid namespace, by a raw clone(2): inside a user
+    namespace, unshare+setns cannot go back to the caller's pid namespace (it belongs to the
+    parent user namespace)."""
+    nr = SYS_CLONE.get(platform.machine())
+    if nr is None:
+        raise NamespaceError(0, f"clone: unknown system call number on {platform.machine()}")
+    return _raw_fork("clone(CLONE_NEWPID)", nr, ctypes.c_ulong(CLONE_NEWPID | signal.SIGCHLD), None, None, None, None)
 
 
 class CloneArgs(ctypes.Structure):
@@ -234,18 +240,9 @@ def fork_into_cgroup(cgroup_fd: int, new_pid_namespace: bool) -> int:
     """os.fork() with the child created inside the cgroup v2 directory open as `cgroup_fd`
     (clone3 CLONE_INTO_CGROUP: it never migrates, so no migration lock or RCU grace period is
     waited for), and with `new_pid_namespace` as pid 1 of a new pid namespace. NamespaceError
-    (nothing started) when the kernel refuses: ENOSYS before Linux 5.7, EBUSY for a cgroup
-    whose parent holds processes, EPERM. Python's own before/after-fork steps run around it."""
+    (nothing started) when the kernel refuses: ENOSYS before Linux 5.7, EBUSY for a cgroup that
+    is not a leaf, EPERM or EACCES where the caller may not move a process there."""
     flags = CLONE_INTO_CGROUP | (CLONE_NEWPID if new_pid_namespace else 0)
     args = CloneArgs(flags=flags, exit_signal=signal.SIGCHLD, cgroup=cgroup_fd)
-    api = ctypes.pythonapi
-    api.PyOS_BeforeFork()
-    pid: int = _pylibc.syscall(ctypes.c_long(SYS_CLONE3), ctypes.byref(args), ctypes.c_size_t(ctypes.sizeof(args)))
-    err = ctypes.get_errno()
-    if pid == 0:
-        api.PyOS_AfterFork_Child()
-    else:
-        api.PyOS_AfterFork_Parent()
-    if pid < 0:
-        raise NamespaceError(err, f"clone3(CLONE_INTO_CGROUP): {os.strerror(err)}")
-    return pid
+    return _raw_fork("clone3(CLONE_INTO_CGROUP)", ctypes.c_long(SYS_CLONE3), ctypes.byref(args),
+                     ctypes.c_size_t(ctypes.sizeof(args)))
