@@ -5,12 +5,13 @@ writing its pid to cgroup.procs (a migration: v1's waits for an RCU grace period
 rcu_expedited is set), against a child created inside a cgroup v2 directory by clone3
 (CLONE_INTO_CGROUP: no migration); medians of the fork call plus the child's own write, against the
 clone3 call (what a child waits for a CPU is left out: the machine may be loaded). Then a
-whole pre-forked player's start to its first reply, with and without CLONE_INTO_CGROUP, where the
-players' cgroups are v2 (the zygote creates the child in its cgroup, or forks it and the child
-joins it). Hosts without root, a cgroup2 mount, or v2 player cgroups say so in the row.
+whole pre-forked player's start to its first reply, and a random-vs-random Colosseum game against
+the same run's course simulator, with and without CLONE_INTO_CGROUP, where the players' cgroups
+are v2 (the zygote creates the child in its cgroup, or forks it and the child joins it). Hosts without root, a cgroup2 mount, or v2 player cgroups say so in the row.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -19,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from sandbox import Limits, cgroup, cgroup_layout, confine, prefork
@@ -125,44 +126,64 @@ def mechanism() -> list[dict[str, object]]:
     return rows
 
 
-def player_starts() -> list[dict[str, object]]:
-    """A pre-forked player's start to first reply, created in its v2 cgroup or joining it."""
+@contextlib.contextmanager
+def clone_into(enabled: bool) -> Iterator[None]:
+    """Players started inside the block are created in their v2 cgroup (`enabled`), or forked and
+    made to join it by cgroup.procs, as on a kernel without CLONE_INTO_CGROUP."""
     from sandbox.process import PlayerProcess  # here, not above: mechanism()'s small process must not hold it
+    plain = PlayerProcess.child_config
+
+    def config(self: PlayerProcess, uid_missing: str | None) -> object:
+        cfg = plain(self, uid_missing)
+        cfg.cgroup_dir = cfg.cgroup_dir if enabled else None
+        return cfg
+
+    PlayerProcess.child_config = config          # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        PlayerProcess.child_config = plain       # type: ignore[method-assign]
+
+
+def one_start(pool: prefork.PreforkPool, folder: str) -> tuple[float, str]:
+    """Seconds from a pre-forked player's start to its first reply, and what its cgroup step says."""
+    from sandbox.process import PlayerProcess  # here, not above: as in clone_into
+    p = PlayerProcess("sandbox.module_shim", folder, Limits(start_s=30.0, call_s=5.0), prefork=pool)
+    t0 = time.perf_counter()
+    assert p.start().ok and p.started_by == "prefork", pool.last_error
+    took = time.perf_counter() - t0
+    p.close()
+    return took, p.protections.get("cgroup", "")
+
+
+def with_and_without() -> list[dict[str, object]]:
+    """A pre-forked player's start, and a random-vs-random Colosseum game against the same run's course
+    simulator, with and without CLONE_INTO_CGROUP (players' cgroups must be v2)."""
     if cgroup.version() != 2 or cgroup.unavailable_reason() is not None:
         why = cgroup.unavailable_reason() or f"players' cgroups are v{cgroup.version()} here"
-        return [{"what": "pre-forked player start, with and without CLONE_INTO_CGROUP", "median ms": f"n/a: {why}",
-                 "child says": ""}]
-    rows = []
-    limits = Limits(start_s=30.0, call_s=5.0)
-    plain = PlayerProcess.child_config
+        return [{"what": "pre-forked player start and a game, with and without CLONE_INTO_CGROUP",
+                 "median ms": f"n/a: {why}", "child says": ""}]
+    from benchmarks import (
+        bench_harness,  # here, not above: NumPy and the grader, which mechanism()'s process must not hold
+    )
+    rows: list[dict[str, object]] = []
+    course_s = bench_harness._course_simulator(5 * bench_harness.GAMES)
     with tempfile.TemporaryDirectory() as tmp, prefork.PreforkPool() as pool:
         Path(tmp, "player.py").write_text("def ping():\n    return 'pong'\n")
-        for label, into in (("with CLONE_INTO_CGROUP", True), ("without (the child joins by cgroup.procs)", False)):
-            def config(self: PlayerProcess, uid_missing: str | None, into: bool = into) -> object:
-                cfg = plain(self, uid_missing)
-                cfg.cgroup_dir = cfg.cgroup_dir if into else None
-                return cfg
-            PlayerProcess.child_config = config          # type: ignore[method-assign,assignment]
-            try:
-                warm = PlayerProcess("sandbox.module_shim", tmp, limits, prefork=pool)
-                assert warm.start().ok and warm.started_by == "prefork", pool.last_error
-                warm.close()
-                times = []
-                for _ in range(STARTS):
-                    p = PlayerProcess("sandbox.module_shim", tmp, limits, prefork=pool)
-                    t0 = time.perf_counter()
-                    assert p.start().ok
-                    times.append(time.perf_counter() - t0)
-                    joined = p.protections.get("cgroup", "")
-                    p.close()
-                rows.append({"what": f"pre-forked player start, {label}", "median ms": _median_ms(times),
-                             "child says": joined})
-            finally:
-                PlayerProcess.child_config = plain       # type: ignore[method-assign]
+        for label, enabled in (("with CLONE_INTO_CGROUP", True), ("without (joins by cgroup.procs)", False)):
+            with clone_into(enabled):
+                one_start(pool, tmp)                                  # the template starts once
+                starts = [one_start(pool, tmp) for _ in range(STARTS)]
+                game_s, _ = bench_harness._games(bench_harness.colosseum(game={"board_size": 8}), None)
+            rows.append({"what": f"pre-forked player start, {label}", "median ms": _median_ms([t for t, _ in starts]),
+                         "child says": starts[-1][1]})
+            rows.append({"what": f"random v random 8x8 game, pre-forked, {label}",
+                         "median ms": f"{game_s * 1000:.1f} ({game_s / course_s:.1f}x the course simulator's "
+                                      f"{course_s * 1000:.1f})", "child says": ""})
     return rows
 
 
 def run() -> tuple[str, list[dict[str, object]]]:
     title = (f"Joining a cgroup at a player's start (medians: {ROUNDS} children, {STARTS} players; "
              f"cgroup v{cgroup.version()} players here)")
-    return title, mechanism_in_a_small_process() + player_starts()
+    return title, mechanism_in_a_small_process() + with_and_without()
