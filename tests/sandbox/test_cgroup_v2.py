@@ -212,16 +212,35 @@ def v2_mount() -> Path:
     return mount.point
 
 
+CHILDREN: list[int] = []         # forked by started_in, reaped by clear() (a zombie keeps its cgroup busy)
+
+
+def clear(d: Path) -> None:
+    """Kill every task in and under cgroup `d`, reap the ones this test forked, remove the cgroups under `d`."""
+    below = sorted((p for p in d.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts))
+    for leaf in [*below, d]:
+        if leaf.exists():
+            (leaf / "cgroup.kill").write_text("1")
+    while CHILDREN:
+        try:
+            os.waitpid(CHILDREN.pop(), 0)
+        except ChildProcessError:
+            pass
+    for leaf in below:
+        cgroup.kill_and_remove(leaf)
+
+
 @pytest.fixture
 def v2_scratch():
-    """A new cgroup at the top of this host's cgroup2 hierarchy, removed (its tasks killed) after."""
+    """A new cgroup at the top of this host's cgroup2 hierarchy, removed (its tasks killed and
+    reaped) after."""
     d = v2_mount() / f"grader-test-{secrets.token_hex(6)}"
     d.mkdir()
     yield d
-    for leaf in sorted(d.rglob("*"), key=lambda p: -len(p.parts)):
-        if leaf.is_dir():
-            cgroup.kill_and_remove(leaf)
-    cgroup.kill_and_remove(d)
+    if d.exists():
+        clear(d)
+        cgroup.kill_and_remove(d)
+    assert not d.exists()
 
 
 @pytest.fixture
@@ -236,8 +255,7 @@ def v2_controller(v2_scratch):
     if added:
         cgroup_tree.enable(root, [pick])
     yield pick
-    for d in sorted((d for d in v2_scratch.rglob("*") if d.is_dir()), key=lambda p: -len(p.parts)):
-        cgroup.kill_and_remove(d)
+    clear(v2_scratch)
     (v2_scratch / "cgroup.subtree_control").write_text(f"-{pick}")
     if added:
         cgroup.kill_and_remove(v2_scratch)
@@ -253,6 +271,7 @@ def started_in(d: Path, new_pid_namespace: bool, stay: bool = False) -> tuple[in
         pid = confine.fork_into_cgroup(fd, new_pid_namespace)
     finally:
         os.close(fd)
+    CHILDREN.append(pid)
     if pid == 0:
         try:
             os.close(r)
@@ -271,8 +290,8 @@ def started_in(d: Path, new_pid_namespace: bool, stay: bool = False) -> tuple[in
 
 @pytest.mark.root
 def test_clone_into_cgroup_creates_the_child_in_its_cgroup_with_no_migration(v2_scratch):
-    pid, report = started_in(v2_scratch, new_pid_namespace=True)
-    _, status = os.waitpid(pid, 0)
+    _, report = started_in(v2_scratch, new_pid_namespace=True)
+    _, status = os.waitpid(CHILDREN.pop(), 0)
     inside_pid, line = report.split(" ", 1)
     assert os.waitstatus_to_exitcode(status) == 0
     assert line == f"0::{cgroup_layout.current().hierarchy_path(v2_scratch)}"
@@ -287,6 +306,7 @@ def test_cgroup_kill_ends_every_task_and_the_directory_goes(v2_scratch):
     assert sorted(int(p) for p in (v2_scratch / "cgroup.procs").read_text().split()) == sorted(pids)
     cgroup.kill_and_remove(v2_scratch)
     for pid in pids:
+        CHILDREN.remove(pid)
         _, status = os.waitpid(pid, 0)
         assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
     assert not v2_scratch.exists()
@@ -357,7 +377,7 @@ def test_the_cgroup_fix_follows_the_host(monkeypatch):
 # ----------------------------------------------------------------- a player started in a v2 cgroup
 @pytest.mark.root
 def test_a_player_is_created_in_its_v2_cgroup_when_pre_forked_and_joins_it_when_spawned(
-        player, start_mode, v2_scratch, monkeypatch):
+        v2_scratch, player, start_mode, monkeypatch):
     """Where players' cgroups are v2, its own; on a v1 or hybrid host a cgroup2 directory is added
     to the player's: the template creates the child inside it (clone3), a spawned child joins it."""
     from sandbox.process import PlayerProcess
