@@ -17,7 +17,7 @@ import pytest
 
 from grader.terminal_views import print_doctor
 from grader.usecases import Protections
-from sandbox import cgroup, cgroup_layout, cgroup_tree, confine, host
+from sandbox import Verdict, cgroup, cgroup_layout, cgroup_tree, confine, host
 from sandbox.cputime import CpuMeter
 
 # A Debian 12 / Ubuntu 24.04 host: only cgroup2, the grader in a systemd service's cgroup.
@@ -401,3 +401,49 @@ def test_a_player_is_created_in_its_v2_cgroup_when_pre_forked_and_joins_it_when_
     joined = p.protections["cgroup"]
     assert (created in joined) == (start_mode == "prefork"), joined
     assert "cgroup v2" in joined and str(expected) not in joined
+
+
+ESCAPE = """
+import os
+
+def leave(paths):
+    out = {}
+    for path in paths:
+        try:
+            with open(path, "w") as f:
+                f.write("0")                        # "0": the writer itself, whatever its pid is here
+            out[path] = "moved"
+        except Exception as exc:
+            out[path] = type(exc).__name__
+    for path in paths:                              # a cgroup of its own, with no limit
+        try:
+            os.mkdir(os.path.join(os.path.dirname(path), "mine"))
+            out[path + " mkdir"] = "made"
+        except Exception as exc:
+            out[path + " mkdir"] = type(exc).__name__
+    return out
+
+def grow(mb):
+    blocks = [bytearray(1 << 20) for _ in range(mb)]
+    return len(blocks)
+"""
+
+
+@pytest.mark.root
+def test_a_player_cannot_leave_its_cgroup_or_make_one(player, require, limits):
+    """It writes itself into every cgroup it could name (its cgroup's parent, the grader's own, the
+    hierarchies' roots) and tries to make a cgroup of its own; it stays in its cgroup and still gets
+    the memory verdict."""
+    require("cgroup")
+    p = player(ESCAPE, limits=limits(memory_mb=200, call_s=10))
+    layout = cgroup_layout.current()
+    mine = p.cgroup.directories
+    targets = {d.parent / "cgroup.procs" for d in mine} | {m.point / "cgroup.procs" for m in layout.mounts}
+    targets |= {d / "cgroup.procs" for d in [*layout.v1.values(), layout.v2_dir] if d is not None}
+    got = p.call("leave", {"paths": sorted(map(str, targets))}).value
+    assert not {"moved", "made"} & set(got.values()), got
+    with open(f"/proc/{p.proc.pid}/cgroup") as f:
+        paths = {line.split(":", 2)[2] for line in f.read().splitlines()}
+    assert {layout.hierarchy_path(d) for d in mine} <= paths
+    r = p.call("grow", {"mb": 400})
+    assert r.verdict is Verdict.MEMORY, r
