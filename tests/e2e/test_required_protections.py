@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from grader import usecases
+from grader.config import load_config
 from grader.gradescope import results_json
 from grader.validation import Check, ValidationReport
 from sandbox import host
@@ -90,3 +92,11 @@ def test_results_json_says_which_protections_held_in_one_line():
                                        "seccomp": "98 calls denied", "memory": "cgroup v2 500 MB"})
     lines = results_json(report)["output"].splitlines()
     assert "Sandbox protections that held for this run: seccomp, memory; missing: landlock." in lines
+
+
+def test_grader_init_states_the_setting(tmp_path):
+    made = usecases.init_course(tmp_path / "course", ["quoridor"])
+    text = made.config.read_text()
+    assert "sandbox: {require: []}" in text and "grader doctor" in text
+    config, _ = load_config(made.config)
+    assert config.assignments["quoridor"].sandbox.require == []
