@@ -447,3 +447,15 @@ def test_a_player_cannot_leave_its_cgroup_or_make_one(player, require, limits):
     assert {layout.hierarchy_path(d) for d in mine} <= paths
     r = p.call("grow", {"mb": 400})
     assert r.verdict is Verdict.MEMORY, r
+
+
+@pytest.mark.root
+def test_a_forced_backend_is_the_one_players_get(player):
+    """GRADER_CGROUP=v2 (a v2 guest's run) fails here, rather than skipping every cgroup test, when
+    its players do not get cgroup v2."""
+    want = os.environ.get(cgroup_layout.FORCE_ENV, "")
+    if want not in ("v1", "v2"):
+        pytest.skip(f"{cgroup_layout.FORCE_ENV} forces no backend in this run")
+    assert host.protections()["memory"].startswith(f"cgroup {want} "), host.protections()["memory"]
+    p = player("def ping():\n    return 'pong'\n")
+    assert p.protections["memory"].startswith(f"cgroup {want} "), p.protections
