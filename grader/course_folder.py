@@ -85,6 +85,7 @@ def assignment_block(name: str) -> str:
         _line("anonymise", False, "true: pseudonyms in the instructor's outputs too"),
         _line("report_url", None, "where public/ is published; the LMS feedback then links each page"),
         _line("penalties", {}, "BRUTE-style: upload_limit, upload_penalty, deadline, late_penalty, floor"),
+        _line("sandbox", {"require": []}, "protections grading needs (names from `grader doctor`: memory, uid, …)"),
     ]
     similarity = _line("similarity", {"skeleton": skeleton}, "similar code, after every `grader run` (instructor only)")
     lines.append(similarity if "similarity" in bundled else "    # " + similarity.strip())
