@@ -8,6 +8,7 @@ large or hostile file lives and dies there, and only the answer (a few names) co
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,3 +59,48 @@ def facts_of(source: bytes) -> Facts | None:
         if isinstance(each, ast.Call) and isinstance(each.func, ast.Name) and each.func.id == "input" and each.args:
             prompts = True
     return Facts(frozenset(functions), frozenset(bound), frozenset(imported), reads_console, prompts)
+
+
+# what a SyntaxError under an older `feature_version` says ("Pattern matching is only supported in
+# Python 3.10 and greater"), and the name a student knows the feature by
+NEWER_GRAMMAR = re.compile(r"(?P<what>.+?) (?:is|are) only supported in Python (?P<version>3\.\d+) and greater")
+FEATURE_NAMES = {"pattern matching": "a `match` statement", "assignment expressions": "`:=` (an assignment "
+                 "expression)", "parenthesized context managers": "a parenthesised `with`",
+                 "exception groups": "`except*`", "variadic generics": "a starred subscript"}
+
+
+def too_new(folder: Path, version: tuple[int, int]) -> str | None:
+    """One sentence naming the first of the submission's Python files (the top level and its
+    subfolders) whose grammar the course's Python `version` would have refused, or None. Files this
+    Python cannot parse either are left to the interface stage."""
+    files = sorted(p for p in folder.rglob("*.py") if p.is_file() and not p.is_symlink())
+    for path in files:
+        source = bounded.read_source(path)
+        found = bounded.run(grammar_error, source, version, what=path.name)
+        if found is not None:
+            line, why = found
+            where = f"{path.relative_to(folder)} line {line}"
+            return f"{where}: {why}; the course runs Python {version[0]}.{version[1]}, which refuses this file."
+    return None
+
+
+def grammar_error(source: bytes, version: tuple[int, int]) -> tuple[int, str] | None:
+    """(line, what needs a newer Python) if `source` parses here but not in Python `version`."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None                    # broken in every Python: the interface stage says why
+    try:
+        ast.parse(source, feature_version=version)
+    except SyntaxError as exc:
+        named = NEWER_GRAMMAR.match(exc.msg or "")
+        if named:
+            what = named["what"]
+            # a `match` is refused at its first `case`: name the line the statement starts on
+            line = min((n.lineno for n in ast.walk(tree) if isinstance(n, ast.Match)), default=exc.lineno) \
+                if what.lower() == "pattern matching" else exc.lineno
+            return line or 0, f"{FEATURE_NAMES.get(what.lower(), what)} needs Python {named['version']}"
+        return exc.lineno or 0, f"this line needs a Python newer than {version[0]}.{version[1]} ({exc.msg})"
+    except (ValueError, RecursionError):
+        return None
+    return None

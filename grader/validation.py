@@ -123,6 +123,10 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         if not compiled.passed:
             return _finish(report)
     on_stage("Interface")
+    too_new = _course_python(assignment, sub)
+    if too_new is not None:
+        report.checks.append(Check("interface", "Interface", False, 0, 0, too_new))
+        return _finish(report)
     probe_seed = seat_seed(seeds.CHECK_KEY, report.seed, "probes")
     interface = _interface(assignment, sub, factory, probe_seed)
     report.checks.append(interface)
@@ -209,6 +213,19 @@ def _compile(assignment: Assignment, sub: Submission) -> Check:
     return Check("compile", f"Build ({built.kind or 'program'})", built.ok, 0, 0,
                  built.message if not built.ok else f"The program was {built.message}.",
                  picture=built.compiler or None)
+
+
+def _course_python(assignment: Assignment, sub: Submission) -> str | None:
+    """Why the course's own Python (where it fixed one) would have refused this Python submission, or None."""
+    version = assignment.ruleset.python
+    if version is None or sub.staged is None or language(assignment.ruleset, sub.staged) != "python":
+        return None
+    try:
+        return python_source.too_new(sub.staged, version)
+    except bounded.Refused as exc:
+        return str(exc)
+    except OSError:
+        return None                  # the interface stage says what cannot be read
 
 
 def _finish(report: ValidationReport) -> ValidationReport:
