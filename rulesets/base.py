@@ -336,6 +336,9 @@ class Probe:
     scoring: str = "all"
     informational: bool = False   # reported, never counted
     seeded: bool = False          # cases(game, seed): the check's own seed (varied per run, recorded) shapes them
+    # the cases ask for a game's moves, where the course's client played a random move for a player that
+    # returned nothing or raised (policy on_none / on_error "random"): such an answer counts as that move
+    course_moves: bool = False
 
 
 def check_arity(owner: Any, name: str, nargs: int) -> str | None:
