@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulesets import linear_re
+
 from . import bounded
 
 
@@ -22,6 +24,9 @@ class Facts:
     imported: frozenset[str]        # every module name imported anywhere (each dotted part, relative imports' names)
     reads_console: bool             # calls input(...) or touches a .stdin
     prompts: bool                   # asks a question at its console: input("...") with a prompt
+    asks: bool = False              # prints a question or a numbered menu (print("Your move?"), print("1 - Human vs AI"))
+    methods: frozenset[str] = frozenset()   # "Class.method" of every class at its top level
+    runs: bool = False              # does something when started: `if __name__ == "__main__"` or a top-level call
 
 
 def facts(path: Path) -> Facts | None:
@@ -45,7 +50,11 @@ def facts_of(source: bytes) -> Facts | None:
             bound.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-    reads_console = prompts = False
+    methods = {f"{node.name}.{item.name}" for node in tree.body if isinstance(node, ast.ClassDef)
+               for item in node.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    runs = any(_is_main_guard(node) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call))
+               for node in tree.body)
+    reads_console = prompts = asks = False
     for each in ast.walk(tree):
         if isinstance(each, ast.Import):
             imported |= {part for alias in each.names for part in alias.name.split(".")}
@@ -57,8 +66,33 @@ def facts_of(source: bytes) -> Facts | None:
                                                                      and each.attr == "stdin"):
             reads_console = True
         if isinstance(each, ast.Call) and isinstance(each.func, ast.Name) and each.func.id == "input" and each.args:
-            prompts = True
-    return Facts(frozenset(functions), frozenset(bound), frozenset(imported), reads_console, prompts)
+            prompts = prompts or _literal(each.args[0]).strip() != ""
+        if isinstance(each, ast.Call) and isinstance(each.func, ast.Name) and each.func.id == "print" and each.args \
+                and not any(k.arg == "file" for k in each.keywords):
+            asks = asks or bool(QUESTION_TEXT.search(_literal(each.args[0])))
+    return Facts(frozenset(functions), frozenset(bound), frozenset(imported), reads_console, prompts, asks,
+                 frozenset(methods), runs)
+
+
+# printed text that asks a person something: a question or a prompt (a word, then "?" or ":" at its
+# end), a yes/no, or a numbered menu line ("1 - Human vs AI", "2. Play against the computer")
+QUESTION_TEXT = linear_re.compile(r"(?m)[A-Za-z]{3}[^\n]{0,80}(?:[?:]|\([yY]/[nN]\))[ \t]*$|^\s*[\[(]?\d[ \t]*[.):\]-][ \t]*[A-Za-z]{3}")
+
+
+def _literal(node: ast.expr) -> str:
+    """The text of a string literal or an f-string's literal parts ("" for anything else)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value[:2000]
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))[:2000]
+    return ""
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    """`if __name__ == "__main__":`"""
+    test = node.test if isinstance(node, ast.If) else None
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators))
 
 
 # what a SyntaxError under an older `feature_version` says ("Pattern matching is only supported in
