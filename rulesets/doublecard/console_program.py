@@ -183,12 +183,13 @@ class Scenario:
         """How well a menu option fits the game wanted: human against the AI, the right one first."""
         text = label.lower()
         points = 0
-        if VERSUS.search(text) or AGAINST.search(text):
+        ai = len(linear_re.findall(rf"(?i)\b{AI}\b", text))
+        people = len(linear_re.findall(r"(?i)\b(?:human|player|you)\b", text))
+        if MANUAL.search(text) or (ai >= 2 and not people) or (people >= 2 and not ai):
+            points -= 4                                      # AI vs AI, human vs human, "Manual Mode"
+        elif VERSUS.search(text) or AGAINST.search(text):
             points += 4
             points += 2 if bool(AI_FIRST.search(text)) == self.computer_first else 0
-        elif linear_re.search(rf"(?i)\b{AI}\b[^\n]*\b{AI}\b|\bhuman\b[^\n]*\bhuman\b|\bplayer\b[^\n]*\bplayer\b",
-                              text) or MANUAL.search(text):
-            points -= 4                                      # AI vs AI, human vs human, "Manual Mode"
         elif AUTOMATIC.search(text):
             points += 4                                      # "Automatic Mode", "Single player"
         if linear_re.search(ROLE[role], text):

@@ -26,8 +26,8 @@ def test_each_shape_is_found_by_its_entry_and_played_through_its_console(tmp_pat
     report = check_console(DOUBLECARD, folder, LIMITS)
     transcripts = "\n----\n".join(s.transcript for s in report.scenarios)
     assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + transcripts
-    for scenario in report.scenarios:                     # the AI answered moves in both games
-        assert scenario.transcript.count(">>> ") >= 5, scenario.transcript
+    for scenario in report.scenarios:                     # set-up answered and moves played in both games
+        assert scenario.transcript.count(">>> ") >= 3, scenario.transcript
 
 
 @pytest.mark.parametrize("shape", ["game.py, a printed menu read by input()", "driver.py, options in brackets"])
