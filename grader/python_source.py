@@ -108,9 +108,10 @@ def too_new(folder: Path, version: tuple[int, int]) -> str | None:
     subfolders) whose grammar the course's Python `version` would have refused, or None. Files this
     Python cannot parse either are left to the interface stage."""
     files = sorted(p for p in folder.rglob("*.py") if p.is_file() and not p.is_symlink())
-    for path in files:
-        source = bounded.read_source(path)
-        found = bounded.run(grammar_error, source, version, what=path.name)
+    sources = [(bounded.read_source(path), version) for path in files]
+    for path, found in zip(files, bounded.run_each(grammar_error, sources, what=lambda k: files[k].name)):
+        if isinstance(found, bounded.Refused):
+            raise found
         if found is not None:
             line, why = found
             where = f"{path.relative_to(folder)} line {line}"
