@@ -44,7 +44,7 @@ from sandbox import Limits, PlayerProcess, Verdict
 from sandbox.command import Command
 from sandbox.console_lines import ConsoleLines
 
-from . import bounded, python_source
+from . import python_source
 from .native_console import console_question, needs_human_sentence
 from .player_kinds import kind_of
 
@@ -342,14 +342,12 @@ def console_script(kind, folder: Path) -> str | None:
     child, never run), the one no other file imports; of several, the first named in `kind.entries`,
     else the only one that does something when started (`if __name__ == "__main__"`, a top-level
     call). None when there is none, or no way to tell which (the interface stage then says so)."""
-    found: dict[str, python_source.Facts] = {}
-    for path in sorted(p for p in folder.glob("*.py") if p.is_file() and not p.is_symlink()):
-        try:
-            facts = python_source.facts(path)
-        except (OSError, bounded.Refused):
-            continue
-        if facts is not None:
-            found[path.name] = facts
+    paths = sorted(p for p in folder.glob("*.py") if p.is_file() and not p.is_symlink())
+    try:
+        read = python_source.facts_each(paths)
+    except OSError:
+        return None
+    found = {path.name: facts for path, facts in zip(paths, read) if isinstance(facts, python_source.Facts)}
     imported = {name for facts in found.values() for name in facts.imported}
     scripts = [name for name, facts in found.items() if kind.is_program(facts) and name[:-3] not in imported]
     named = [name for name in getattr(kind, "entries", ()) if name in scripts]

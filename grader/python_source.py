@@ -36,6 +36,22 @@ def facts(path: Path) -> Facts | None:
     return bounded.run(facts_of, source, what=path.name)
 
 
+def facts_each(paths: list[Path]) -> list[Facts | bounded.Refused | None]:
+    """The facts of each file, read in one bounded child (a file too large or too costly is `Refused`)."""
+    sources: list[tuple] = []
+    for path in paths:
+        try:
+            sources.append((bounded.read_source(path),))
+        except bounded.Refused as exc:
+            sources.append((exc,))
+    found = bounded.run_each(_facts_or_refused, sources, what=lambda k: paths[k].name)
+    return list(found)
+
+
+def _facts_or_refused(source: bytes | bounded.Refused) -> Facts | bounded.Refused | None:
+    return source if isinstance(source, bounded.Refused) else facts_of(source)
+
+
 def facts_of(source: bytes) -> Facts | None:
     """The facts of one source text, in this process (bounded.run calls it in its child)."""
     try:
