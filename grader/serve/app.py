@@ -391,7 +391,8 @@ def upload(svc: Service, request: Request, form) -> Response:
         if not data:
             raise uploads.UploadRefused("The file is empty.")
         row = uploads.store(svc.db, svc.data_dir, user["id"], name,
-                            uploads.accepted_filename(item.filename, a.ruleset.entry, data), data)
+                            uploads.accepted_filename(item.filename, a.ruleset.entry, data), data,
+                            rate=(svc.settings.rate_limit, svc.settings.rate_window_s))
     except uploads.UploadRefused as exc:
         return svc.page(request, "message.html", status=exc.status, title="Upload not taken", message=str(exc),
                         back=f"/a/{name}")
