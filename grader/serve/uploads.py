@@ -74,7 +74,8 @@ def store(db: Database, data_dir: Path, user_id: int, assignment: str, filename:
     seconds): UploadRefused past it, the file removed. The number (`seq`) and the rate are decided in
     one transaction holding the student's lock (PostgreSQL: their users row FOR UPDATE; SQLite:
     BEGIN IMMEDIATE, one writer at a time), so simultaneous uploads get distinct numbers and never
-    more than the limit is stored."""
+    more than the limit is stored. Its `turn` (how many of the student's uploads are waiting) places
+    it in the queue's fair order (db.claim)."""
     upload_id = secrets.token_urlsafe(16)
     folder = data_dir / "uploads" / upload_id
     folder.parent.mkdir(mode=0o700, exist_ok=True)
@@ -99,10 +100,12 @@ def store(db: Database, data_dir: Path, user_id: int, assignment: str, filename:
                 _within_rate(tx, user_id, *rate, now)
             seq = tx.query("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ? AND assignment = ?",
                            (user_id, assignment))[0]["n"] + 1
+            turn = tx.query("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ? AND status IN ('queued', 'running')",
+                            (user_id,))[0]["n"]
             tx.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, seq, "
-                       "status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
+                       "turn, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
                        (upload_id, user_id, assignment, filename, str(path), hashlib.sha256(data).hexdigest(),
-                        len(data), now, seq))
+                        len(data), now, seq, turn))
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
@@ -142,11 +145,13 @@ def of_user(db: Database, user_id: int, assignment: str) -> list[dict]:
 
 
 def queue_position(db: Database, upload: dict) -> int:
-    """How many uploads are ahead of this one (0: it is being evaluated or next)."""
+    """How many uploads are ahead of this one (0: it is being evaluated or next), in the queue's
+    fair order (db.claim): by turn, then age."""
     if upload["status"] != "queued":
         return 0
-    return db.query("SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'running') AND uploaded_at < ?",
-                    (upload["uploaded_at"],))[0]["n"]
+    turn, at = upload["turn"], upload["uploaded_at"]
+    return db.query("SELECT COUNT(*) AS n FROM uploads WHERE status = 'running' OR (status = 'queued' AND "
+                    "(turn < ? OR (turn = ? AND uploaded_at < ?)))", (turn, turn, at))[0]["n"]
 
 
 def penalised(upload: dict, penalties: dict) -> dict:
