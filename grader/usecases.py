@@ -21,7 +21,7 @@ from typing import Any
 from rich.console import Console
 
 import sandbox
-from sandbox import java
+from sandbox import java, state_dir
 
 from . import bounded, course_folder, intake, python_source
 from .assignment import Assignment
@@ -311,11 +311,12 @@ class Protections:
     java: dict[str, str]
     builds: dict[str, str]
     ordinary_user: bool
+    state: str = ""                    # where the grader keeps its own files, and the rule (sandbox/state_dir.py)
 
 
 def protections() -> Protections:
     return Protections(sandbox.protections(), java.describe(), available(),
-                       hasattr(os, "geteuid") and os.geteuid() != 0)
+                       hasattr(os, "geteuid") and os.geteuid() != 0, state_dir.describe())
 
 
 # ------------------------------------------------------------------ a course folder and its exports

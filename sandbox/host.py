@@ -10,7 +10,6 @@ import functools
 import os
 import platform
 
-from . import state_dir
 from .limits import Limits
 
 
@@ -109,7 +108,6 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
                            if reason is None else f"missing: {reason}")
     out["first_turn"] = first_turn_row(root, reason)
     out["parent_death"] = "killed with its parent (PR_SET_PDEATHSIG)" if linux else "missing: not Linux"
-    out["grader_state"] = state_dir.describe()
     out["no_new_privs"] = "set" if linux else "missing: not Linux"
     out["network"] = (f"empty network namespace{userns}" if reason is None else f"missing netns: {reason}") + \
         (", seccomp denies socket()" if "missing" not in out["seccomp"] else "")
