@@ -264,7 +264,11 @@ def available() -> dict[str, str]:
         if path is None:
             out[name] = f"missing: {tool} is not on PATH"
             continue
-        staged = Path(tempfile.mkdtemp(prefix="doctor-build-"))
+        try:
+            staged = Path(tempfile.mkdtemp(prefix="building-doctor-", dir=build_cache.root()))
+        except state_dir.StateUnsafe as exc:
+            out[name] = f"missing: {exc}"
+            continue
         folder = None
         try:
             for rel, text in files.items():
