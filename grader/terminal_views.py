@@ -76,3 +76,7 @@ def print_doctor(out: Console, found: Protections) -> None:
         for name, state in states.items():
             mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
             out.print(f"  {mark}  {name:<12} {escape(state)}")
+    if found.state:
+        out.print("[bold]The grader's own files[/]")
+        mark = "[red]missing[/]" if found.state.startswith("missing") else "[green]active[/]"
+        out.print(f"  {mark}  {'state':<12} {escape(found.state)}")

@@ -21,7 +21,7 @@ from typing import Any
 from rich.console import Console
 
 import sandbox
-from sandbox import host, java
+from sandbox import host, java, state_dir
 
 from . import bounded, course_folder, intake, python_source
 from .assignment import Assignment
@@ -337,12 +337,13 @@ class Protections:
     ordinary_user: bool
     fixes: dict[str, str] = field(default_factory=dict)    # layer -> the one change that gives it here
     advice: list[str] = field(default_factory=list)        # changes that make the sandbox faster here
+    state: str = ""                    # where the grader keeps its own files, and the rule (sandbox/state_dir.py)
 
 
 def protections() -> Protections:
     found = sandbox.protections()
     return Protections(found, java.describe(), available(), hasattr(os, "geteuid") and os.geteuid() != 0,
-                       host.fixes(found), host.advice(found))
+                       host.fixes(found), host.advice(found), state_dir.describe())
 
 
 # ------------------------------------------------------------------ a course folder and its exports
