@@ -33,16 +33,17 @@ class FramedConversation:
 
     def _exchange(self, message: dict[str, Any], soft: float, ready: bool = False) -> CallResult:
         """Send one request and wait for its reply (after the child's "ready" frame when `ready`).
-        The call is timed on the limits' clock from before the child is thawed."""
+        The call is timed on the limits' clock from just before the child is thawed (the request is
+        in its pipe by then, where it fits)."""
         proc = self.proc
         unasked = 0 if ready else proc.pending_bytes()     # the ready frame may already be there
         if unasked:
             return proc.fail(Verdict.PROTOCOL, f"The player wrote {unasked} bytes to the protocol pipe without being asked.")
         if unasked is None:
             return proc.died_unexpectedly()
-        timer = proc.begin(soft, t0=proc.t_spawn if ready else None)
         self.seq += 1
-        if not proc.send(wire.encode({**message, "id": self.seq}), timer):
+        timer = proc.begin(soft, t0=proc.t_spawn if ready else None, request=wire.encode({**message, "id": self.seq}))
+        if not proc.send(timer.unsent, timer):
             return proc.timeout(timer)
         frames = wire.FrameBuffer(proc.limits.message_kb * 1024)
         if ready:
