@@ -2,7 +2,9 @@
 
 Over the transport (a PlayerProcess, sandbox/player.py `Transport`): the child's "ready" frame
 (what the sandbox applied, written before any student code runs), then one request
-`{"open": options, "seed": s}`, and per call one request `{"method", "args", "id"}` answered by
+`{"open": options, "seed": s}`, and per call one request `{"method", "args", "time", "id"}`
+(`time`: the call's soft limit and its clock, `{"limit_s", "clock"}`, for sandbox/call_time.py)
+answered by
 exactly one reply `{"ok": value}` or `{"error": {type, message, traceback}}` echoing the id. The
 framing and the bounded decoding of replies are sandbox/wire.py's; the child's side is
 sandbox/callloop.py (and sandbox/java_sources/grader_shim for the JVM).
@@ -29,7 +31,8 @@ class FramedConversation:
 
     def call(self, method: str, args: dict[str, Any], soft: float) -> CallResult:
         """`handler.rpc_<method>(**args)` in the child."""
-        return self._exchange({"method": method, "args": args}, soft)
+        return self._exchange({"method": method, "args": args,
+                               "time": {"limit_s": soft, "clock": self.proc.limits.clock}}, soft)
 
     def _exchange(self, message: dict[str, Any], soft: float, ready: bool = False) -> CallResult:
         """Send one request and wait for its reply (after the child's "ready" frame when `ready`).

@@ -86,3 +86,22 @@ def test_thinking_split_over_threads_and_an_idle_helper_is_late_as_the_same_work
     assert [r.verdict for r in results] == [Verdict.LATE, Verdict.LATE], results
     assert all(r.message.startswith("Answered after") for r in results), results
     assert all(p.protections["cpu"].startswith("CPU ") for p in (plain, trick)), trick.protections
+
+
+TOLD = """
+from sandbox import call_time
+
+def told():
+    return [call_time.limit_s(), call_time.clock(), call_time.left_s()]
+"""
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_a_shim_is_told_each_calls_limit_and_clock(player, limits, clock):
+    """What a course API's `time_left()` needs: the limit of this very call (for the first move,
+    what remains of its allowance), never a guess."""
+    p = player(TOLD, limits=limits(clock=clock, call_s=2.0, kill_after_s=5.0))
+    limit, told_clock, left = p.call("told", soft=1.25).value
+    assert (limit, told_clock) == (1.25, clock)
+    assert 0 < left <= 1.25
+    assert p.call("told").value[0] == 2.0                 # the default: the limits' call_s
