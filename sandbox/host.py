@@ -10,6 +10,7 @@ import functools
 import os
 import platform
 
+from . import pinning
 from .limits import Limits
 
 
@@ -114,8 +115,9 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     out["rlimits"] = ("CPU, DATA, STACK, AS, FSIZE 0, CORE 0, NOFILE 64, MEMLOCK 0, NPROC: all reset"
                       if hasattr(os, "sched_setaffinity") or linux \
         else "missing: no POSIX rlimits")
-    out["cpu"] = "sched_setaffinity to Limits.cpu" if hasattr(os, "sched_setaffinity") else \
-        "missing: no sched_setaffinity"
+    out["cpu"] = ("each player pinned to one CPU (sched_setaffinity before its filter; the caller's, else the "
+                  "next in turn), its threads' CPU all charged" if pinning.can_pin() else
+                  "missing: no sched_setaffinity here, so a player's threads may share every CPU")
     if reason is None and cgroup.own_dir("cpuacct") is not None:
         out["cpu_time"] = "move limits on CPU time from the player's cgroup cpuacct.usage (ns), all threads"
     elif linux:
