@@ -56,13 +56,14 @@ def think(s, helpers):
 
 LIMIT_S = 0.15          # the shortest limit a course uses (Isolation)
 CALLS = 8
+HONEST_CALLS = 25      # before the fix about 1 call in 10 at 97 % was late on a loaded machine
 
 
 @needs_schedstat
 def test_a_player_that_answers_at_97_percent_of_its_own_clock_is_never_late(player, limits):
     """The manager's own wait for a CPU (writing the request, reading the reply) is not the player's."""
     p = player(ANSWERS_AT, limits=limits(clock="wall", call_s=LIMIT_S, kill_after_s=5.0))
-    results = [p.call("move", {"s": 0.97 * LIMIT_S}) for _ in range(CALLS)]
+    results = [p.call("move", {"s": 0.97 * LIMIT_S}) for _ in range(HONEST_CALLS)]
     late = [r for r in results if r.verdict is not Verdict.OK]
     assert not late, late
 
