@@ -34,6 +34,8 @@ class LimitsConfig(Strict):
     """Overrides of the ruleset's defaults; unset fields keep the course's values."""
 
     first_move_s: float | None = Field(None, gt=0)
+    load_s: float | None = Field(None, gt=0)          # loading (importing) the submission, on its own; None:
+                                                      # loading is part of the first-move allowance, as courses ran it
     move_s: float | None = Field(None, gt=0)
     kill_after_s: float | None = Field(None, ge=0)
     kill_factor: float | None = Field(None, ge=1)

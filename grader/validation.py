@@ -310,7 +310,8 @@ class _Asker:
             self.game = case.game
             self.proc, res = _start(self.assignment, self.sub, self.factory, self.seed)
             self.allowance = Allowance(self.assignment.first_move_s, self.assignment.limits())
-            self.allowance.spend(res)
+            if self.assignment.load_s is None:           # else loading had its own limit
+                self.allowance.spend(res)
             self.answered = 0
             self.infra |= res.verdict is Verdict.INFRA
             if not res.ok:

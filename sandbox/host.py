@@ -11,6 +11,7 @@ import os
 import platform
 from collections.abc import Callable
 
+from . import pinning
 from .limits import Limits
 
 
@@ -153,8 +154,9 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     out["rlimits"] = ("CPU, DATA, STACK, AS, FSIZE 0, CORE 0, NOFILE 64, MEMLOCK 0, NPROC: all reset"
                       if hasattr(os, "sched_setaffinity") or linux \
         else "missing: no POSIX rlimits")
-    out["cpu"] = "sched_setaffinity to Limits.cpu" if hasattr(os, "sched_setaffinity") else \
-        "missing: no sched_setaffinity"
+    out["cpu"] = ("each player pinned to one CPU (sched_setaffinity before its filter; the caller's, else the "
+                  "next in turn), its threads' CPU all charged" if pinning.can_pin() else
+                  "missing: no sched_setaffinity here, so a player's threads may share every CPU")
     cgroups = out["memory"].startswith("cgroup")
     if cgroups and cgroup.version() == 2:
         out["cpu_time"] = "move limits on CPU time from the player's cgroup cpu.stat usage_usec (µs), all threads"
