@@ -106,6 +106,7 @@ def _maximum(kind: str, config: dict) -> float:
         hi, lo = float(config.get("max", 100)), float(config.get("pass_min", 50))
         if lo > hi:
             raise GradingConfigError(f"grading pass_min ({lo:g}) cannot be above max ({hi:g}).")
+        baseline_tests(config)
         return hi
     rules = config.get("rules") or []
     if not rules or any(not isinstance(r, dict) or "beats" not in r or "grade" not in r for r in rules):

@@ -78,7 +78,8 @@ def test_bad_ladder_config_is_one_sentence(change, words):
 @pytest.mark.parametrize("grading, words", [
     ({"rules": [{"beats": "greedy", "grade": 10}]}, "'greedy' is not a built-in player of colosseum"),
     ({"rules": [{"beats": "random", "grade": 10}], "error": 0.7}, "grading: the sequential test's error rate"),
-    ({"rules": []}, "grading: grading rules must be a non-empty list")])
+    ({"rules": []}, "grading: grading rules must be a non-empty list"),
+    ({"kind": "interpolate", "must_beat": "random", "margin": 0.5}, "grading: the sequential test's margin")])
 def test_a_ladder_config_is_checked_when_loaded(tmp_path, grading, words):
     import yaml
 
