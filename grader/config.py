@@ -128,7 +128,8 @@ class ProgramsConfig(Strict):
 
 
 class ThresholdRule(Strict):
-    """One "thresholds" rule: scoring at least `share` against the built-in `beats` earns `grade`."""
+    """One "thresholds" rule: scoring more than `share` against the built-in `beats` (decided by
+    the sequential test) earns `grade`."""
 
     beats: str
     grade: float
@@ -143,9 +144,10 @@ class GradingConfig(Strict):
     must_beat: str | None = None
     rules: list[ThresholdRule] = Field(default_factory=list)   # thresholds, ladder: {beats, grade}
     failed_grade: float = 0
-    error: float = 0.05              # ladder: the chance a "beats"/"does not beat" decision is wrong
-    margin: float = 0.1              # ladder: "beats" means scoring ½ + margin a game, "does not" ½ − margin
-    max_games: int = 200             # ladder: per student and baseline, then undecided
+    # every pass/fail against a built-in (must_beat, rules) is a sequential test (grader/sprt.py):
+    error: float = 0.05              # the chance a "beats"/"does not beat" decision is wrong
+    margin: float = 0.1              # "beats" means scoring ½ (a rule's share) + margin a game, "does not" ½
+    max_games: int = 200             # per student and built-in; then undecided, which is not beating it
 
 
 class SimilarityConfig(Strict):
@@ -384,7 +386,8 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
 
 
 def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None:
-    """Every built-in the config names exists, and a grading rule only names one the league plays."""
+    """Every built-in the config names exists (a grading rule's built-in is played until its test
+    decides, whether the league enters it or not)."""
     named = [("league.builtins", b) for b in a.league.builtins]
     named += [("league.gauntlet", b) for b in a.league.gauntlet]
     named += [("validation.smoke_opponent", a.validation.smoke_opponent)]
@@ -397,11 +400,3 @@ def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None
             raise ConfigError(
                 f"{path}: assignments.{name}.{key}: {builtin!r} is not a built-in player of "
                 f"{a.ruleset} (built-ins: {', '.join(sorted(ruleset.players))}).")
-    if a.grading.kind == "thresholds":
-        entered = set(a.league.gauntlet if a.league.format == "gauntlet" else a.league.builtins)
-        for rule in a.grading.rules:
-            if rule.beats not in entered:
-                where = "league.gauntlet" if a.league.format == "gauntlet" else "league.builtins"
-                raise ConfigError(
-                    f"{path}: assignments.{name}.grading.rules: {rule.beats!r} never plays in this "
-                    f"league, so no one could beat it; add it to {where}.")

@@ -285,13 +285,16 @@ def grading_summary(assignment: Assignment) -> str:
         bands = sorted(g.bands)
         return (f"grades: bands, top {'/'.join(f'{f * 100:g}' for f, _ in bands)} % → "
                 f"{'/'.join(f'{p:g}' for _, p in bands)}; the others {g.failed_grade:g}.")
+    test = (f" (a sequential test: error below {g.error:.0%}, at most {g.max_games} games, "
+            f"undecided is not beating it)")
     if g.kind == "interpolate":
-        beat = f"; must beat {g.must_beat} to pass" if g.must_beat else ""
+        beat = f"; must beat {g.must_beat} to pass{test}" if g.must_beat else ""
         return f"grades: interpolated, the top score {g.max:g}, linear down to the pass mark {g.pass_min:g}{beat}."
-    if g.kind == "thresholds":
-        rules = ", ".join(f"{r.share:.0%} against {r.beats} → {r.grade:g}"
+    if g.kind in ("thresholds", "ladder"):
+        rules = ", ".join(f"beats {r.beats}" + (f" (more than {r.share:.0%})" if g.kind == "thresholds"
+                                                 and r.share != 0.5 else "") + f" → {r.grade:g}"
                           for r in sorted(g.rules, key=lambda r: -r.grade))
-        return f"grades: thresholds, the best one met of: {rules}; otherwise 0."
+        return f"grades: {g.kind}, the best one met of: {rules}{test}; otherwise 0."
     return f"grades: the validation stages' points, scaled to {g.max:g}."
 
 

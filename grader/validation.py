@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import sandbox
@@ -547,7 +547,10 @@ def _call_failure(method: str, res, limit: float) -> str:
 def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, check_seed: int
            ) -> tuple[Check, list[dict]]:
     """Short games against a built-in; the submission must finish them without a fault of its own.
-    Their seeds come from the check's (seat-swapped twins share one), keyed as every check's are."""
+    Their seeds come from the check's (seat-swapped twins share one), keyed as every check's are.
+    Every other twin, the first included, is played on the ruleset's largest board (`Game.largest`):
+    a player slow only there must not pass on the small boards the seeds happened to draw."""
+    largest = replace(assignment, game=assignment.game.largest())
     opponent_name = assignment.config.validation.smoke_opponent
     opponent = builtin(assignment.ruleset, opponent_name)
     n = assignment.config.validation.smoke_games
@@ -557,11 +560,12 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
         seat = i % 2
         pair = (sub, opponent) if seat == 0 else (opponent, sub)
         seed = seeds.derived_seed(check_seed, f"smoke/{i // 2}")
-        result = play_game(assignment, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
+        on = largest if (i // 2) % 2 == 0 else assignment
+        result = play_game(on, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
         for _ in range(INFRA_RETRIES):         # the machine's failure, not the player's: play it again
             if not result.infra_error:
                 break
-            result = play_game(assignment, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
+            result = play_game(on, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"

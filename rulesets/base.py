@@ -153,6 +153,12 @@ class Game(ABC):
     def state_from_json(self, data: dict) -> State:
         ...
 
+    def largest(self) -> Game:
+        """This game on the largest start position its params can draw (a range of board sizes:
+        the largest size), which a check's smoke games cover, so a player that is slow only on the
+        course's largest boards cannot pass them on small ones; itself where nothing is drawn."""
+        return self
+
 
 @dataclass(frozen=True)
 class Policy:
