@@ -10,6 +10,7 @@ import functools
 import os
 import platform
 
+from . import blame
 from .limits import Limits
 
 
@@ -61,14 +62,19 @@ def userns_reason() -> str | None:
     return None
 
 
+FIRST_TURN_NOT_ENFORCED = "not enforced for this user"
+
+
 def first_turn_row(root: bool, private_root_missing: str | None) -> str:
     """How the files readable only until the first reply are taken away after it (a thread the
     player started before its first move keeps its Landlock domain, so only a mount covers them)."""
     if root and private_root_missing is None:
         return "covered in the player's private root after its first move: unreadable to every thread"
     why = "not root" if not root else private_root_missing
-    return (f"missing: {why}, so first-turn files are taken away only from the thread that served the first "
-            f"move (Landlock binds one thread); a thread the player started before it can still read them")
+    return (f"missing: {FIRST_TURN_NOT_ENFORCED} ({why}): first-turn files are taken away only by the player's "
+            f"own process after its first move, from the thread that served it (Landlock binds one thread), so "
+            f"a thread the player started before it (a Java thread too), or a Python player that patches its "
+            f"bootstrap through a frame it can reach, can still read them")
 
 
 def protections(limits: Limits | None = None) -> dict[str, str]:
@@ -125,4 +131,6 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
                            f"the wall clock stands in")
     out["freeze"] = "SIGSTOP/SIGCONT of the process group between calls" if hasattr(os, "killpg") else \
         "missing: no process groups"
+    out["self_tuning"] = blame.self_tuning_row(out["seccomp"], out["landlock"])
+    out["blame"] = blame.RULE
     return out

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import host, wire
+from .blame import HostWitness, unsent_kill
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
 from .command import Command
@@ -87,6 +88,7 @@ class PlayerProcess:
         self.killed_by_manager = False
         self.kills: list[str] = []              # every SIGKILL the grader sent this player, and why
         self.lost = ""                          # why its end cannot be known (its template died)
+        self.witness = HostWitness()            # host faults meanwhile: the only excuse for an unsent SIGKILL
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
         self.first_turn_open = bool(limits.readable_until_first_reply)   # hidden after the first move
@@ -161,8 +163,8 @@ class PlayerProcess:
             return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
                               spent.wall, spent.cpu, queued_s=spent.queued)
         if code == -signal.SIGKILL and not self.kills:
-            return CallResult(Verdict.INFRA, code, "The program was killed by a SIGKILL the grader did not send.",
-                              spent.wall, spent.cpu, queued_s=spent.queued)
+            verdict, message = self._unsent_kill("The program")
+            return CallResult(verdict, code, message, spent.wall, spent.cpu, queued_s=spent.queued)
         return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(status)}.",
                           spent.wall, spent.cpu, queued_s=spent.queued)
 
@@ -444,12 +446,7 @@ class PlayerProcess:
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
         if code == -signal.SIGKILL and not self.kills:
-            # Not the grader (every kill it sends is in self.kills), not the memory limit, and not the
-            # player (seccomp denies it SIGKILL to itself): the machine's doing, never the player's.
-            log.warning("player %s (pid %s) died by a SIGKILL the grader did not send", self.name,
-                        self.proc.pid if self.proc else None)
-            return self._dead(Verdict.INFRA, "The player process was killed by a SIGKILL the grader did not send "
-                                             "(not its time or memory limit); the game is the grader's to replay.")
+            return self._dead(*self._unsent_kill("The player process"))
         if code < 0:
             sig = signal.Signals(-code)
             if sig.name == "SIGSYS":
@@ -468,6 +465,14 @@ class PlayerProcess:
         d = self.death
         assert d is not None
         return CallResult(d.verdict, message=f"The player process is gone: {d.message}")
+
+    def _unsent_kill(self, subject: str) -> tuple[Verdict, str]:
+        """A SIGKILL that is not in self.kills, nor the memory limit's (checked first): the machine's
+        only when a host fault was recorded meanwhile, else the player's own end (sandbox/blame.py)."""
+        fault = self.witness.fault(self.cgroup is not None)
+        log.warning("player %s (pid %s) died by a SIGKILL the grader did not send; host fault: %s", self.name,
+                    self.proc.pid if self.proc else None, fault or "none recorded")
+        return (Verdict.INFRA if fault else Verdict.CRASHED), unsent_kill(subject, fault)
 
     def _over_memory(self) -> bool:
         """Whether the memory limit ended the process (the cgroup's OOM counter)."""
@@ -505,8 +510,8 @@ class PlayerProcess:
             self.frozen = False
 
     def _kill(self, why: str) -> None:
-        """SIGKILL the player, noting why (ProcessReport.kills): a death the grader did not note is not
-        the player's doing (Verdict.INFRA)."""
+        """SIGKILL the player, noting why (ProcessReport.kills): a kill the grader did not note is the
+        player's own end unless the host is seen at fault (sandbox/blame.py)."""
         if self.status is not None or self.proc is None:
             return
         self.killed_by_manager = True
