@@ -176,6 +176,7 @@ def _run_in_box(shim: str, label: str, program: Command, job: BuildJob,
                 over.append(count)
                 child = proc.proc
                 if child is not None and proc.status is None:
+                    proc.kills.append("its output went over the build's caps")   # the grader's kill, noted
                     child.signal_group(signal.SIGKILL)
                 return
 
