@@ -113,7 +113,12 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     out["private_root"] = (f"a mount namespace holding only the read-only paths{userns}"
                            if reason is None else f"missing: {reason}")
     out["first_turn"] = first_turn_row(root, reason)
-    out["parent_death"] = "killed with its parent (PR_SET_PDEATHSIG)" if linux else "missing: not Linux"
+    out["parent_death"] = (("players, pre-fork templates and builds end with a killed manager (PR_SET_PDEATHSIG, a "
+                            "template's control socket" + ("; a build's compiler processes with its pid namespace)"
+                                                           if reason is None else
+                                                           f"); missing: a build's compiler processes can outlive it "
+                                                           f"(no pid namespace: {reason})"))
+                           if linux else "missing: not Linux")
     out["no_new_privs"] = "set" if linux else "missing: not Linux"
     out["network"] = (f"empty network namespace{userns}" if reason is None else f"missing netns: {reason}") + \
         (", seccomp denies socket()" if "missing" not in out["seccomp"] else "")
