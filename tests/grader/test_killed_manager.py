@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -20,6 +19,7 @@ import pytest
 from grader.assignment import load_assignments
 from grader.league import run_league
 from grader.store import Store
+from tests.grader.test_league import _count_done as done_count
 from tests.grader.test_league import make_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,16 +56,6 @@ def descendants(root: int) -> set[tuple[int, int]]:
         if p == root and pid != root and (ident := identity(pid)) is not None:
             out.add(ident)
     return out
-
-
-def done_count(db: Path) -> int:
-    if not db.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5) as con:
-            return con.execute("select count(*) from games where status = 'done'").fetchone()[0]
-    except sqlite3.OperationalError:
-        return 0
 
 
 def games(assignment) -> dict[str, tuple]:

@@ -39,21 +39,28 @@ def later():
 """
 
 
-def test_first_turn_files_leave_every_thread_or_the_grader_says_so(player):
+def first_turn_files_gone_or_said(player, code: str) -> None:
+    """Play `code`'s first move (which reads book.txt), then ask `later()` whether it still can: if
+    it can, every report says "not enforced for this user"; if not, none calls the rule missing."""
     limits = Limits(start_s=20.0, call_s=15.0, kill_after_s=5.0, readable_until_first_reply=("book.txt",))
-    p = player(EARLY_THREAD, limits=limits, files={"book.txt": "opening"})
+    p = player(code, limits=limits, files={"book.txt": "opening"})
     first = p.call("move")
     assert first.ok and first.value == "opening", first
     late = p.call("later")
     assert late.ok, late
     host = protections()["first_turn"]
     own = p.protections.get("first_turn", "not reported")
-    if late.value == "read opening":                      # the early thread still reads it ...
-        assert host.startswith("missing") and "thread" in host, host     # ... and that is said plainly
+    if late.value == "read opening":                      # it still reads them here ...
+        assert host.startswith("missing: not enforced for this user") and "thread" in host, host   # ... said plainly
         assert own.startswith("missing"), own
+        assert any("not enforced for this user" in line for line in sandbox_summary(protections()))
     else:
         assert late.value in ("PermissionError", "FileNotFoundError"), late
         assert not own.startswith("missing"), (host, own)
+
+
+def test_first_turn_files_leave_every_thread_or_the_grader_says_so(player):
+    first_turn_files_gone_or_said(player, EARLY_THREAD)
 
 
 PATCHER = """
@@ -79,18 +86,4 @@ def later():
 
 
 def test_a_player_that_patches_its_bootstrap_loses_the_files_or_the_grader_says_so(player):
-    limits = Limits(start_s=20.0, call_s=15.0, kill_after_s=5.0, readable_until_first_reply=("book.txt",))
-    p = player(PATCHER, limits=limits, files={"book.txt": "opening"})
-    first = p.call("move")
-    assert first.ok and first.value == "opening", first
-    late = p.call("later")
-    assert late.ok, late
-    host = protections()["first_turn"]
-    own = p.protections.get("first_turn", "not reported")
-    if late.value == "read opening":                      # the patch worked here ...
-        assert host.startswith("missing: not enforced for this user"), host     # ... and that is said plainly
-        assert own.startswith("missing"), own
-        assert any("not enforced for this user" in line for line in sandbox_summary(protections()))
-    else:
-        assert late.value in ("PermissionError", "FileNotFoundError"), late
-        assert not own.startswith("missing"), (host, own)
+    first_turn_files_gone_or_said(player, PATCHER)
