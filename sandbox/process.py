@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import host, wire
-from .blame import HostWitness, unsent_kill
+from .blame import unsent_kill
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
 from .command import Command
@@ -88,7 +88,6 @@ class PlayerProcess:
         self.killed_by_manager = False
         self.kills: list[str] = []              # every SIGKILL the grader sent this player, and why
         self.lost = ""                          # why its end cannot be known (its template died)
-        self.witness = HostWitness()            # host faults meanwhile: the only excuse for an unsent SIGKILL
         self.protections: dict[str, str] = {}
         self.report: ProcessReport | None = None
         self.first_turn_open = bool(limits.readable_until_first_reply)   # hidden after the first move
@@ -163,8 +162,8 @@ class PlayerProcess:
             return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
                               spent.wall, spent.cpu, queued_s=spent.queued)
         if code == -signal.SIGKILL and not self.kills:
-            verdict, message = self._unsent_kill("The program")
-            return CallResult(verdict, code, message, spent.wall, spent.cpu, queued_s=spent.queued)
+            return CallResult(Verdict.CRASHED, code, self._unsent_kill("The program"), spent.wall, spent.cpu,
+                              queued_s=spent.queued)
         return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(status)}.",
                           spent.wall, spent.cpu, queued_s=spent.queued)
 
@@ -446,7 +445,7 @@ class PlayerProcess:
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
         if code == -signal.SIGKILL and not self.kills:
-            return self._dead(*self._unsent_kill("The player process"))
+            return self._dead(Verdict.CRASHED, self._unsent_kill("The player process"))
         if code < 0:
             sig = signal.Signals(-code)
             if sig.name == "SIGSYS":
@@ -466,13 +465,12 @@ class PlayerProcess:
         assert d is not None
         return CallResult(d.verdict, message=f"The player process is gone: {d.message}")
 
-    def _unsent_kill(self, subject: str) -> tuple[Verdict, str]:
-        """A SIGKILL that is not in self.kills, nor the memory limit's (checked first): the machine's
-        only when a host fault was recorded meanwhile, else the player's own end (sandbox/blame.py)."""
-        fault = self.witness.fault(self.cgroup is not None)
-        log.warning("player %s (pid %s) died by a SIGKILL the grader did not send; host fault: %s", self.name,
-                    self.proc.pid if self.proc else None, fault or "none recorded")
-        return (Verdict.INFRA if fault else Verdict.CRASHED), unsent_kill(subject, fault)
+    def _unsent_kill(self, subject: str) -> str:
+        """A SIGKILL that is not in self.kills, nor the memory limit's (checked first), of a player
+        not lost with its template (the one host fault recorded): the player's own end (sandbox/blame.py)."""
+        log.warning("player %s (pid %s) died by a SIGKILL the grader did not send: its own end", self.name,
+                    self.proc.pid if self.proc else None)
+        return unsent_kill(subject)
 
     def _over_memory(self) -> bool:
         """Whether the memory limit ended the process (the cgroup's OOM counter)."""
