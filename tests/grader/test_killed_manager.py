@@ -144,10 +144,12 @@ def _in_template(pid: int) -> bool:
     return "sandbox.zygote" in _cmdline(ppid) and "sandbox.zygote" in _cmdline(pid)
 
 
-SLOW_TO_COMPILE = """
-constexpr long slow_sum(long n) { long s = 0; for (long i = 0; i < n; ++i) s += i % 7; return s; }
-static_assert(slow_sum(400000000L) > 0, "keeps cc1plus busy for a while");
-"""
+# Each assertion keeps cc1plus busy for seconds (4e6 constexpr steps, under GCC's limits; every call
+# has new arguments, so none is memoised): minutes in all, longer than the wait below, so a compiler
+# that outlived the manager is seen alive, not mistaken for one that finished.
+SLOW_SUM = ("constexpr long slow_sum(long n) { long s = 0; for (long i = 0; i < n; ++i) "
+            "for (long j = 0; j < n; ++j) s += (i ^ j) & 7; return s; }\n")
+SLOW_TO_COMPILE = SLOW_SUM + "".join(f"static_assert(slow_sum({2000 + k}L) > 0, \"busy\");\n" for k in range(200))
 
 
 def test_kill_9_of_grader_check_during_a_build_leaves_no_compiler(tmp_path):
@@ -173,5 +175,15 @@ def test_kill_9_of_grader_check_during_a_build_leaves_no_compiler(tmp_path):
         if manager.poll() is None:
             manager.kill()
             manager.wait()
-    wait_for(lambda: all(identity(pid) != (pid, start) for pid, start in seen),
-             f"still alive after the manager's kill -9: {[_cmdline(p) for p, s in seen if identity(p) == (p, s)]}")
+    try:
+        wait_for(lambda: all(identity(pid) != (pid, start) for pid, start in seen),
+                 f"still alive after the manager's kill -9: {[_cmdline(p) for p, s in seen if identity(p) == (p, s)]}")
+    finally:
+        for pid, start in seen:                    # a failure leaves no compiler busy for minutes
+            try:
+                pidfd = os.pidfd_open(pid)
+            except OSError:
+                continue
+            if identity(pid) == (pid, start):      # pinned by the pidfd: never a reused pid
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            os.close(pidfd)
