@@ -242,6 +242,8 @@ def _arrange_java(tree: Path, java: JavaApi, out: Path) -> Path | None:
 
 
 ProgramBuild = Callable[[Path], "str | None"]
+# what a line-protocol program's folder holds (a ProgramBuild's `needs` says it for its ruleset)
+PROGRAM_NEEDS = "C, C++ or Rust sources, Main.java, or an executable script named player"
 """Which build a folder's files ask for (None: it is no program): the kinds table's `detect`,
 handed in by whoever knows the assignment (grader/intake.py), so staging never imports the builds."""
 
@@ -305,8 +307,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
                 sub.problem = (sub.problem[:-1] + f"; a Java player needs exactly one {java.entry} "
                                f"(package {java.package}).")
             if program is not None:
-                sub.problem = (sub.problem[:-1] + "; a program needs C, C++ or Rust sources, Main.java, "
-                               "or an executable script named player.")
+                sub.problem = sub.problem[:-1] + "; a program needs " + getattr(program, "needs", PROGRAM_NEEDS) + "."
             return sub
         size = _size_mb(root)
         if size > max_mb:

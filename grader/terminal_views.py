@@ -65,6 +65,10 @@ def print_doctor(out: Console, found: Protections) -> None:
         mark = ("[red]missing[/]" if state.startswith("missing") else
                 "[yellow]partly [/]" if "missing" in state else "[green]active [/]")
         out.print(f"  {mark}  {name:<12} {escape(state)}")
+        if name in found.fixes:
+            out.print(f"           {'':<12} [cyan]fix:[/] {escape(found.fixes[name])}")
+    for line in found.advice:
+        out.print(f"  [cyan]faster:[/] {escape(line)}")
     for title, states in (("Java players (courses taught in Java)", found.java),
                           ("Builds of line-protocol programs (in the sandbox; processes allowed, toolchain only)",
                            found.builds)):
