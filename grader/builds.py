@@ -172,7 +172,9 @@ def _run_in_box(shim: str, label: str, program: Command, job: BuildJob,
     """Run a build Command (cwd: the staged sources) to its end while a watcher counts its folder;
     (result, cleaned messages, the count that went over the output caps or None)."""
     limits = Limits(memory_mb=cfg.build_memory_mb, start_s=cfg.build_time_s, output_kb=OUTPUT_KB, freeze=False)
-    proc = PlayerProcess(shim, job.staged, limits, name=f"build {label}", program=program)
+    # forked from a template: without root too, its own pid namespace, so every process of the build
+    # dies with the template when the manager does (a spawned one has none without root)
+    proc = PlayerProcess(shim, job.staged, limits, name=f"build {label}", program=program, prefork=True)
     limit_bytes, limit_files = cfg.output_mb * 1_000_000, cfg.output_files
     over: list[Tally] = []
     done = threading.Event()
@@ -184,6 +186,7 @@ def _run_in_box(shim: str, label: str, program: Command, job: BuildJob,
                 over.append(count)
                 child = proc.proc
                 if child is not None and proc.status is None:
+                    proc.kills.append("its output went over the build's caps")   # the grader's kill, noted
                     child.signal_group(signal.SIGKILL)
                 return
 

@@ -90,4 +90,7 @@ def sandbox_summary(prot: Mapping[str, str]) -> list[str]:
     elif missing or partly:
         lines.insert(0, "The server's sandbox may be stricter than this machine's: "
                         f"{', '.join(missing + partly)} cannot be fully applied here.")
+    if prot.get("first_turn", "").startswith("missing"):
+        lines.insert(len(lines) - 1, "The first-turn rule (files readable only until the first move) is not "
+                                     "enforced for this user: a player can keep reading them here.")
     return lines

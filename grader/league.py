@@ -35,7 +35,7 @@ from .store import GameRecord, Store, SubmissionRecord, game_key
 from .submissions import Submission, builtin
 from .validation import ValidationReport, cores, validate
 
-MAX_INFRA_RETRIES = 2
+MAX_INFRA_RETRIES = 2     # a game the grader could not play is played again this often in one run, no more
 
 
 @dataclass
@@ -53,6 +53,7 @@ class LeagueRun:
     played: int = 0
     infra_failed: int = 0
     infra_retries: int = 0          # games replayed because the grader (not a player) failed
+    retried: list[dict] = field(default_factory=list)    # each replay: the game, its attempt and why
     changed: list[str] = field(default_factory=list)
     gone: list[str] = field(default_factory=list)       # in the store from earlier runs, no longer in the folder
     disqualified: dict[str, str] = field(default_factory=dict)
@@ -201,6 +202,7 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         run.standings = _standings(assignment, store, run, entrants)
         run.seconds = time.perf_counter() - t0
         store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
+                                  "infra_retries": run.infra_retries, "retried": run.retried,
                                   "changed": run.changed, "gone": run.gone, "standings": run.standings.to_json(),
                                   "seconds": round(run.seconds, 2)})
         return run
@@ -436,6 +438,8 @@ def _play(assignment, store: Store, run: LeagueRun, specs, entrants, executor, f
                                                        or s.seat1 in run.disqualified):
                     if result.infra_error:
                         attempts[key] = attempts.get(key, 0) + 1
+                        run.retried.append({"game": key, "pairing": spec.pairing, "attempt": attempts[key],
+                                            "why": one_line(result.detail or result.infra_error)[:300]})
                         if attempts[key] <= MAX_INFRA_RETRIES:
                             run.infra_retries += 1
                             retry.append((key, spec))

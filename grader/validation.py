@@ -562,9 +562,11 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
         seed = seeds.derived_seed(check_seed, f"smoke/{i // 2}")
         on = largest if (i // 2) % 2 == 0 else assignment
         result = play_game(on, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
+        retried = []
         for _ in range(INFRA_RETRIES):         # the machine's failure, not the player's: play it again
             if not result.infra_error:
                 break
+            retried.append(result.detail)
             result = play_game(on, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
@@ -572,7 +574,8 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
         games.append({"opponent": opponent.display_name, "seat": seat, "result": outcome,
                       "reason": result.reason, "detail": result.detail, "seed": seed,
                       "moves": mine.moves if mine else 0,
-                      "replaced": sum(i["kind"] == "substituted" for i in (mine.incidents if mine else []))})
+                      "replaced": sum(i["kind"] == "substituted" for i in (mine.incidents if mine else [])),
+                      "retried": retried})           # why each earlier try was the machine's
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue

@@ -145,6 +145,21 @@ def die_with_parent(request_fd: int) -> str:
     return "SIGKILL when the parent ends"
 
 
+def die_with(parent: int) -> str:
+    """SIGKILL when the thread that started us ends; exit now if `parent` (our parent's pid) has
+    already gone. For a trusted helper while it cannot watch its parent otherwise (a template
+    importing its shim); `outlive_parent()` lifts it."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "PR_SET_PDEATHSIG")
+    if os.getppid() != parent:
+        os._exit(0)
+    return "SIGKILL when the parent ends"
+
+
+def outlive_parent() -> None:
+    """Lift die_with: from here on the caller watches its parent another way."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0), "PR_SET_PDEATHSIG 0")
+
+
 class NamespaceError(OSError):
     """A new namespace could not be made (nothing was started)."""
 

@@ -11,7 +11,7 @@ import os
 import platform
 from collections.abc import Callable
 
-from . import pinning
+from . import blame, pinning
 from .limits import Limits
 
 
@@ -68,7 +68,7 @@ def pid_namespace_reason() -> str | None:
 # Every name protections() reports, in its order: what a course may require (grader/config.py
 # `sandbox.require`); tests/sandbox/test_cgroup_v2.py keeps the two the same.
 LAYERS = ("landlock", "seccomp", "memory", "capabilities", "uid", "pid_namespace", "private_root", "first_turn",
-          "parent_death", "no_new_privs", "network", "rlimits", "cpu", "cpu_time", "freeze")
+          "parent_death", "no_new_privs", "network", "rlimits", "cpu", "cpu_time", "freeze", "self_tuning", "blame")
 
 
 def unmet(required: list[str], prot: dict[str, str]) -> dict[str, str]:
@@ -101,14 +101,19 @@ def userns_reason() -> str | None:
     return None
 
 
+FIRST_TURN_NOT_ENFORCED = "not enforced for this user"
+
+
 def first_turn_row(root: bool, private_root_missing: str | None) -> str:
     """How the files readable only until the first reply are taken away after it (a thread the
     player started before its first move keeps its Landlock domain, so only a mount covers them)."""
     if root and private_root_missing is None:
         return "covered in the player's private root after its first move: unreadable to every thread"
     why = "not root" if not root else private_root_missing
-    return (f"missing: {why}, so first-turn files are taken away only from the thread that served the first "
-            f"move (Landlock binds one thread); a thread the player started before it can still read them")
+    return (f"missing: {FIRST_TURN_NOT_ENFORCED} ({why}): first-turn files are taken away only by the player's "
+            f"own process after its first move, from the thread that served it (Landlock binds one thread), so "
+            f"a thread the player started before it (a Java thread too), or a Python player that patches its "
+            f"bootstrap through a frame it can reach, can still read them")
 
 
 def protections(limits: Limits | None = None) -> dict[str, str]:
@@ -147,7 +152,12 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     out["private_root"] = (f"a mount namespace holding only the read-only paths{userns}"
                            if reason is None else f"missing: {reason}")
     out["first_turn"] = first_turn_row(root, reason)
-    out["parent_death"] = "killed with its parent (PR_SET_PDEATHSIG)" if linux else "missing: not Linux"
+    out["parent_death"] = (("players, pre-fork templates and builds end with a killed manager (PR_SET_PDEATHSIG, a "
+                            "template's control socket" + ("; a build's compiler processes with its pid namespace)"
+                                                           if reason is None else
+                                                           f"); missing: a build's compiler processes can outlive it "
+                                                           f"(no pid namespace: {reason})"))
+                           if linux else "missing: not Linux")
     out["no_new_privs"] = "set" if linux else "missing: not Linux"
     out["network"] = (f"empty network namespace{userns}" if reason is None else f"missing netns: {reason}") + \
         (", seccomp denies socket()" if "missing" not in out["seccomp"] else "")
@@ -169,6 +179,8 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
                            f"the wall clock stands in")
     out["freeze"] = "SIGSTOP/SIGCONT of the process group between calls" if hasattr(os, "killpg") else \
         "missing: no process groups"
+    out["self_tuning"] = blame.self_tuning_row(out["seccomp"], out["landlock"])
+    out["blame"] = blame.RULE
     return out
 
 
@@ -210,9 +222,10 @@ def fixes(prot: dict[str, str]) -> dict[str, str]:
     where: dict[str, Callable[[], str]] = {
         "memory": cgroup_fix, "uid": lambda: AS_ROOT, "capabilities": lambda: AS_ROOT,
         "pid_namespace": lambda: namespaces, "private_root": lambda: namespaces,
-        "first_turn": lambda: namespaces, "network": lambda: namespaces,
+        "first_turn": lambda: namespaces, "network": lambda: namespaces, "parent_death": lambda: namespaces,
         "landlock": lambda: "a Linux 5.13+ kernel with Landlock among its security modules (boot option lsm=…,landlock)",
-        "seccomp": lambda: "install libseccomp (apt-get install libseccomp2)"}
+        "seccomp": lambda: "install libseccomp (apt-get install libseccomp2)",
+        "self_tuning": lambda: "install libseccomp (apt-get install libseccomp2)"}
     return {name: where[name]() for name, state in prot.items() if "missing" in state and name in where}
 
 

@@ -79,7 +79,9 @@ def memory_flags(memory_mb: int) -> list[str]:
             "-Xss1m", "-XX:+UseSerialGC"]
 
 
-JVM_FLAGS = ["-XX:-UsePerfData", "-XX:-UseContainerSupport", "-Xshare:auto", "-Djava.io.tmpdir=/nonexistent",
+# -XX:-MaxFDLimit: the JVM would raise its own RLIMIT_NOFILE at start, which the box sets and seccomp
+# keeps (sandbox/seccomp_filter.py NO_SELF_TUNING): it asks for nothing the filter refuses.
+JVM_FLAGS = ["-XX:-UsePerfData", "-XX:-UseContainerSupport", "-XX:-MaxFDLimit", "-Xshare:auto", "-Djava.io.tmpdir=/nonexistent",
              "-Dfile.encoding=UTF-8"]
 
 

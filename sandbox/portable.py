@@ -25,7 +25,7 @@ from typing import Any
 
 import psutil
 
-from . import wire
+from . import blame, wire
 from .capture import OutputCapture
 from .interpreter import CHILD_ENV, PYTHON
 from .limits import Limits
@@ -62,6 +62,9 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
         "filesystem": "missing: no filesystem restriction (the player can read and write your files)",
         "network": "missing: no network restriction",
         "processes": "missing: the player may start processes (they are killed with it)",
+        "first_turn": "missing: not enforced for this user (the portable sandbox restricts no file)",
+        "self_tuning": blame.self_tuning_row("missing: no seccomp in the portable sandbox", "missing"),
+        "blame": blame.RULE,
     }
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import host, pinning, wire
+from .blame import unsent_kill
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
 from .command import Command
@@ -172,8 +173,8 @@ class PlayerProcess:
             return CallResult(Verdict.MEMORY, code, f"The program went over {self.limits.memory_mb} MB of memory.",
                               spent.wall, spent.cpu, queued_s=spent.queued)
         if code == -signal.SIGKILL and not self.kills:
-            return CallResult(Verdict.INFRA, code, "The program was killed by a SIGKILL the grader did not send.",
-                              spent.wall, spent.cpu, queued_s=spent.queued)
+            return CallResult(Verdict.CRASHED, code, self._unsent_kill("The program"), spent.wall, spent.cpu,
+                              queued_s=spent.queued)
         return CallResult(Verdict.CRASHED, code, f"The program ended with {describe_status(status)}.",
                           spent.wall, spent.cpu, queued_s=spent.queued)
 
@@ -482,12 +483,7 @@ class PlayerProcess:
         if self._over_memory():
             return self._dead(Verdict.MEMORY, f"The player went over {self.limits.memory_mb} MB of memory.")
         if code == -signal.SIGKILL and not self.kills:
-            # Not the grader (every kill it sends is in self.kills), not the memory limit, and not the
-            # player (seccomp denies it SIGKILL to itself): the machine's doing, never the player's.
-            log.warning("player %s (pid %s) died by a SIGKILL the grader did not send", self.name,
-                        self.proc.pid if self.proc else None)
-            return self._dead(Verdict.INFRA, "The player process was killed by a SIGKILL the grader did not send "
-                                             "(not its time or memory limit); the game is the grader's to replay.")
+            return self._dead(Verdict.CRASHED, self._unsent_kill("The player process"))
         if code < 0:
             sig = signal.Signals(-code)
             if sig.name == "SIGSYS":
@@ -506,6 +502,13 @@ class PlayerProcess:
         d = self.death
         assert d is not None
         return CallResult(d.verdict, message=f"The player process is gone: {d.message}")
+
+    def _unsent_kill(self, subject: str) -> str:
+        """A SIGKILL that is not in self.kills, nor the memory limit's (checked first), of a player
+        not lost with its template (the one host fault recorded): the player's own end (sandbox/blame.py)."""
+        log.warning("player %s (pid %s) died by a SIGKILL the grader did not send: its own end", self.name,
+                    self.proc.pid if self.proc else None)
+        return unsent_kill(subject)
 
     def _over_memory(self) -> bool:
         """Whether the memory limit ended the process (the cgroup's OOM counter)."""
@@ -543,8 +546,8 @@ class PlayerProcess:
             self.frozen = False
 
     def _kill(self, why: str) -> None:
-        """SIGKILL the player, noting why (ProcessReport.kills): a death the grader did not note is not
-        the player's doing (Verdict.INFRA)."""
+        """SIGKILL the player, noting why (ProcessReport.kills): a kill the grader did not note is the
+        player's own end unless the host is seen at fault (sandbox/blame.py)."""
         if self.status is not None or self.proc is None:
             return
         self.killed_by_manager = True

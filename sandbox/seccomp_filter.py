@@ -5,9 +5,14 @@ file locks, leases and inotify watches on the files every box shares,
 ptrace, namespaces, chmod/chown of files uid 0 owns, clearing its parent-death signal, making
 another process a descriptor's owner, ...) and
 what a uid of its own does not
-cover: every call that names another process by pid is allowed on the caller only (`prlimit64`
-and the scheduler, priority and I/O-priority calls on pid 0 -- the last two for one process, not a
-user or a group --, signals to its own pid). Denied calls fail with EPERM so the
+cover: every call that names another process by pid is allowed on the caller only (signals to its
+own pid, reading limits with `prlimit64` on pid 0). No player changes how it is limited or
+scheduled, not even on itself (NO_SELF_TUNING): its rlimits, scheduling policy and priority, nice
+value, I/O priority and CPU affinity are the box's, set before this filter closes (sandbox/confine.py;
+a runtime's own wishes, the JVM's, are met there or refused harmlessly). A lowered RLIMIT_CPU was
+a way to die by a SIGKILL the grader did not send, SCHED_IDLE a way to hide thinking from the fair
+clock (sandbox/blame.py says whose such an end is). Its cgroup is files, which Landlock keeps
+unwritable. Denied calls fail with EPERM so the
 player sees a plain PermissionError; foreign ABIs (i386 `int 0x80`, x32) kill the process.
 `load_library()` must run before Landlock: afterwards libseccomp cannot be opened.
 """
@@ -33,9 +38,9 @@ SET_OWNER = (("fcntl", 8), ("fcntl", 15), ("ioctl", 0x8901), ("ioctl", 0x8902)) 
 # They fail with EOPNOTSUPP ("no locking here"). A build keeps them (cargo's registry and cache
 # need flock and SQLite's locks): a lock a build takes is invisible to every player, which can
 # neither take nor test one, so it carries nothing to a player.
-# The signal argument of each call that sends one. A player may not SIGKILL itself: a SIGKILL the
-# grader did not send and the memory limit did not cause is then the machine's (an `infra` verdict,
-# replayed), never a way for a losing player to have its game replayed.
+# The signal argument of each call that sends one. A player may not SIGKILL itself by these calls (a
+# POSIX timer can still deliver one, and the portable sandbox has no filter): whatever the route, a
+# SIGKILL the grader did not send is the player's own end (sandbox/blame.py), never a replay.
 SIGNAL_ARG = (("kill", 1), ("tgkill", 2), ("rt_sigqueueinfo", 1), ("rt_tgsigqueueinfo", 2))
 LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 NO_LOCKS = ("flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_mark")
@@ -46,7 +51,7 @@ DENIED = (
     "socket", "io_uring_setup", "io_uring_enter", "io_uring_register",
     "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "kcmp",
     "pidfd_open", "pidfd_getfd", "pidfd_send_signal", "tkill", "process_mrelease",
-    "setsid", "setpgid", "sched_setaffinity", "personality",
+    "setsid", "setpgid", "personality",
     "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree",
     "fsopen", "fsmount", "fsconfig", "fspick", "mount_setattr",
     "memfd_create", "memfd_secret", "userfaultfd",
@@ -61,19 +66,19 @@ DENIED = (
     "syslog", "quotactl", "iopl", "ioperm", "lookup_dcookie", "vhangup",
 )
 
-# Allowed only when the argument at this index (a pid, or `who`) is 0: the caller itself.
-# Calls that only read another process's scheduling data stay open (its pid namespace leaves the
-# player nothing else to name); prlimit64 reads and writes in one call, so it is closed to others.
-ON_CALLER_ONLY = (
-    ("prlimit64", 0), ("setpriority", 1), ("ioprio_set", 1),
-    ("sched_setscheduler", 0), ("sched_setparam", 0), ("sched_setattr", 0),
-    ("migrate_pages", 0), ("move_pages", 0), ("get_robust_list", 0),
+# Denied whatever the target, the caller itself included: how the player is limited and scheduled
+# is the box's to set (before the filter closes), never the player's to change. `prlimit64` is
+# denied only when it carries a new limit (argument 2): reading one's own limits stays open.
+NO_SELF_TUNING = (
+    "setrlimit", "sched_setscheduler", "sched_setparam", "sched_setattr", "sched_setaffinity",
+    "setpriority", "nice", "ioprio_set",
 )
+PRLIMIT_NEW_LIMIT = 2
 
-# ...and only when `which` (argument 0) names a single process: with PRIO_USER or IOPRIO_WHO_USER,
-# who 0 means every process of the caller's uid (without a uid of its own: the manager, the
-# opponent), with PRIO_PGRP or IOPRIO_WHO_PGRP the caller's whole process group.
-WHICH_PROCESS = (("setpriority", 0), ("ioprio_set", 1))      # PRIO_PROCESS, IOPRIO_WHO_PROCESS
+# Allowed only when the argument at this index (a pid) is 0: the caller itself. Calls that only
+# read another process's scheduling data stay open (its pid namespace leaves the player nothing else
+# to name); prlimit64 reads and writes in one call, so it is closed to others.
+ON_CALLER_ONLY = (("prlimit64", 0), ("migrate_pages", 0), ("move_pages", 0), ("get_robust_list", 0))
 
 _pyseccomp = None
 
@@ -96,8 +101,9 @@ def load_library() -> Any:
 def describe() -> str:
     """What the host offers, for `protections()`; raises if libseccomp is missing."""
     sc = load_library()
-    return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + 7} calls, "
-            f"{len(ON_CALLER_ONLY)} more on the caller only, no file locks, leases or watches")
+    return (f"libseccomp via pyseccomp {sc.__version__}, deny-list of {len(DENIED) + len(NO_SELF_TUNING) + 7} calls, "
+            f"{len(ON_CALLER_ONLY)} more on the caller only, no file locks, leases or watches, "
+            f"no change to its own limits, scheduling or CPU affinity")
 
 
 def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
@@ -111,7 +117,7 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     flt.set_attr(sc.Attr.ACT_BADARCH, sc.KILL_PROCESS)
     flt.set_attr(sc.Attr.CTL_TSYNC, 1)
     count = 0
-    for name in DENIED:
+    for name in (*DENIED, *NO_SELF_TUNING):
         if (allow_exec and name == "execve") or (allow_processes and name in ("fork", "vfork")):
             continue
         if sc.resolve_syscall(sc.Arch.NATIVE, name) < 0:
@@ -142,8 +148,6 @@ def install(allow_exec: bool = False, allow_processes: bool = False) -> int:
     for name, arg in ON_CALLER_ONLY:
         if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
             flt.add_rule(eperm, name, sc.Arg(arg, sc.NE, 0))
-    for name, which in WHICH_PROCESS:
-        if sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0:
-            flt.add_rule(eperm, name, sc.Arg(0, sc.NE, which))
+    flt.add_rule(eperm, "prlimit64", sc.Arg(PRLIMIT_NEW_LIMIT, sc.NE, 0))     # setting, not reading
     flt.load()
-    return count + 7 + len(SET_OWNER) + locks + len(SIGNAL_ARG) + len(ON_CALLER_ONLY) + len(WHICH_PROCESS)
+    return count + 8 + len(SET_OWNER) + locks + len(SIGNAL_ARG) + len(ON_CALLER_ONLY)

@@ -17,7 +17,7 @@ class Verdict(str, enum.Enum):
     CRASHED = "crashed"          # the process died by a signal or a non-zero exit
     EXITED = "exited"            # the process exited (status 0) without answering
     PROTOCOL = "protocol"        # bad, oversized or unasked-for message: the process was killed
-    INFRA = "infra"              # the process died of something neither it nor its limits did: replayed
+    INFRA = "infra"              # a host fault the grader recorded ended it (sandbox/blame.py): replayed
 
     @property
     def answered(self) -> bool:

@@ -10,8 +10,10 @@ pipes, starts its own session, and runs the same restriction steps as sandbox.ch
 opens the submission: every game is a fresh process that restricts itself first. As root each
 child is pid 1 of a new pid namespace (unshare before the fork, setns back after it), so it sees
 neither the template nor anything else; it dies with the template (PR_SET_PDEATHSIG), and the
-template leaves when its manager hangs up or dies. On cgroup v2 the child is created inside its
-player's cgroup (clone3 CLONE_INTO_CGROUP), so it never migrates into it.
+template leaves when its manager hangs up or dies: while it imports (and cannot read its control
+socket) by PR_SET_PDEATHSIG too, lifted once it serves, since the manager's thread that started it
+may end long before the manager does. On cgroup v2 the child is created inside its player's cgroup
+(clone3 CLONE_INTO_CGROUP), so it never migrates into it.
 """
 from __future__ import annotations
 
@@ -158,6 +160,7 @@ def main() -> None:
             userns = confine.enter_user_namespace()
         except OSError as exc:
             userns = f"missing: no user namespace here ({exc})"
+    confine.die_with(args["manager"])              # after the user namespace: entering one clears it
     boot = child.Bootstrap(ChildConfig(shim=args["shim"], python_path=list(args.get("python_path", []))))
     try:
         shim = boot.load()
@@ -170,6 +173,7 @@ def main() -> None:
                                              f"{args['shim']}; forking it would not be safe"}).encode())
         raise SystemExit(1)
     control.sendall(json.dumps({"ready": os.getpid()}).encode())
+    confine.outlive_parent()                       # from here on, the control socket's EOF says it
     cfg = Template(control, boot, userns).serve()
     sys.argv = [child.__file__]                    # what a spawned child's argv holds
     boot.cfg = cfg

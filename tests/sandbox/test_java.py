@@ -14,7 +14,7 @@ import psutil
 import pytest
 
 from rulesets.bohnenspiel import RULESET
-from sandbox import Limits, PlayerProcess, Verdict, java
+from sandbox import Limits, PlayerProcess, Verdict, java, protections
 
 pytestmark = pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
 
@@ -232,3 +232,39 @@ def test_data_is_readable_in_the_first_turn_only(jplayer):
     assert move(p).ok                                  # the first move reads the table
     r = move(p)
     assert r.verdict is Verdict.ERROR and "SAW move 2: refused" in r.message, r
+
+
+
+EARLY_THREAD = '''
+        if (moves == 1) {                          // a thread started before the first reply ...
+            final String[] seen = {null};
+            Thread t = new Thread(() -> {
+                while (moves < 2) { try { Thread.sleep(5); } catch (InterruptedException e) { return; } }
+                try (BufferedReader in = new BufferedReader(new FileReader("data/table.txt"))) {
+                    seen[0] = "read " + in.readLine();
+                } catch (IOException e) { seen[0] = "refused"; }
+            });
+            t.setDaemon(true);
+            t.start();
+            System.getProperties().put("test.early", t);
+            System.getProperties().put("test.seen", seen);
+        } else {                                   // ... reads the first-turn files after it
+            ((Thread) System.getProperties().get("test.early")).join(10000);
+            throw new RuntimeException("EARLY " + ((String[]) System.getProperties().get("test.seen"))[0]);
+        }'''
+
+
+def test_a_java_thread_started_before_the_first_reply_loses_the_files_or_the_grader_says_so(jplayer):
+    """Issue 38.8: as root the files are covered in the player's private root (every thread); without
+    root only the thread that served the first move forgets them, and every report says so."""
+    p = jplayer(EARLY_THREAD, read_once=True)
+    assert move(p).ok
+    r = move(p)
+    assert r.verdict is Verdict.ERROR and "EARLY " in r.message, r
+    own = p.protections.get("first_turn", "not reported")
+    if "EARLY read 42" in r.message:               # the early thread still reads them here ...
+        assert protections()["first_turn"].startswith("missing: not enforced for this user"), protections()
+        assert own.startswith("missing"), own      # ... and that is said plainly
+    else:
+        assert "EARLY refused" in r.message, r
+        assert not own.startswith("missing"), own

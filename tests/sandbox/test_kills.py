@@ -1,7 +1,8 @@
-"""Every kill is accounted for (issue 33): each SIGKILL the grader sends is noted with why, and a
-death the grader did not cause -- a SIGKILL from another process, the template that forked the
-player dying -- is an `infra` verdict (the game is replayed, never scored), never the player's.
-A player cannot pass its own end off as the machine's: seccomp denies it SIGKILL to itself."""
+"""Every kill is accounted for (issue 33): each SIGKILL the grader sends is noted with why. A death
+the grader can show the machine caused (the template that forked the player dying) is an `infra`
+verdict (the game is replayed, never scored); a SIGKILL from anywhere else is evidence of nothing
+and the player's own end (issue 38, sandbox/blame.py): a player cannot pass its end off as the
+machine's. seccomp denies it SIGKILL to itself as well."""
 from __future__ import annotations
 
 import os
@@ -45,14 +46,14 @@ def _wait_gone(pid: int) -> None:
         time.sleep(0.005)
 
 
-def test_a_sigkill_from_outside_is_the_machines_not_the_players(player):
+def test_a_sigkill_from_outside_without_a_host_fault_is_the_players(player):
     p = player(HONEST)
     assert p.call("move").ok
-    os.kill(p.proc.pid, signal.SIGKILL)            # another grader's sweep, an operator, the kernel
+    os.kill(p.proc.pid, signal.SIGKILL)            # anyone at all, the player's own trick included
     _wait_gone(p.proc.pid)
     res = p.call("move")
-    assert res.verdict is Verdict.INFRA, res
-    assert "did not send" in res.message
+    assert res.verdict is Verdict.CRASHED, res
+    assert "did not send" in res.message and "its own" in res.message
     assert p.close().kills == []
 
 
