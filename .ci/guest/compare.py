@@ -8,6 +8,7 @@ runner-results.json, whichever exist; the harness .ci/v2-guest writes them)"""
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -33,8 +34,18 @@ def outcomes(junit: Path) -> dict[str, tuple[str, str]]:
     return found
 
 
-def compare_tests(host: Path, guest: Path) -> list[str]:
-    h, g = outcomes(host), outcomes(guest)
+def selected(selection: str) -> tuple[str, ...]:
+    """The test id prefixes of pytest's path arguments ("tests/sandbox" -> "tests.sandbox.")."""
+    return tuple(p.removesuffix(".py").replace("/", ".") + ("::" if p.endswith(".py") else ".")
+                 for p in selection.split())
+
+
+def compare_tests(host: Path, guest: Path, selection: str) -> list[str]:
+    """The outcome of each selected test: the host's (from any run that held it: CI's whole suite)
+    against the guest's."""
+    prefixes = selected(selection)
+    h = {test: o for test, o in outcomes(host).items() if test.startswith(prefixes)}
+    g = outcomes(guest)
     for name, side in (("host", h), ("guest", g)):
         counts = Counter(outcome for outcome, _ in side.values())
         print(f"  {name:5}: " + ", ".join(f"{counts[k]} {k}" for k in ("passed", "failed", "error", "skipped")))
@@ -44,6 +55,12 @@ def compare_tests(host: Path, guest: Path) -> list[str]:
         if a[0] != b[0]:
             differences.append(f"{test}: host {a[0]}, guest {b[0]}" + (f" ({b[1]})" if b[1] else f" ({a[1]})" if a[1] else ""))
     return differences
+
+
+def plan(run: Path) -> dict[str, str]:
+    """The harness's plan for the guest (shell assignments, as `printf %q` wrote them)."""
+    return {k: shlex.split(v)[0] if v else "" for k, _, v in
+            (line.partition("=") for line in (run / "plan").read_text(encoding="utf-8").splitlines())}
 
 
 def league(results: Path) -> tuple[dict, dict]:
@@ -86,7 +103,7 @@ def main(run: Path) -> int:
     same = True
     print("tests (outcome per test id, host vs v2 guest):")
     if (run / "host.xml").exists() and (run / "guest.xml").exists():
-        same &= report("verdicts", compare_tests(run / "host.xml", run / "guest.xml"))
+        same &= report("verdicts", compare_tests(run / "host.xml", run / "guest.xml", plan(run)["SELECTION"]))
     else:
         print("  missing: " + ", ".join(n for n in ("host.xml", "guest.xml") if not (run / n).exists()))
         same = False
