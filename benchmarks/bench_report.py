@@ -102,7 +102,7 @@ def child(games: int, folder: Path) -> dict:
             for n, s in enumerate(ids)]
     run = SimpleNamespace(keys=keys, standings=SimpleNamespace(rows=rows), submissions=subs, entrants=[], disqualified={},
                           validations={s: {"passed": True, "points": 1, "max_points": 1, "checks": []} for s in ids},
-                          summary_line=lambda: "synthetic", ladder_scores=None)
+                          summary_line=lambda: "synthetic", baseline_scores=None)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     c0, t0 = time.process_time(), time.perf_counter()
     with Store(folder / "league.db") as store:

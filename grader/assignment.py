@@ -29,6 +29,7 @@ class Assignment:
     policy: Policy
     first_move_s: float
     move_s: float
+    load_s: float | None           # loading the submission's own limit; None: part of the first-move allowance
     kill_after_s: float
     kill_factor: float
     memory_mb: int
@@ -70,7 +71,7 @@ class Assignment:
     def limits(self, cpu: int | None = None) -> Limits:
         """Sandbox limits for one player process of this assignment."""
         env = self.course_env()
-        return Limits(python_path=(str(env.path),) if env is not None and env.path is not None else (),memory_mb=self.memory_mb, start_s=self.first_move_s, call_s=self.move_s,
+        return Limits(python_path=(str(env.path),) if env is not None and env.path is not None else (),memory_mb=self.memory_mb, start_s=self.load_s or self.first_move_s, call_s=self.move_s,
                       first_call_s=self.first_move_s, kill_after_s=self.kill_after_s,
                       kill_factor=self.kill_factor, clock=self.clock,
                       wall_factor=self.config.limits.wall_factor, wall_after_s=self.config.limits.wall_after_s,
@@ -93,6 +94,7 @@ class Assignment:
     def play_settings(self) -> dict:
         """Everything that changes how a game is played: part of every game's cache key."""
         return {"game": self.game.params, "policy": vars(self.policy), "first_move_s": self.first_move_s,
+                **({"load_s": self.load_s} if self.load_s is not None else {}),
                 "move_s": self.move_s, "kill_after_s": self.kill_after_s, "kill_factor": self.kill_factor,
                 "memory_mb": self.memory_mb, "options": self.config.options, **self.clock_settings(),
                 **({"course_env": env.versions} if (env := self.course_env()) is not None else {})}
@@ -109,7 +111,7 @@ class Assignment:
 
     def describe_limits(self) -> dict:
         budget = self.limits().budget(self.move_s)
-        return {"clock": budget.clock, "first_move_s": self.first_move_s, "move_s": self.move_s,
+        return {"clock": budget.clock, "load_s": self.load_s, "first_move_s": self.first_move_s, "move_s": self.move_s,
                 "hard_kill_s": round(budget.hard, 3), "wall_backstop_s": round(budget.wall, 3),
                 "memory_mb": self.memory_mb, "max_submission_mb": self.max_submission_mb,
                 "on_late": self.policy.on_late, "on_illegal": self.policy.on_illegal,
@@ -125,7 +127,7 @@ def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:
     policy = replace(d.policy, **{k: v for k, v in pol.model_dump().items() if v is not None})
     return Assignment(
         name=name, ruleset=ruleset, game=ruleset.game(**a.game), config=a, base=base, policy=policy,
-        first_move_s=lim.first_move_s or d.first_move_s, move_s=lim.move_s or d.move_s,
+        first_move_s=lim.first_move_s or d.first_move_s, move_s=lim.move_s or d.move_s, load_s=lim.load_s,
         kill_after_s=d.kill_after_s if lim.kill_after_s is None else lim.kill_after_s,
         kill_factor=lim.kill_factor or d.kill_factor, memory_mb=lim.memory_mb or d.memory_mb,
         max_submission_mb=lim.max_submission_mb or d.max_submission_mb)

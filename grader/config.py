@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 import rulesets
 from rulesets.base import BadParams
+from sandbox.host import LAYERS
 
 from .console_driver import check_patterns, console_kind
 
@@ -33,6 +34,8 @@ class LimitsConfig(Strict):
     """Overrides of the ruleset's defaults; unset fields keep the course's values."""
 
     first_move_s: float | None = Field(None, gt=0)
+    load_s: float | None = Field(None, gt=0)          # loading (importing) the submission, on its own; None:
+                                                      # loading is part of the first-move allowance, as courses ran it
     move_s: float | None = Field(None, gt=0)
     kill_after_s: float | None = Field(None, ge=0)
     kill_factor: float | None = Field(None, ge=1)
@@ -125,7 +128,8 @@ class ProgramsConfig(Strict):
 
 
 class ThresholdRule(Strict):
-    """One "thresholds" rule: scoring at least `share` against the built-in `beats` earns `grade`."""
+    """One "thresholds" rule: scoring more than `share` against the built-in `beats` (decided by
+    the sequential test) earns `grade`."""
 
     beats: str
     grade: float
@@ -140,9 +144,10 @@ class GradingConfig(Strict):
     must_beat: str | None = None
     rules: list[ThresholdRule] = Field(default_factory=list)   # thresholds, ladder: {beats, grade}
     failed_grade: float = 0
-    error: float = 0.05              # ladder: the chance a "beats"/"does not beat" decision is wrong
-    margin: float = 0.1              # ladder: "beats" means scoring ½ + margin a game, "does not" ½ − margin
-    max_games: int = 200             # ladder: per student and baseline, then undecided
+    # every pass/fail against a built-in (must_beat, rules) is a sequential test (grader/sprt.py):
+    error: float = 0.05              # the chance a "beats"/"does not beat" decision is wrong
+    margin: float = 0.1              # "beats" means scoring ½ (a rule's share) + margin a game, "does not" ½
+    max_games: int = 200             # per student and built-in; then undecided, which is not beating it
 
 
 class SimilarityConfig(Strict):
@@ -155,6 +160,21 @@ class SimilarityConfig(Strict):
     window: int = Field(4, ge=1, le=100)                # winnowing window
     common_cutoff: int | None = Field(None, ge=1)       # ignore passages in more submissions (default max(10, n/10))
     alpha: float = Field(0.01, gt=0, lt=1)              # collusion flags: family-wise false-flag rate
+
+
+class SandboxConfig(Strict):
+    """What the sandbox must apply before this assignment is graded on a machine."""
+
+    require: list[str] = Field(default_factory=list)   # names from `grader doctor`: memory, uid, network, …
+
+    @field_validator("require")
+    @classmethod
+    def _known_layers(cls, value: list[str]) -> list[str]:
+        unknown = [name for name in value if name not in LAYERS]
+        if unknown:
+            raise ValueError(f"{', '.join(map(repr, unknown))} names no protection; `grader doctor` lists them: "
+                             f"{', '.join(LAYERS)}")
+        return list(dict.fromkeys(value))
 
 
 class AssignmentConfig(Strict):
@@ -176,6 +196,7 @@ class AssignmentConfig(Strict):
     report_url: str | None = None                     # where the site is published; links in LMS feedback
     public_names: bool | list[str] = False            # the public site's names: pseudonyms, all real names, or these ids
     similarity: SimilarityConfig | None = None        # run the similarity report with every `grader run`
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
 
     @field_validator("penalties")
     @classmethod
@@ -365,7 +386,8 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
 
 
 def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None:
-    """Every built-in the config names exists, and a grading rule only names one the league plays."""
+    """Every built-in the config names exists (a grading rule's built-in is played until its test
+    decides, whether the league enters it or not)."""
     named = [("league.builtins", b) for b in a.league.builtins]
     named += [("league.gauntlet", b) for b in a.league.gauntlet]
     named += [("validation.smoke_opponent", a.validation.smoke_opponent)]
@@ -378,11 +400,3 @@ def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None
             raise ConfigError(
                 f"{path}: assignments.{name}.{key}: {builtin!r} is not a built-in player of "
                 f"{a.ruleset} (built-ins: {', '.join(sorted(ruleset.players))}).")
-    if a.grading.kind == "thresholds":
-        entered = set(a.league.gauntlet if a.league.format == "gauntlet" else a.league.builtins)
-        for rule in a.grading.rules:
-            if rule.beats not in entered:
-                where = "league.gauntlet" if a.league.format == "gauntlet" else "league.builtins"
-                raise ConfigError(
-                    f"{path}: assignments.{name}.grading.rules: {rule.beats!r} never plays in this "
-                    f"league, so no one could beat it; add it to {where}.")

@@ -19,18 +19,21 @@ def score(points, max_points) -> str:
     return f"{num(points)} of {num(max_points)} point{'' if float(max_points or 0) == 1 else 's'}"
 
 
+RANKED_BY = ("points", "rating")    # what a results document's league.ranked_by may say
 MEANINGFUL_RATING = 400         # Elo points: ±400 spans 1:10 to 10:1 odds, so the rating tells nothing
 
 
-def rating(value, low, high) -> tuple[str | None, str | None]:
+def rating(value, low, high, ranks: bool = False) -> tuple[str | None, str | None]:
     """(rating, "±half-width of the 95 % interval"), or (None, None) where the interval is too wide
-    to mean anything (few games); the same on the site and in the terminal."""
+    to mean anything (few games); the same on the site and in the terminal. Where the table `ranks`
+    by the rating it is always shown with its interval, however wide: it is why a row is above
+    another."""
     if value is None:
         return None, None
     if low is None or high is None:
         return f"{value:.0f}", None
     half = (high - low) / 2
-    if half > MEANINGFUL_RATING:
+    if half > MEANINGFUL_RATING and not ranks:
         return None, None
     return f"{value:.0f}", f"±{half:.0f}"
 
@@ -186,3 +189,10 @@ def student_feedback(sub: Mapping, doc: Mapping, report_url: str | None = None) 
     if report_url:
         lines.append(f"Details: {report_url}")
     return "\n".join(lines)
+
+
+def ranked_by(doc: Mapping) -> str:
+    """What the document's standings rank by: "rating" or "points" (older documents: points)."""
+    league = (doc.get("assignment") or {}).get("league") or {}
+    said = league.get("ranked_by") if isinstance(league, Mapping) else None
+    return said if said in RANKED_BY else "points"

@@ -11,22 +11,28 @@ graded the same way. The others ("players") are graded by `config["kind"]`:
   group (players sharing a rank in the standings), so a tie straddling a cut gets the better band.
   The maximum is the largest band grade.
 - "interpolate" (McGill): `{"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"}`.
-  A player fails (failed_grade) if it scored under 50% of the points in its games against the
-  built-in `must_beat` (or never met it). Among passing players, with P the top score and L the
-  lowest passing score: grade = pass_min + (max − pass_min)·(p − L)/(P − L); everyone gets max
-  when P == L. Grades are rounded to 2 decimals. The score is what the standings rank by
-  (`Standings.score`: points, or the rating when game counts differ), so grades follow the table.
+  A player fails (failed_grade) unless the sequential test below decides it beats the built-in
+  `must_beat`. Among passing players, with P the top score and L the lowest passing score:
+  grade = pass_min + (max − pass_min)·(p − L)/(P − L); everyone gets max when P == L. Grades are
+  rounded to 2 decimals. The score is what the standings rank by (`Standings.score`: points, or
+  the rating when game counts differ), so grades follow the table. The reason is one line: "beats
+  random: 14 of 16 games, error below 5%: 72.4 from rank 5 of 12 (rating 1540 ±60; passing players
+  from rating 1400 to 1700)".
 - "thresholds": `{"kind": "thresholds", "rules": [{"beats": "baseline", "grade": 10},
-  {"beats": "random", "grade": 5}]}`: a player meets a rule when it scored at least `share`
-  (default 0.5) of the points in its games against that built-in; the highest grade among the rules
-  it meets wins, 0 when it meets none. The maximum is the highest rule grade.
+  {"beats": "random", "grade": 5}]}`: a player meets a rule when the sequential test decides that
+  it scores more than the rule's `share` (default 0.5) of the points against that built-in; the
+  highest grade among the rules it meets wins, 0 when it meets none.
 - "ladder": `{"kind": "ladder", "rules": [{"beats": "greedy", "grade": 10}, {"beats": "random",
-  "grade": 5}], "error": 0.05, "margin": 0.1, "max_games": 200}`: every student plays each rule's
-  built-in until a sequential test (grader/sprt.py) decides "beats it" or "does not beat it" at the
-  `error` rate; the highest grade among the built-ins it beats wins, 0 when it beats none. The
-  reason says each decision and its error ("beats greedy: 41 of 52 games, error below 5%"). The
-  games come as `ladder`: {student: {built-in id: its scores in game order}} (`league.ladder_scores`).
+  "grade": 5}]}`: the same as thresholds with every share ½ (the name the ladder was first given).
 - "none": no grades (an empty mapping).
+
+Every pass/fail against a built-in (must_beat, a rule) is the sequential test of grader/sprt.py,
+never a share of a few games: each student plays the built-in until the test decides "beats it"
+or "does not beat it" at `error` (default 0.05), with `margin` (0.1) and at most `max_games` (200);
+undecided counts as not beating it, and the reason says so. The league plays those games
+(`league._baseline_games`, stopping by `baseline_tests`) and passes their scores in game order as
+`baseline_scores`: {student: {built-in id: its scores}}. A reason states each decision and its
+error ("beats greedy: 41 of 52 games, error below 5%").
 
 Built-in names may be written "random" or "builtin:random". Bad config raises GradingConfigError
 with one sentence.
@@ -36,7 +42,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .sprt import BEATS, SprtSettings, decide
+from .sprt import Decision, SprtSettings, decide
 from .standings import Standings
 
 BUILTIN_PREFIX = "builtin:"
@@ -58,17 +64,8 @@ def _builtin_id(name: str) -> str:
     return name if name.startswith(BUILTIN_PREFIX) else BUILTIN_PREFIX + name
 
 
-def score_share(standings: Standings, sub_id: str, opponent: str) -> float | None:
-    """The share of the available points sub_id took from its games against opponent; None if none."""
-    for name in dict.fromkeys((opponent, _builtin_id(opponent))):
-        points, games = standings.head_to_head(sub_id, name)
-        if games:
-            return points / games
-    return None
-
-
 def compute_grades(standings: Standings, config: dict, excluded: dict[str, str] | None = None,
-                   ladder: dict[str, dict[str, list[float]]] | None = None) -> dict[str, Grade]:
+                   baseline_scores: dict[str, dict[str, list[float]]] | None = None) -> dict[str, Grade]:
     """{id: Grade} for every graded id (see the module docstring)."""
     kind = config.get("kind", "none")
     if kind not in KINDS:
@@ -88,14 +85,13 @@ def compute_grades(standings: Standings, config: dict, excluded: dict[str, str] 
             grades[row.id] = Grade(floor, top, f"disqualified: {row.disqualified}")
         else:
             players.append(row)
+    scores = baseline_scores or {}
     if kind == "bands":
         grades |= _bands(players, config["bands"], top)
     elif kind == "interpolate":
-        grades |= _interpolate(standings, players, config, top, floor)
-    elif kind == "ladder":
-        grades |= _ladder(players, config, ladder or {}, top)
+        grades |= _interpolate(standings, players, config, top, floor, scores)
     else:
-        grades |= _thresholds(standings, players, config["rules"], top)
+        grades |= _rules(players, config, scores, top)
     return grades
 
 
@@ -110,35 +106,58 @@ def _maximum(kind: str, config: dict) -> float:
         hi, lo = float(config.get("max", 100)), float(config.get("pass_min", 50))
         if lo > hi:
             raise GradingConfigError(f"grading pass_min ({lo:g}) cannot be above max ({hi:g}).")
+        baseline_tests(config)
         return hi
     rules = config.get("rules") or []
     if not rules or any(not isinstance(r, dict) or "beats" not in r or "grade" not in r for r in rules):
         raise GradingConfigError("grading rules must be a non-empty list of {beats: <built-in>, grade: <number>}.")
-    if kind == "ladder":
-        sprt_settings(config)
+    baseline_tests(config)
     return max(float(r["grade"]) for r in rules)
 
 
-def sprt_settings(config: dict) -> SprtSettings:
-    """The ladder's sequential test, from the grading config (a bad value is one sentence)."""
+def sprt_settings(config: dict, share: float = 0.5) -> SprtSettings:
+    """The sequential test against a built-in, from the grading config (a bad value is one sentence)."""
     try:
         return SprtSettings(error=float(config.get("error", 0.05)), margin=float(config.get("margin", 0.1)),
-                            max_games=int(config.get("max_games", 200)))
+                            max_games=int(config.get("max_games", 200)), par=float(share))
     except ValueError as exc:
-        raise GradingConfigError(f"the ladder's {exc}") from None
+        raise GradingConfigError(f"the sequential test's {exc}") from None
 
 
-def _ladder(players, config: dict, ladder: dict[str, dict[str, list[float]]], top: float) -> dict[str, Grade]:
-    settings = sprt_settings(config)
+def baseline_tests(config: dict) -> list[tuple[str, SprtSettings]]:
+    """(built-in id, its test) for every pass/fail against a built-in the grading has: the league
+    plays each pair until all of its tests are decided or max_games is reached."""
+    kind = config.get("kind", "none")
+    if kind == "interpolate" and config.get("must_beat"):
+        return [(_builtin_id(str(config["must_beat"])), sprt_settings(config))]
+    if kind in ("thresholds", "ladder"):
+        return [(_builtin_id(str(r["beats"])), sprt_settings(config, r.get("share", 0.5) if kind == "thresholds"
+                                                            else 0.5))
+                for r in config.get("rules") or []]
+    return []
+
+
+def _decision(scores: dict[str, dict[str, list[float]]], sub_id: str, builtin_name: str,
+              settings: SprtSettings) -> tuple[Decision, str]:
+    """The test's decision for one student and built-in, and its sentence."""
+    name = builtin_name.removeprefix(BUILTIN_PREFIX)
+    decision = decide(scores.get(sub_id, {}).get(_builtin_id(name), []), settings)
+    if settings.par != 0.5:
+        name += f" (more than {settings.par:.0%} of the points)"
+    return decision, (decision.sentence(name) if decision.games else f"{name}: no games played")
+
+
+def _rules(players, config: dict, scores: dict[str, dict[str, list[float]]], top: float) -> dict[str, Grade]:
+    """thresholds and ladder: the best rule whose built-in the test decides the student beats."""
     ordered = sorted(config["rules"], key=lambda r: -float(r["grade"]))
+    tests = baseline_tests(config | {"rules": ordered})
     out = {}
     for row in players:
         said, met = [], None
-        for rule in ordered:
-            name = str(rule["beats"]).removeprefix(BUILTIN_PREFIX)
-            decision = decide(ladder.get(row.id, {}).get(_builtin_id(name), []), settings)
-            said.append(decision.sentence(name) if decision.games else f"{name}: no games played")
-            if decision.verdict == BEATS:
+        for rule, (builtin_id, settings) in zip(ordered, tests):
+            decision, sentence = _decision(scores, row.id, builtin_id, settings)
+            said.append(sentence)
+            if decision.beats:
                 met = rule
                 break
         grade = float(met["grade"]) if met else 0.0
@@ -161,57 +180,53 @@ def _bands(players, bands, top: float) -> dict[str, Grade]:
     return out
 
 
-def _interpolate(standings: Standings, players, config: dict, top: float, floor: float) -> dict[str, Grade]:
+def _interpolate(standings: Standings, players, config: dict, top: float, floor: float,
+                 scores: dict[str, dict[str, list[float]]]) -> dict[str, Grade]:
     must_beat = config.get("must_beat")
     lo = float(config.get("pass_min", 50))
-    out, passing = {}, []
+    out, passing, said = {}, [], {}
     for row in players:
-        share = score_share(standings, row.id, must_beat) if must_beat else 1.0
-        if share is None:
-            out[row.id] = Grade(floor, top, f"did not play {must_beat}, so could not pass")
-        elif share < 0.5:
-            out[row.id] = Grade(floor, top, f"did not beat {must_beat} (scored {share:.0%} against it)")
-        else:
-            passing.append(row)
+        if must_beat:
+            decision, sentence = _decision(scores, row.id, str(must_beat), sprt_settings(config))
+            if not decision.beats:
+                out[row.id] = Grade(floor, top, f"{sentence}: {floor:g}, as passing needs beating "
+                                                f"{str(must_beat).removeprefix(BUILTIN_PREFIX)}")
+                continue
+            said[row.id] = f"{sentence}: "
+        passing.append(row)
     if passing:
         score = standings.score
         known = [score(r) for r in passing if score(r) != -math.inf] or [0.0]     # -inf: no rated game
         best, worst = max(known), min(known)
         what = "rating" if standings.rank_by == "rating" else "points"
+        ranked = sum(1 for r in standings.rows if r.rank is not None)
         for row in passing:
             if score(row) == -math.inf:
                 frac = 0.0
             else:
                 frac = 1.0 if best == worst else (score(row) - worst) / (best - worst)
             value = round(lo + (top - lo) * frac, 2)
-            out[row.id] = Grade(value, top, f"{_amount(score(row), what)}, between the lowest passing "
-                                            f"{_amount(worst, what)} and the top {_amount(best, what)}")
+            out[row.id] = Grade(value, top, f"{said.get(row.id, '')}{value:g} from rank {row.rank} of {ranked} "
+                                            f"({_amount(row, what)}; passing players from {_bare(worst, what)} "
+                                            f"to {_bare(best, what)})")
     return out
 
 
-def _amount(value: float, what: str) -> str:
+def _amount(row, what: str) -> str:
+    """The number the row is ranked by, as the table shows it: "rating 1540 ±60" or "7.5 points"."""
+    if what == "rating":
+        if row.rating is None:
+            return "no rating"
+        spread = "" if row.rating_low is None or row.rating_high is None else \
+            f" ±{(row.rating_high - row.rating_low) / 2:.0f}"
+        return f"rating {row.rating:.0f}{spread}"
+    return _bare(row.points, what)
+
+
+def _bare(value: float, what: str) -> str:
     if what == "rating":
         return "no rating" if value == -math.inf else f"rating {value:.0f}"
-    return f"{value:g} points"
-
-
-def _thresholds(standings: Standings, players, rules, top: float) -> dict[str, Grade]:
-    out = {}
-    ordered = sorted(rules, key=lambda r: -float(r["grade"]))
-    for row in players:
-        met = None
-        for rule in ordered:
-            share = score_share(standings, row.id, rule["beats"])
-            if share is not None and share >= float(rule.get("share", 0.5)):
-                met = (rule, share)
-                break
-        if met is None:
-            names = ", ".join(str(r["beats"]) for r in ordered)
-            out[row.id] = Grade(0.0, top, f"did not beat any of: {names}")
-        else:
-            out[row.id] = Grade(float(met[0]["grade"]), top,
-                                f"beat {met[0]['beats']} (scored {met[1]:.0%} against it)")
-    return out
+    return f"{value:g} point{'' if value == 1 else 's'}"
 
 
 def grades_table(standings: Standings, grades: dict[str, Grade]) -> list[dict]:

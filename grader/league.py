@@ -25,7 +25,7 @@ from .assignment import Assignment
 from .executor_choice import make_executor
 from .executors import Executor
 from .feedback import num
-from .grading import sprt_settings
+from .grading import baseline_tests
 from .intake import stage_all
 from .match import GameResult
 from .safetext import one_line
@@ -57,7 +57,7 @@ class LeagueRun:
     gone: list[str] = field(default_factory=list)       # in the store from earlier runs, no longer in the folder
     disqualified: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
-    ladder_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # grading kind ladder
+    baseline_scores: dict[str, dict[str, list[float]]] = field(default_factory=dict)   # grading's tests
     collusion_replays: int = 0      # games scheduled for suspicious pairs (round "collusion replay")
 
     def summary_line(self) -> str:
@@ -170,7 +170,7 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
         lg = assignment.config.league
         builtin_names = sorted(set(lg.builtins) | (set(lg.gauntlet) if lg.format == "gauntlet" else set())
                                | {b for b in [assignment.config.grading.must_beat] if b}
-                               | set(ladder_baselines(assignment)))
+                               | set(tested_baselines(assignment)))
         builtins = {f"builtin:{b}": builtin(assignment.ruleset, b) for b in builtin_names}
         league_builtins = [f"builtin:{b}" for b in lg.builtins]
         entrants = {s.id: s for s in valid} | builtins
@@ -192,8 +192,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
                        {(x.seat0, x.seat1, x.seed, x.game_index) for x in specs}]
             run.specs = specs + playoff
             _play(assignment, store, run, playoff, entrants, executor, factory, run_id, progress, console)
-        if assignment.config.grading.kind == "ladder":
-            _ladder_games(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
+        if tested_baselines(assignment):
+            _baseline_games(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
                           progress, console)
         if lg.collusion.replay:
             _collusion_replays(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
@@ -256,38 +256,42 @@ def _adaptive_waves(assignment: Assignment, store: Store, run: LeagueRun, entran
             executor.close()
 
 
-def ladder_baselines(assignment: Assignment) -> list[str]:
-    """The built-ins of a ladder grading (empty for other kinds)."""
-    grading = assignment.config.grading
-    return [r.beats.removeprefix("builtin:") for r in grading.rules] if grading.kind == "ladder" else []
+def tested_baselines(assignment: Assignment) -> list[str]:
+    """The built-ins a grade is decided against by the sequential test (must_beat, the rules of
+    thresholds and ladder), without the "builtin:" prefix; empty for other kinds."""
+    tests = baseline_tests(assignment.config.grading.model_dump())
+    return list(dict.fromkeys(b.removeprefix("builtin:") for b, _ in tests))
 
 
-def _ladder_games(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], entrants, executor,
-                  factory, run_id, progress, console) -> None:
-    """Each student against each baseline of the ladder, one seat-swapped twin at a time for every
-    pair still undecided, until the sequential test decides it or max_games is reached. The games
-    of a pair are numbered on from the ones the league already played, so a re-run finds them all."""
-    settings = sprt_settings(assignment.config.grading.model_dump())
+def _baseline_games(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], entrants, executor,
+                    factory, run_id, progress, console) -> None:
+    """Each student against each built-in a grade is decided against, one seat-swapped twin at a
+    time for every pair still undecided, until the sequential test decides it or max_games is
+    reached (grading.baseline_tests): a pass against a built-in is never decided on the league's
+    few games. The league's own games against it count first; the games of a pair are numbered on
+    from them (round BASELINE_ROUND, left out of the standings), so a re-run finds them all."""
+    tests = baseline_tests(assignment.config.grading.model_dump())
     seed = assignment.config.league.seed
-    baselines = [f"builtin:{b}" for b in ladder_baselines(assignment)]
+    baselines = [f"builtin:{b}" for b in tested_baselines(assignment)]
     own = executor is None
     executor = executor or make_executor(assignment)
     try:
         while True:
-            pairs = _ladder_pairs(assignment, store, run, ids, baselines, entrants)
+            pairs = _baseline_pairs(assignment, store, run, ids, baselines, entrants)
             wave = []
             scheduled: dict[str, int] = {}              # games of each pairing scheduled, infra ones too
             for spec in run.keys.values():
                 scheduled[spec.pairing] = max(scheduled.get(spec.pairing, 0), spec.game_index + 1)
             for (sid, base), games in sorted(pairs.items()):
                 start = scheduled.get(sched.pairing_name(sid, base), 0)
-                if sid in run.disqualified or decide([x for _, x in games], settings).decided \
-                        or start >= settings.max_games:
+                scores = [x for _, x in games]
+                if sid in run.disqualified or all(decide(scores, t).decided or start >= t.max_games
+                                                  for b, t in tests if b == base):
                     continue
-                wave += sched.more_games(sid, base, start, 2, seed, "ladder")
-            run.ladder_scores = {sid: {} for sid in ids}
+                wave += sched.more_games(sid, base, start, 2, seed, sched.BASELINE_ROUND)
+            run.baseline_scores = {sid: {} for sid in ids}
             for (sid, base), games in pairs.items():
-                run.ladder_scores[sid][base] = [x for _, x in games]
+                run.baseline_scores[sid][base] = [x for _, x in games]
             if not wave:
                 return
             run.specs = run.specs + wave
@@ -343,7 +347,7 @@ def league_games(assignment: Assignment, store: Store, run: LeagueRun) -> list[d
             and g.seat0 not in run.disqualified and g.seat1 not in run.disqualified]
 
 
-def _ladder_pairs(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], baselines: list[str],
+def _baseline_pairs(assignment: Assignment, store: Store, run: LeagueRun, ids: list[str], baselines: list[str],
                   entrants) -> dict[tuple[str, str], list[tuple[int, float]]]:
     """{(student, baseline): [(game_index, the student's score)] in game order} over this run's games."""
     scores = store.scores(assignment.name)
@@ -471,10 +475,11 @@ def _save(assignment, store: Store, run_id: int, key: str, spec, entrants, resul
 
 
 def _standings(assignment: Assignment, store: Store, run: LeagueRun, entrants) -> Standings:
-    """Standings over this schedule's finished games, without disqualified players' games and
-    without the collusion check's replays (they decide a flag, never a place)."""
+    """Standings over this schedule's finished games, without disqualified players' games, the
+    collusion check's replays (they decide a flag, never a place) and the games a grade's test
+    against a built-in played on (they decide a pass, never a place)."""
     results = [(g["seat0"], g["seat1"], *g["points"]) for g in league_games(assignment, store, run)
-               if g["round"] != collusion.REPLAY_ROUND]
+               if g["round"] not in (collusion.REPLAY_ROUND, sched.BASELINE_ROUND)]
     participants = [i for i in entrants if i not in run.disqualified]
     return compute_standings(results, participants, run.disqualified, rank_by=rank_by(assignment))
 

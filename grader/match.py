@@ -10,7 +10,9 @@ scoring them against a student. Every reply is checked against the shape its rul
 
 One first-move allowance (`first_move_s`) covers loading the submission, `setup` and the first
 move: each of the three calls gets what is left of it as its soft limit (`Allowance`), and the
-course's per-move limit applies from the second move on.
+course's per-move limit applies from the second move on. Where the config gives loading its own
+limit (`limits.load_s`), loading is timed on that alone (a player that loads late does not start)
+and the allowance covers `setup` and the first move.
 """
 from __future__ import annotations
 
@@ -131,6 +133,7 @@ class _Seat:
         self.stopped = False                # the course's client stopped (policy "random_rest"): never asked again
         limits = assignment.limits(cpu)
         self.allowance = Allowance(assignment.first_move_s, limits)   # start + setup + first move
+        self.own_load_limit = assignment.load_s is not None          # then: setup + first move
         self.proc: Any = None
         self.proc = factory(**player_kwargs(assignment, sub, cpu), seed=seed)
 
@@ -140,8 +143,10 @@ class _Seat:
     def incident(self, kind: str, message: str, ply: int | None = None) -> None:
         self.record.incidents.append({"kind": kind, "message": message, "ply": ply})
 
-    def account(self, res: CallResult) -> None:
-        if self.first:
+    def account(self, res: CallResult, loading: bool = False) -> None:
+        """Note a call's times; `loading`: the start, charged to the first-move allowance unless
+        loading has its own limit (`limits.load_s`)."""
+        if self.first and not (loading and self.own_load_limit):
             self.allowance.spend(res)
         self.record.wall_s += res.wall_s
         self.record.cpu_s += res.cpu_s
@@ -235,7 +240,7 @@ class _Game:
         failed = []
         for s in self.seats:
             res = s.proc.start()
-            s.account(res)
+            s.account(res, loading=True)
             if res.ok and s.allowance.left > 0:   # else the first move is late: the shim sets up then
                 res = ask(s.proc, self.a.ruleset.replies, "setup",
                           {"seat": s.seat, "state": self.state.to_json(), "name": s.sub.display_name,
@@ -243,6 +248,12 @@ class _Game:
                 s.account(res)
             if res.verdict is Verdict.INFRA:
                 return _infra(s, res)
+            if res.verdict is Verdict.LATE and s.own_load_limit:
+                res = CallResult(Verdict.LATE, message=f"Loading the submission took longer than its limit of "
+                                                       f"{self.a.load_s:g} s: {res.message}")
+                s.incident("timeout", res.message)
+                failed.append((s, res))
+                continue
             if not res.verdict.answered:
                 s.incident(res.verdict.value, res.message or "failed to start")
                 failed.append((s, res))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rulesets.base import JSON, Game, State
 
-from . import __version__, collusion
+from . import __version__, collusion, seeds
 from .assignment import Assignment
 from .feedback import student_feedback
 from .grading import Grade
@@ -20,6 +20,7 @@ from .grading import compute_grades as grade
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .lms.penalties import apply_penalties
 from .report import render_sites, submission_pages
+from .schedule import BASELINE_ROUND
 from .store import Store
 
 ADJECTIVES = ("Amber", "Brisk", "Calm", "Daring", "Eager", "Fuzzy", "Gentle", "Hasty", "Icy", "Jolly", "Keen",
@@ -100,7 +101,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
         if stored.status != "done":
             continue
         _player_stats(stats, stored)
-        if stored.round == collusion.REPLAY_ROUND:     # they decide a flag, never a place (as the standings)
+        if stored.round in (collusion.REPLAY_ROUND, BASELINE_ROUND):   # a flag or a pass, never a place (as the standings)
             continue
         seat0, seat1 = ids.setdefault(stored.seat0, stored.seat0), ids.setdefault(stored.seat1, stored.seat1)
         gid = game_id(stored.key)                  # shared by both seats' cells
@@ -129,7 +130,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             specs[sid] = shlex.quote(str(path))
         return specs[sid]
 
-    salt = f"{assignment.name}:{lg.seed}"
+    salt = seeds.pseudonym_salt(seeds.league_key(assignment.store_path.parent), assignment.name)
     stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))
     store.keep_pseudonyms(assignment.name, salt, stand_ins)
 
@@ -193,7 +194,8 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             "name": assignment.name, "title": assignment.title, "ruleset": assignment.ruleset.name,
             "ruleset_title": assignment.ruleset.title, "ruleset_version": assignment.ruleset.version,
             "game": assignment.game.params, "limits": assignment.describe_limits(),
-            "league": {"format": lg.format, "games_per_pair": lg.games_per_pair, "seed": lg.seed},
+            "league": {"format": lg.format, "games_per_pair": lg.games_per_pair, "seed": lg.seed,
+                       "ranked_by": run.standings.rank_by if run.standings else "points"},
             "grading": assignment.config.grading.model_dump(),
             "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "grader_version": __version__, "anonymised": anonymise,
@@ -277,7 +279,7 @@ def compute_grades(assignment: Assignment, run) -> dict:
     cfg = assignment.config.grading
     if cfg.kind == "validation":
         return _validation_grades(run, cfg.max, excluded)
-    return grade(run.standings, cfg.model_dump(), excluded=excluded, ladder=run.ladder_scores)
+    return grade(run.standings, cfg.model_dump(), excluded=excluded, baseline_scores=run.baseline_scores)
 
 
 def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:

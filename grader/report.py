@@ -35,7 +35,7 @@ from typing import BinaryIO, overload
 import jinja2
 import markupsafe
 
-from .feedback import rating, verdict
+from .feedback import ranked_by, rating, verdict
 from .site_games import Identity, Play, SiteGames
 
 HERE = Path(__file__).resolve().parent
@@ -426,16 +426,18 @@ def _opponents(played: list[_Played], names: _Names) -> list[dict]:
     return sorted(opponents.values(), key=lambda o: o["name"].lower())
 
 
-def _rating(sub: dict) -> tuple[str | None, str | None]:
-    return rating(*(_number(sub.get(k)) for k in ("rating", "rating_low", "rating_high")))
+def _rating(sub: dict, ranks: bool) -> tuple[str | None, str | None]:
+    return rating(_number(sub.get("rating")), _number(sub.get("rating_low")), _number(sub.get("rating_high")),
+                  ranks=ranks)
 
 
-def _row(sub: dict, names: _Names, public: bool = False) -> dict:
+def _row(sub: dict, names: _Names, public: bool = False, rank_by: str = "points") -> dict:
     """One submission as its leaderboard row and its own page show it (its games are added when
-    its page is written: `_games_part`)."""
+    its page is written: `_games_part`). The number the table ranks by (`rank_by`) is always
+    shown: a rating with its interval, however wide, or the points."""
     status, why = _status(sub)
     why = names.scrub(why)
-    rating, spread = _rating(sub)
+    rating, spread = _rating(sub, ranks=rank_by == "rating")
     wdl = [_fmt(sub.get(k), 0) for k in ("wins", "draws", "losses")]
     return {
         "key": sub["_key"], "name": sub["_name"], "id": None if names.anonymised else _text(sub.get("id")),
@@ -525,11 +527,12 @@ def _view(doc: dict, submissions: list[dict], names: _Names, games: SiteGames, s
     """Reshape the results document for the templates (every value present, possibly None);
     `games`: the spill holding this site's games (`site`), numbered (`_number_games`)."""
     assignment = _dict(doc.get("assignment"))
-    rows = [_row(sub, names, public) for sub in submissions]
+    ranks = ranked_by(doc)
+    rows = [_row(sub, names, public, ranks) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
     ids = {sub["_key"]: sub_id for sub in submissions if (sub_id := _text(sub.get("id"))) is not None}
     league = [r for r in rows if r["in_league"]]
-    header = _header(assignment) | {"public": public}
+    header = _header(assignment) | {"public": public, "ranked_by": ranks}
     return {"header": header, "rows": rows, "league": league, "game_count": games.count(site),
             "out": [r for r in rows if not r["in_league"]],
             "students": sum(not r["builtin"] for r in rows), "builtins": sum(r["builtin"] for r in rows),

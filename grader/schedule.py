@@ -24,7 +24,11 @@ class GameSpec:
     seat1: str
     seed: int
     game_index: int     # 0 .. games_per_pair-1 within the pairing
-    round: str          # "league", "random", "playoff" or "gauntlet"
+    round: str          # "league", "random", "playoff", "gauntlet", BASELINE_ROUND, ...
+
+
+BASELINE_ROUND = "baseline test"    # games played on until a grade's test against a built-in decides;
+                                    # they decide a pass, never a place, so the standings leave them out
 
 
 def _digest(*parts) -> bytes:

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .check_report import sandbox_summary
+from .feedback import ranked_by
 from .feedback import rating as shown_rating
 from .safetext import markup, one_line
 from .similarity_report import InstructorReport
@@ -17,17 +18,24 @@ from .usecases import Protections
 
 
 def print_standings(out: Console, doc: dict[str, Any]) -> None:
-    """The table keeps to one line per submission; why a submission failed follows it as a list."""
+    """The table keeps to one line per submission; why a submission failed follows it as a list,
+    then each league player's grade in one line with its reason. The number the table ranks by is
+    always shown (a rating with its interval, however wide)."""
     table = Table(title=f"Standings — {doc['assignment']['title']}", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, collapse_padding=True)
     for col in ("rank", "submission", "points", "W-D-L", "rating", "grade", "status"):
         table.add_column(col, no_wrap=True)
     reasons: list[str] = []
+    graded: list[str] = []
+    ranks = ranked_by(doc) == "rating"
     for s in doc["submissions"]:
         wdl = f"{s['wins']}-{s['draws']}-{s['losses']}" if s["games"] is not None else ""
-        rating = " ".join(x for x in shown_rating(s.get("rating"), s.get("rating_low"), s.get("rating_high")) if x)
+        rating = " ".join(x for x in shown_rating(s.get("rating"), s.get("rating_low"), s.get("rating_high"),
+                                                  ranks=ranks) if x)
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
         status = s["status"]
+        if grade and s.get("grade_reason") and status not in ("failed", "disqualified"):
+            graded.append(f"{one_line(s['display_name'])}: {grade}: {one_line(s['grade_reason'])}")
         if status in ("failed", "disqualified") and s["status_detail"]:
             reasons.append(f"[{len(reasons) + 1}] {one_line(s['display_name'])}: {one_line(s['status_detail'])}")
             status += f" [{len(reasons)}]"
@@ -36,6 +44,10 @@ def print_standings(out: Console, doc: dict[str, Any]) -> None:
     out.print(table)
     for line in reasons:
         out.print(escape(line))
+    if graded:
+        out.print(f"Grades (ranked by {'rating' if ranks else 'points'}):")
+    for line in graded:
+        out.print(escape(f"  {line}"), soft_wrap=True)
 
 
 def print_similarity(out: Console, report: InstructorReport) -> None:
@@ -65,6 +77,10 @@ def print_doctor(out: Console, found: Protections) -> None:
         mark = ("[red]missing[/]" if state.startswith("missing") else
                 "[yellow]partly [/]" if "missing" in state else "[green]active [/]")
         out.print(f"  {mark}  {name:<12} {escape(state)}")
+        if name in found.fixes:
+            out.print(f"           {'':<12} [cyan]fix:[/] {escape(found.fixes[name])}")
+    for line in found.advice:
+        out.print(f"  [cyan]faster:[/] {escape(line)}")
     for title, states in (("Java players (courses taught in Java)", found.java),
                           ("Builds of line-protocol programs (in the sandbox; processes allowed, toolchain only)",
                            found.builds)):
@@ -72,3 +88,7 @@ def print_doctor(out: Console, found: Protections) -> None:
         for name, state in states.items():
             mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
             out.print(f"  {mark}  {name:<12} {escape(state)}")
+    if found.state:
+        out.print("[bold]The grader's own files[/]")
+        mark = "[red]missing[/]" if found.state.startswith("missing") else "[green]active[/]"
+        out.print(f"  {mark}  {'state':<12} {escape(found.state)}")

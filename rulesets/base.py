@@ -153,6 +153,12 @@ class Game(ABC):
     def state_from_json(self, data: dict) -> State:
         ...
 
+    def largest(self) -> Game:
+        """This game on the largest start position its params can draw (a range of board sizes:
+        the largest size), which a check's smoke games cover, so a player that is slow only on the
+        course's largest boards cannot pass them on small ones; itself where nothing is drawn."""
+        return self
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -248,6 +254,8 @@ class Ruleset:
     lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
     move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
     requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
+    python: tuple[int, int] | None = None   # the Python the course ran, where it fixed one: a submission whose
+    #                                         grammar that Python refuses fails its interface (python_source.too_new)
     board_script: Path | None = None   # positions drawn in the browser's replay viewer (see grader/report.py)
     # the start position (of new_state(seed)) in the compact form the board script reads, where the
     # script cannot derive it from the seed and the params (Python's RNG drew it): stored in each record
@@ -334,6 +342,9 @@ class Probe:
     scoring: str = "all"
     informational: bool = False   # reported, never counted
     seeded: bool = False          # cases(game, seed): the check's own seed (varied per run, recorded) shapes them
+    # the cases ask for a game's moves, where the course's client played a random move for a player that
+    # returned nothing or raised (policy on_none / on_error "random"): such an answer counts as that move
+    course_moves: bool = False
 
 
 def check_arity(owner: Any, name: str, nargs: int) -> str | None:

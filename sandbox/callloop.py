@@ -11,7 +11,7 @@ import sys
 from types import ModuleType
 from typing import Any, Protocol
 
-from sandbox import invoke, seeding, wire
+from sandbox import call_time, invoke, seeding, wire
 
 
 class Boot(Protocol):
@@ -52,6 +52,7 @@ def serve(boot: Boot, shim: ModuleType, req_fd: int, rep_fd: int) -> None:
         elif handler is None:
             reply = {"error": {"type": "RuntimeError", "message": open_error, "traceback": ""}}
         else:
+            call_time.begin(msg.get("time"))
             reply = invoke.call(handler, msg.get("method"), msg.get("args"))
             if first_turn_pending and msg.get("method") == "move" and "ok" in reply:
                 boot.forget_first_turn_paths()

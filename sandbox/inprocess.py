@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import invoke, seeding
+from . import call_time, invoke, seeding
 from .limits import Limits, late_sentence
 from .verdict import CallResult, ProcessReport, Verdict
 
@@ -65,8 +65,12 @@ class InProcessPlayer:
             return CallResult(Verdict.PROTOCOL, message="The player was not started.")
         if self.report is not None:
             return CallResult(Verdict.PROTOCOL, message="The player was closed.")
-        return self._timed(lambda: invoke.call(self.handler, method, args),
-                           self.limits.call_s if soft is None else soft)
+        limit = self.limits.call_s if soft is None else soft
+
+        def call() -> dict[str, Any]:
+            call_time.begin({"limit_s": limit, "clock": self.limits.clock})
+            return invoke.call(self.handler, method, args)
+        return self._timed(call, limit)
 
     def close(self) -> ProcessReport:
         if self.report is None:

@@ -11,7 +11,6 @@ wall-clock backstop of the CPU clock is measured the same way.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
 CLOCKS = ("cpu", "wall")
@@ -51,7 +50,7 @@ class Limits:
     clock: str = "cpu"                     # "cpu" or "wall": what soft and hard limits measure
     wall_factor: float = 3.0               # cpu clock: the wall-clock backstop is soft * wall_factor
     wall_after_s: float = 1.0              # ... + wall_after_s
-    cpu: int | None = None                 # core to pin the player to; None = pick none
+    cpu: int | None = None                 # core to pin the player to; None = the sandbox picks one
     output_kb: int = 64                    # captured stdout+stderr kept per process
     message_kb: int = 64                   # largest reply accepted from the player
     freeze: bool = True                    # SIGSTOP the player between its calls
@@ -74,28 +73,23 @@ class Limits:
             return Budget("wall", soft, hard, hard)
         return Budget("cpu", soft, hard, max(hard, soft * self.wall_factor + self.wall_after_s))
 
-    @property
-    def cores(self) -> int:
-        """How many CPUs the player's threads can run on at once: 1 when pinned to one."""
-        if self.cpu is not None:
-            return 1
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
 class Spent:
     """What one call used, in seconds. `own` is the wall-clock time that was the player's: `wall`
-    less `queued`, the time it was held back waiting for a CPU, and never less than its CPU time
-    spread over the cores it may use (`own_time`)."""
+    less `queued`, the time it was held back waiting for a CPU while none of its threads ran, and
+    never less than its CPU time spread over the cores it may use (`own_time`)."""
 
     wall: float
     cpu: float
     queued: float = 0.0
 
     @staticmethod
-    def measured(wall: float, cpu: float, run_delay: float, cores: int) -> Spent:
-        """From the readings of a call: real seconds, CPU seconds, the longest run delay of one thread."""
-        own = own_time(wall, run_delay, cpu, cores)
+    def measured(wall: float, cpu: float, held: float, cores: int) -> Spent:
+        """From the readings of a call: real seconds, CPU seconds, and the seconds it was held back
+        while none of its threads ran (sandbox/cputime.py `foreign_wait`)."""
+        own = own_time(wall, held, cpu, cores)
         return Spent(wall, cpu, wall - own)
 
     @property
@@ -103,13 +97,12 @@ class Spent:
         return self.wall - self.queued
 
 
-def own_time(wall: float, run_delay: float, cpu: float, cores: int) -> float:
-    """The player's own wall-clock time: `wall` less the run delay (the longest of its threads',
-    sandbox/cputime.py `longest_wait`), and never less than `cpu / cores`. The floor matters for a
-    player with several threads: threads of its own waiting for each other (a spinning helper
-    thread on a one-core player) add run delay that other load did not cause, and must not buy it
-    time; CPU it used is time it had."""
-    return max(0.0, min(wall, max(wall - run_delay, cpu / max(1, cores))))
+def own_time(wall: float, held: float, cpu: float, cores: int) -> float:
+    """The player's own wall-clock time: `wall` less `held`, a time during which it was ready to
+    run and none of its threads ran (sandbox/cputime.py `foreign_wait`), and never less than
+    `cpu / cores`: CPU it used is time it had (a player is pinned to one CPU, so `cores` is 1
+    wherever the host can pin)."""
+    return max(0.0, min(wall, max(wall - held, cpu / max(1, cores))))
 
 
 def over(value: float, limit: float) -> str:

@@ -72,9 +72,8 @@ class LineConversation:
         buf = LineBuffer(proc.limits.message_kb * 1024)
         buf.feed(bytes(self.pending))
         self.pending = bytearray()
-        timer = proc.begin(soft)
-        data = "".join(line + "\n" for line in lines).encode()
-        if data and not proc.send(data, timer):
+        timer = proc.begin(soft, request="".join(line + "\n" for line in lines).encode())
+        if timer.unsent and not proc.send(timer.unsent, timer):
             return proc.timeout(timer)
         got = proc.receive(buf, timer)
         if isinstance(got, CallResult):

@@ -93,13 +93,14 @@ class Incoming(Protocol):
 
 class Transport(Protocol):
     """The player process as a conversation sees it: PlayerProcess (and PortablePlayerProcess).
-    Each call is `begin` (thaw, start the clocks), `send`, `receive`, then `answered` (freeze,
+    Each call is `begin` (write the request while frozen, start the clocks, thaw), `send` (what
+    did not fit), `receive`, then `answered` (freeze,
     OK or LATE) or one of the fatal results, which kill the player and are kept as its death."""
 
     limits: Limits
     t_spawn: float
 
-    def begin(self, soft: float, t0: float | None = None) -> CallTimer: ...
+    def begin(self, soft: float, t0: float | None = None, request: bytes = b"") -> CallTimer: ...
     def send(self, data: bytes, timer: CallTimer) -> bool: ...
     def receive(self, incoming: Incoming, timer: CallTimer) -> Any: ...
     def answered(self, timer: CallTimer, value: Any) -> CallResult: ...

@@ -252,6 +252,9 @@ class PortablePlayerProcess(PlayerProcess):
         self.reply_eof = not chunk
         return chunk
 
+    def _prewrite(self, data: bytes) -> bytes:
+        return data                         # its pipe blocks: all of it goes through `_send`'s thread
+
     def _send(self, data: bytes, left: Callable[[], float]) -> bool:
         """Write in a thread, so a player that does not read cannot block the manager past the call's limit."""
         sent = threading.Event()

@@ -1,6 +1,6 @@
 """Pre-forked player start: the manager's side of the fork servers in sandbox/zygote.py.
 
-`PreforkPool` keeps one template process per (shim, cpu), started on first use and restarted
+`PreforkPool` keeps one template process per shim (and course packages), started on first use and restarted
 when it has died. `launch()` hands it a player's pipes by SCM_RIGHTS and gets back a
 `ForkedChild`, which PlayerProcess drives exactly like its spawned child:
 
@@ -110,10 +110,12 @@ class Zygote:
 
 
 class PreforkPool:
-    """Fork servers by (shim, cpu), started on demand, replaced when dead. Thread-safe."""
+    """Fork servers by (shim, the course's packages), started on demand, replaced when dead.
+    Thread-safe. A child pins itself to its CPU after the fork (sandbox/pinning.py), so one
+    template serves every CPU."""
 
     def __init__(self) -> None:
-        self.zygotes: dict[tuple[str, int | None, tuple[str, ...]], Zygote] = {}
+        self.zygotes: dict[tuple[str, tuple[str, ...]], Zygote] = {}
         self.lock = threading.Lock()
         self.last_error = ""
         self.owner = os.getpid()
@@ -130,22 +132,22 @@ class PreforkPool:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def zygote(self, shim: str, cpu: int | None, python_path: tuple[str, ...] = ()) -> Zygote:
-        """The live template for (shim, cpu, the course's packages), started (or restarted) if
-        needed; OSError if it cannot start."""
-        z = self.zygotes.get((shim, cpu, python_path))
+    def zygote(self, shim: str, python_path: tuple[str, ...] = ()) -> Zygote:
+        """The live template for (shim, the course's packages), started (or restarted) if needed;
+        OSError if it cannot start."""
+        z = self.zygotes.get((shim, python_path))
         if z is not None and not z.alive():
             z.stop()
             z = None
         if z is None:
-            z = self.zygotes[(shim, cpu, python_path)] = Zygote(shim, python_path)
+            z = self.zygotes[(shim, python_path)] = Zygote(shim, python_path)
         return z
 
     def fork(self, cfg: ChildConfig, fds: list[int]) -> ForkedChild | None:
         """A child forked for `cfg` holding `fds`, or None (the caller spawns instead)."""
         self._forget_if_inherited()
         with self.lock:
-            key = (cfg.shim, cfg.cpu, tuple(cfg.python_path))
+            key = (cfg.shim, tuple(cfg.python_path))
             status_mine, status_theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             try:
                 for _attempt in (1, 2):
@@ -163,7 +165,7 @@ class PreforkPool:
             status_mine.close()
             return None
 
-    def _drop(self, key: tuple[str, int | None, tuple[str, ...]], exc: Exception) -> None:
+    def _drop(self, key: tuple[str, tuple[str, ...]], exc: Exception) -> None:
         self.last_error = str(exc)
         z = self.zygotes.pop(key, None)
         if z is not None:

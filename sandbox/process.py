@@ -20,11 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import host, wire
+from . import host, pinning, wire
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
 from .command import Command
-from .cputime import CpuMeter, QueueMeter, longest_wait
+from .cputime import CpuMeter, QueueMeter, Ran, ThreadDelay, foreign_wait
 from .limits import Budget, Limits, Spent, kill_sentence, late_sentence
 from .line_protocol import LineConversation
 from .player import Child, Incoming, Usage
@@ -42,11 +42,21 @@ CPU_SLACK_S = 0.001                  # thawed just before a call's real clock st
 STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT", "SIGKILL"))
 
 
-class CallTimer:
-    """One call's budget, and when and at what readings (CPU, each thread's run delay) it began."""
+MANAGER = ThreadDelay()              # the manager's own wait for a CPU, per thread that runs calls
 
-    def __init__(self, budget: Budget, start: float, cpu0: float, waits0: dict[str, int]) -> None:
+
+class CallTimer:
+    """One call's budget, and when and at what readings (CPU, each thread's run time and delay) it
+    began. `unsent`: what of the request did not fit in the pipe before the thaw; `mark` and
+    `woke`: the manager thread's own readings (sandbox/cputime.py `ThreadDelay`) just before its
+    last wait for the reply and as it returned from it."""
+
+    def __init__(self, budget: Budget, start: float, cpu0: float, waits0: dict[str, Ran],
+                 unsent: bytes = b"") -> None:
         self.budget, self.start, self.cpu0, self.waits0 = budget, start, cpu0, waits0
+        self.unsent = unsent
+        self.mark: tuple[int, int] | None = None
+        self.woke: tuple[int, int] | None = None
 
 
 class PlayerProcess:
@@ -93,7 +103,8 @@ class PlayerProcess:
         self.meter: CpuMeter | None = None      # reads the child's CPU time (sandbox/cputime.py)
         self.queue: QueueMeter | None = None    # reads its run-queue delay
         self.cpu_seen = 0.0                     # the last CPU reading, in seconds
-        self.waits_seen: dict[str, int] = {}    # the last run-delay readings, by thread (ns)
+        self.waits_seen: dict[str, Ran] = {}    # the last run time and delay readings, by thread (ns)
+        self.cpu: int | None = None             # the CPU it is pinned to (sandbox/pinning.py)
 
     # ----------------------------------------------------------------- lifecycle
     @property
@@ -222,6 +233,7 @@ class PlayerProcess:
                                       f"RLIMIT_AS {lim.memory_mb} MB ({reason})")
         self.protections["freeze"] = "SIGSTOP between calls" if lim.freeze else "off"
         self.protections["output"] = f"stdout+stderr captured, {lim.output_kb} KB kept"
+        self.cpu = pinning.cpu_for(lim.cpu)
         cfg = self.child_config(uid_missing)
         if self.program is not None:
             cfg.exec = self.program
@@ -282,8 +294,9 @@ class PlayerProcess:
         return wire.ChildConfig(
             shim=self.shim, submission=self.submission,
             cgroup_procs=self.cgroup.procs_files if self.cgroup else [],
+            cgroup_dir=self.cgroup.start_in if self.cgroup else None,
             address_space_mb=max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
-            cpu=lim.cpu, netns=True, read_paths=list(lim.read_paths),
+            cpu=self.cpu, netns=True, read_paths=list(lim.read_paths),
             python_path=list(lim.python_path),
             readable_until_first_reply=list(lim.readable_until_first_reply),
             uid=self.slot.uid if self.slot else None, uid_missing=uid_missing)
@@ -306,22 +319,37 @@ class PlayerProcess:
                                               "first-turn files covered in its root after the first move")
 
     # ----------------------------------------------------------------- the transport a conversation uses
-    def begin(self, soft: float, t0: float | None = None) -> CallTimer:
+    def begin(self, soft: float, t0: float | None = None, request: bytes = b"") -> CallTimer:
         """Thaw the player and start timing a call whose soft limit is `soft`. `t0`: the call began
-        then, with the process itself (its start: every reading counts from zero)."""
+        then, with the process itself (its start: every reading counts from zero). `request`: what
+        to write it; while it is frozen, as much as the pipe takes is written before the clock
+        starts, so the manager's own write (and its wait for a CPU meanwhile) is not the player's
+        time; the rest is `timer.unsent`, for `send`."""
         budget = self.limits.budget(soft)
+        unsent = self._prewrite(request) if self.frozen else request
         cpu0, waits0 = (0.0, {}) if t0 is not None else (self._cpu_s(), self._waits())
+        start = time.perf_counter() if t0 is None else t0
         self._thaw()
-        return CallTimer(budget, time.perf_counter() if t0 is None else t0, cpu0, waits0)
+        return CallTimer(budget, start, cpu0, waits0, unsent)
 
-    def spent(self, timer: CallTimer) -> Spent:
-        """What the call has used so far, on every clock."""
-        return Spent.measured(time.perf_counter() - timer.start, max(0.0, self._cpu_s() - timer.cpu0),
-                              longest_wait(timer.waits0, self._waits()), self.limits.cores)
+    @property
+    def cores(self) -> int:
+        """How many CPUs its threads may use at once: 1 once it has pinned itself."""
+        pinned = self.cpu if not self.protections.get("cpu", "").startswith("missing") else None
+        return pinning.cores(pinned)
+
+    def spent(self, timer: CallTimer, awake: float = 0.0) -> Spent:
+        """What the call has used so far, on every clock; `awake`: seconds at its end that were the
+        manager's own lateness in reading the reply, not the player's (sandbox/cputime.py)."""
+        waits = self._waits()
+        cpu = max(0.0, self._cpu_s() - timer.cpu0)           # read after the waits: never less than theirs
+        serving = str(self.proc.pid) if self.proc is not None else ""      # the thread that answers calls
+        held = foreign_wait(timer.waits0, waits, cpu, awake, serving)
+        return Spent.measured(max(0.0, time.perf_counter() - timer.start - awake), cpu, held, self.cores)
 
     def answered(self, timer: CallTimer, value: Any) -> CallResult:
         """The call was answered with `value`: freeze the player, OK or LATE on the limits' clock."""
-        spent = self.spent(timer)
+        spent = self.spent(timer, MANAGER.lateness(timer.mark, timer.woke))
         self.freeze()
         late = late_sentence(timer.budget, spent.own, spent.cpu, spent.queued)
         return CallResult(Verdict.LATE if late else Verdict.OK, value, late, spent.wall, spent.cpu,
@@ -342,7 +370,7 @@ class PlayerProcess:
                 return got[0]
             wait = self.left(timer)
             if budget.clock == "cpu":
-                cores = self.limits.cores
+                cores = self.cores
                 real = time.perf_counter() - timer.start + CPU_SLACK_S     # its CPU time is at most cores x this
                 cpu = self._cpu_s() - timer.cpu0 if real * cores >= budget.hard else real * cores
                 if cpu >= budget.hard:
@@ -351,10 +379,12 @@ class PlayerProcess:
             if wait <= 0:
                 return self.timeout(timer)
             wait = min(wait, getattr(incoming, "poll_s", wait))     # it may become whole without a byte
+            timer.mark = MANAGER.reading()
             chunk = self._read_reply(max(wait, 0.002))
             if chunk == b"":
                 return self.died_unexpectedly()
             if chunk is not None:
+                timer.woke = MANAGER.reading()
                 incoming.feed(chunk)
 
     def left(self, timer: CallTimer) -> float:
@@ -397,6 +427,14 @@ class PlayerProcess:
             return os.read(self.rep_r, 1 << 16)
         except BlockingIOError:
             return None
+
+    def _prewrite(self, data: bytes) -> bytes:
+        """Write what the (non-blocking) request pipe takes of `data` now; what it did not take."""
+        assert self.req_w is not None
+        try:
+            return data[os.write(self.req_w, data):] if data else data
+        except (BlockingIOError, BrokenPipeError):
+            return data                      # full, or the child is gone: `send` sees to it
 
     def _send(self, data: bytes, left: Callable[[], float]) -> bool:
         """Write all of `data` to the (non-blocking) request pipe, waiting for room only when it is
@@ -560,7 +598,7 @@ class PlayerProcess:
             self.cpu_seen = max(self.cpu_seen, used)
         return self.cpu_seen
 
-    def _waits(self) -> dict[str, int]:
+    def _waits(self) -> dict[str, Ran]:
         """How long each of the process's threads has waited for a CPU so far (sandbox/cputime.py);
         the last readings once it has ended, none where the host cannot tell (then the wall clock
         counts that waiting, as a plain one would)."""

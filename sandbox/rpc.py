@@ -2,7 +2,9 @@
 
 Over the transport (a PlayerProcess, sandbox/player.py `Transport`): the child's "ready" frame
 (what the sandbox applied, written before any student code runs), then one request
-`{"open": options, "seed": s}`, and per call one request `{"method", "args", "id"}` answered by
+`{"open": options, "seed": s}`, and per call one request `{"method", "args", "time", "id"}`
+(`time`: the call's soft limit and its clock, `{"limit_s", "clock"}`, for sandbox/call_time.py)
+answered by
 exactly one reply `{"ok": value}` or `{"error": {type, message, traceback}}` echoing the id. The
 framing and the bounded decoding of replies are sandbox/wire.py's; the child's side is
 sandbox/callloop.py (and sandbox/java_sources/grader_shim for the JVM).
@@ -29,20 +31,22 @@ class FramedConversation:
 
     def call(self, method: str, args: dict[str, Any], soft: float) -> CallResult:
         """`handler.rpc_<method>(**args)` in the child."""
-        return self._exchange({"method": method, "args": args}, soft)
+        return self._exchange({"method": method, "args": args,
+                               "time": {"limit_s": soft, "clock": self.proc.limits.clock}}, soft)
 
     def _exchange(self, message: dict[str, Any], soft: float, ready: bool = False) -> CallResult:
         """Send one request and wait for its reply (after the child's "ready" frame when `ready`).
-        The call is timed on the limits' clock from before the child is thawed."""
+        The call is timed on the limits' clock from just before the child is thawed (the request is
+        in its pipe by then, where it fits)."""
         proc = self.proc
         unasked = 0 if ready else proc.pending_bytes()     # the ready frame may already be there
         if unasked:
             return proc.fail(Verdict.PROTOCOL, f"The player wrote {unasked} bytes to the protocol pipe without being asked.")
         if unasked is None:
             return proc.died_unexpectedly()
-        timer = proc.begin(soft, t0=proc.t_spawn if ready else None)
         self.seq += 1
-        if not proc.send(wire.encode({**message, "id": self.seq}), timer):
+        timer = proc.begin(soft, t0=proc.t_spawn if ready else None, request=wire.encode({**message, "id": self.seq}))
+        if not proc.send(timer.unsent, timer):
             return proc.timeout(timer)
         frames = wire.FrameBuffer(proc.limits.message_kb * 1024)
         if ready:

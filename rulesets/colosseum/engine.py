@@ -395,6 +395,10 @@ class ColosseumGame(Game):
                 return state
         raise RuntimeError(f"no playable {m}x{m} start board in {MAX_START_ATTEMPTS} draws")
 
+    def largest(self) -> ColosseumGame:
+        """The largest board of the range (the course's 11x11 when the range is [6, 11])."""
+        return ColosseumGame(board_size=self.params["board_size"][1])
+
     def state_from_json(self, data: dict) -> ColosseumState:
         try:
             return state_from_parts(self, data["board_size"], data.get("barriers", []),

@@ -90,6 +90,13 @@ def test_negative_time(tmp_path):
     assert "assignments.q.limits.move_s" in msg and "greater than 0" in msg
 
 
+def test_loading_has_its_own_limit_only_when_given_and_then_a_positive_one(tmp_path):
+    msg = error_for(tmp_path, GOOD.replace("move_s: 1.5", "move_s: 1.5, load_s: 0"))
+    assert "assignments.q.limits.load_s" in msg and "greater than 0" in msg
+    config, _ = load_config(write(tmp_path, GOOD.replace("move_s: 1.5", "move_s: 1.5, load_s: 4")))
+    assert config.assignments["q"].limits.load_s == 4
+
+
 def test_unknown_ruleset(tmp_path):
     msg = error_for(tmp_path, GOOD.replace("ruleset: quoridor", "ruleset: chess"))
     assert "assignments.q.ruleset" in msg and "quoridor" in msg

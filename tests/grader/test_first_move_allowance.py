@@ -28,10 +28,12 @@ class Timed:
 
     def __init__(self, shim, submission, limits, options, name, seed=None):
         self.name = Path(submission).name
+        self.limits = limits
 
     def start(self):
-        t = self.spent.get("start", 0.0)
-        return CallResult(Verdict.OK, wall_s=t, cpu_s=t)          # thinking: CPU and wall time alike
+        t = self.spent.get("start", 0.0)                          # thinking: CPU and wall time alike
+        return CallResult(Verdict.LATE if t > self.limits.start_s else Verdict.OK, wall_s=t, cpu_s=t,
+                          message="Answered late." if t > self.limits.start_s else "")
 
     def call(self, method, args=None, soft=None):
         if self.name == "p0":
@@ -47,9 +49,9 @@ class Timed:
         return ProcessReport()
 
 
-def colosseum(first: float, move: float):
+def colosseum(first: float, move: float, **limits):
     cfg = AssignmentConfig(ruleset="colosseum", submissions="x", game={"board_size": 5},
-                           limits={"first_move_s": first, "move_s": move})
+                           limits={"first_move_s": first, "move_s": move, **limits})
     return resolve("t", cfg, Path("."))
 
 
@@ -76,6 +78,27 @@ def test_a_player_that_used_the_allowance_before_its_first_move_is_late_without_
     assert result.players[0].incidents[1]["kind"] == "substituted"          # McGill: a random move instead
     assert [m for m, _ in Timed.softs][:2] == ["setup", "move"]               # the first move was not asked
     assert Timed.softs[1][1] == 1                                              # the second one was
+
+
+def test_loading_with_its_own_limit_leaves_the_whole_allowance_to_setup_and_the_first_move():
+    Timed.spent, Timed.softs = {"start": 4.0, "setup": 3.0}, []
+    a = colosseum(9, 1, load_s=5)
+    assert a.limits().start_s == 5
+    result = play_game(a, fake("p0"), fake("p1"), seed=3, factory=Timed)
+    assert result.reason != "start_failed", result.detail
+    assert Timed.softs[0] == ("setup", 9.0)
+    assert next(soft for method, soft in Timed.softs if method == "move") == pytest.approx(6.0)
+
+
+def test_a_player_that_loads_beyond_its_own_loading_limit_does_not_start():
+    Timed.spent, Timed.softs = {"start": 4.0}, []
+    result = play_game(colosseum(30, 1, load_s=2), fake("p0"), fake("p1"), seed=3, factory=Timed)
+    assert result.reason == "start_failed" and "longer than its limit of 2 s" in result.detail, result.detail
+
+
+def test_by_default_loading_shares_the_first_move_allowance_as_the_courses_ran_it():
+    a = colosseum(9, 1)
+    assert a.load_s is None and a.limits().start_s == 9
 
 
 def test_the_allowance_charges_the_clock_the_limits_measure():

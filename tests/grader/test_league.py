@@ -251,8 +251,37 @@ def test_a_ladder_grade_plays_each_baseline_until_the_test_decides(tmp_path):
     # leaves undecided at max_games (or, by the error it allows, decides early)
     even = grades["raises"].reason
     if even.startswith("random: not decided after "):
-        assert even.endswith(" of 40 games") and len(per_pair["builtin:random vs raises"]) == 40
+        assert even.endswith(" of 40 games, so not counted as beating it") and len(per_pair["builtin:random vs raises"]) == 40
     else:
         assert len(per_pair["builtin:random vs raises"]) < 40
     _, again = league(config)
     assert again.played == 0 and again.reused == len(games)
+
+
+def test_must_beat_random_is_decided_by_the_sequential_test_not_the_league_s_two_games(tmp_path):
+    """Issue 40: "must beat random" was the share of two games, so two players at random got 61.08
+    and 0. Now both play random on until the test decides (or max_games), both get the same
+    verdict, and those games decide the pass but never a place in the standings."""
+    from grader.outputs import compute_grades
+
+    config = make_config(tmp_path, ["baseline_student", "raises", "illegal_every_time"], league={
+        "format": "round_robin", "games_per_pair": 2, "seed": 11, "builtins": ["random"], "concurrency": 2},
+        grading={"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random", "max_games": 60})
+    assignment, run = league(config)
+    grades = compute_grades(assignment, run)
+    against_random: dict[str, list] = {}
+    for g in done_games(assignment):
+        if "builtin:random" in (g.seat0, g.seat1):
+            against_random.setdefault(g.pairing, []).append(g)
+    assert grades["baseline_student"].value == 100
+    assert grades["baseline_student"].reason.startswith("beats random: ")
+    for sid in ("raises", "illegal_every_time"):                # both replaced by random moves
+        assert grades[sid].value == 0, grades[sid].reason
+        assert grades[sid].reason.endswith(", as passing needs beating random")
+    for pairing, games in against_random.items():
+        assert len(games) > 2, pairing                           # never decided on the league's two games
+        assert len(games) <= 60
+    rows = {r.id: r for r in run.standings.rows}
+    assert all(rows[sid].games == 2 * 3 for sid in ("baseline_student", "raises", "illegal_every_time"))
+    _, again = league(config)
+    assert again.played == 0

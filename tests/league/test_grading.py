@@ -1,6 +1,8 @@
 """Grades: BRUTE bands with ties at the cuts, McGill interpolation with its pass rule, thresholds."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from grader.grading import Grade, GradingConfigError, compute_grades, grades_table
@@ -67,25 +69,33 @@ def league(*games):
 def test_interpolation_formula_and_pass_rule():
     R = "builtin:random"
     st = league(("a", R, 1, 0), ("a", R, 1, 0), ("b", R, 1, 0), ("b", R, 0.5, 0.5), ("c", R, 0.5, 0.5),
-                ("c", R, 0.5, 0.5), ("d", R, 0, 1), ("d", R, 0.5, 0.5),       # d: 25% against random
+                ("c", R, 0.5, 0.5), ("d", R, 0, 1), ("d", R, 0.5, 0.5),
                 ("a", "b", 1, 0), ("a", "c", 1, 0), ("b", "c", 1, 0), ("d", "a", 1, 0), ("d", "b", 1, 0),
                 ("d", "c", 1, 0))
     pts = {r.id: r.points for r in st.rows}
     assert (pts["a"], pts["b"], pts["c"], pts["d"]) == (4, 2.5, 1, 3.5)
-    g = compute_grades(st, {"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"})
-    assert g["d"].value == 0 and "did not beat random" in g["d"].reason and "25%" in g["d"].reason
+    tested = {"a": {R: [1.0] * 17}, "b": {R: [1.0] * 17}, "c": {R: [1.0] * 17}, "d": {R: [0.0] * 14}}
+    g = compute_grades(st, {"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"},
+                       baseline_scores=tested)
+    assert g["d"].value == 0
+    assert g["d"].reason == ("does not beat random: 0 of 14 games, error below 5%: 0, as passing needs "
+                             "beating random")
     assert g["a"].value == 100                                   # the top passing scorer
     assert g["c"].value == 50                                    # the lowest passing scorer
     assert g["b"].value == pytest.approx(50 + 50 * (2.5 - 1) / (4 - 1))   # 75
+    assert g["b"].reason == ("beats random: 17 of 17 games, error below 5%: 75 from rank 4 of 5 "
+                             "(2.5 points; passing players from 1 point to 4 points)")
     assert R not in g
 
 
-def test_exactly_half_against_must_beat_passes_and_no_games_fails():
+def test_exactly_half_against_must_beat_does_not_pass_and_no_games_fails():
     R = "builtin:random"
     st = league(("a", R, 0.5, 0.5), ("b", R, 1, 0), ("c", "a", 1, 0))
-    g = compute_grades(st, {"kind": "interpolate", "max": 20, "pass_min": 10, "must_beat": "builtin:random"})
-    assert g["a"].value >= 10
-    assert g["c"].value == 0 and "did not play" in g["c"].reason
+    g = compute_grades(st, {"kind": "interpolate", "max": 20, "pass_min": 10, "must_beat": "builtin:random"},
+                       baseline_scores={"a": {R: [0.5] * 200}, "b": {R: [1.0] * 20}})
+    assert g["a"].value == 0 and g["a"].reason.startswith("does not beat random: 72.5 of 145 games")
+    assert g["b"].value == 20
+    assert g["c"].value == 0 and g["c"].reason == "random: no games played: 0, as passing needs beating random"
 
 
 def test_interpolation_when_all_passing_players_tie():
@@ -96,18 +106,22 @@ def test_interpolation_when_all_passing_players_tie():
 
 def test_thresholds_highest_rule_met_wins():
     B, R = "builtin:baseline", "builtin:random"
-    st = league(("a", B, 1, 0), ("a", R, 1, 0),            # beats both -> 10
-                ("b", B, 0, 1), ("b", R, 1, 0),            # only random -> 5
-                ("c", B, 0.5, 0.5), ("c", R, 0, 1),        # half against baseline counts as beating it -> 10
-                ("d", B, 0, 1), ("d", R, 0, 1))            # nothing -> 0
+    st = league(("a", B, 1, 0), ("b", B, 0, 1), ("c", B, 0.5, 0.5), ("d", R, 0, 1))
+    tested = {"a": {B: [1.0] * 17, R: [1.0] * 17},                 # beats both -> 10
+              "b": {B: [0.0] * 14, R: [1.0] * 17},                 # only random -> 5
+              "c": {B: [1.0, 1.0, 1.0, 0.5] * 10, R: [0.0] * 14},  # 87.5 % against baseline -> 10
+              "d": {B: [0.0] * 14, R: [0.0] * 14}}                 # nothing -> 0
     rules = {"kind": "thresholds", "rules": [{"beats": "random", "grade": 5}, {"beats": "baseline", "grade": 10}]}
-    g = compute_grades(st, rules)
+    g = compute_grades(st, rules, baseline_scores=tested)
     assert values(g) == {"a": 10, "b": 5, "c": 10, "d": 0}
     assert all(x.max == 10 for x in g.values())
-    assert g["b"].reason == "beat random (scored 100% against it)"
-    strict = {"kind": "thresholds", "rules": [{"beats": "baseline", "grade": 10, "share": 0.75},
+    assert g["b"].reason == ("does not beat baseline: 0 of 14 games, error below 5%; "
+                             "beats random: 17 of 17 games, error below 5%")
+    strict = {"kind": "thresholds", "rules": [{"beats": "baseline", "grade": 10, "share": 0.875},
                                               {"beats": "random", "grade": 5}]}
-    assert values(compute_grades(st, strict))["c"] == 0
+    g = compute_grades(st, strict, baseline_scores=tested)
+    assert values(g)["c"] == 0                                   # exactly 87.5 % is not more than it
+    assert g["c"].reason.startswith("does not beat baseline (more than 88% of the points): ")
 
 
 def test_none_gives_no_grades():
@@ -141,6 +155,59 @@ def test_interpolation_follows_the_rating_order_when_game_counts_differ():
     games += [(sid, "builtin:random", 0, 1) for sid, _, losses in (("a", 7, 3), ("b", 10, 5), ("c", 9, 5))
               for _ in range(losses)]
     st = compute_standings(games, ["a", "b", "c", "builtin:random"], rank_by="rating")
-    g = compute_grades(st, {"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"})
+    tested = {sid: {"builtin:random": [1.0] * 17} for sid in "abc"}
+    g = compute_grades(st, {"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"},
+                       baseline_scores=tested)
     assert g["a"].value == 100 and g["c"].value == 50 and 50 < g["b"].value < 100
-    assert g["a"].reason.startswith("rating ") and "between the lowest passing rating" in g["a"].reason
+    a = st.row("a")
+    assert g["a"].reason.startswith(f"beats random: 17 of 17 games, error below 5%: 100 from rank 1 of 4 "
+                                    f"(rating {a.rating:.0f} ±{(a.rating_high - a.rating_low) / 2:.0f}; "
+                                    f"passing players from rating ")
+
+
+# ---- "must beat random" is the sequential test, never two games (issue 40) ----------------------------------
+
+MUST_BEAT = {"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random"}
+
+
+def coin_flips(seed: int, p: float, n: int = 400) -> list[float]:
+    rng = random.Random(seed)
+    return [1.0 if rng.random() < p else 0.0 for _ in range(n)]
+
+
+def test_two_players_at_random_get_the_same_verdict_whatever_their_first_two_games():
+    # The course folder's case: both play at random; one took both league games against random
+    # (it got 61.08), the other lost both (0). Their later games are coin flips.
+    R = "builtin:random"
+    st = league(("lucky", R, 1, 0), (R, "lucky", 0, 1), ("unlucky", R, 0, 1), (R, "unlucky", 1, 0),
+                ("strong", R, 1, 0), (R, "strong", 0, 1), ("lucky", "unlucky", 1, 0), ("strong", "lucky", 1, 0))
+    tested = {"lucky": {R: [1.0, 1.0] + coin_flips(1, 0.5)}, "unlucky": {R: [0.0, 0.0] + coin_flips(2, 0.5)},
+              "strong": {R: [1.0, 1.0] + coin_flips(3, 0.9)}}
+    g = compute_grades(st, MUST_BEAT, baseline_scores=tested)
+    assert g["lucky"].value == g["unlucky"].value == 0
+    for sid in ("lucky", "unlucky"):
+        assert g[sid].reason.startswith("does not beat random: ") or "not counted as beating it" in g[sid].reason
+        games = int(g[sid].reason.split(" of ")[1].split()[0])
+        assert games > 2
+    assert g["strong"].value == 100 and g["strong"].reason.startswith("beats random: ")
+
+
+@pytest.mark.parametrize("p, passes", [(0.85, True), (0.7, True), (0.3, False), (0.15, False)])
+def test_a_stronger_player_passes_and_a_weaker_fails_decided_by_the_test(p, passes):
+    R = "builtin:random"
+    st = league(("s", R, 1, 0), (R, "s", 1, 0))                     # the league's two games: 1 of 2
+    g = compute_grades(st, MUST_BEAT, baseline_scores={"s": {R: coin_flips(7, p)}})
+    assert (g["s"].value > 0) is passes
+    word = "beats random: " if passes else "does not beat random: "
+    assert g["s"].reason.startswith(word) and "error below 5%" in g["s"].reason
+    assert 2 < int(g["s"].reason.split(" of ")[1].split()[0]) < 200
+
+
+def test_players_at_random_pass_no_more_often_than_the_stated_error():
+    R = "builtin:random"
+    ids = [f"p{i}" for i in range(300)]
+    st = compute_standings([(sid, R, 0.5, 0.5) for sid in ids], [*ids, R])
+    g = compute_grades(st, MUST_BEAT, baseline_scores={sid: {R: coin_flips(100 + n, 0.5)}
+                                                       for n, sid in enumerate(ids)})
+    passed = sum(g[sid].value > 0 for sid in ids)
+    assert passed / len(ids) <= 0.05

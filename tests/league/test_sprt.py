@@ -16,12 +16,14 @@ LADDER = {"kind": "ladder", "rules": [{"beats": "greedy", "grade": 10}, {"beats"
 
 def test_a_run_of_wins_is_decided_at_the_first_game_that_crosses_the_bound():
     settings = SprtSettings(error=0.05, margin=0.1)
-    needed = math.ceil(math.log(0.95 / 0.05) / math.log(0.6 / 0.4))       # 8 straight wins
+    needed = math.ceil(math.log(0.95 / 0.05) / math.log(0.6 / 0.5))       # 17 straight wins (H0: ½, H1: 0.6)
     d = decide([1.0] * 50, settings)
     assert (d.verdict, d.games, d.points) == (BEATS, needed, needed)
     assert decide([1.0] * (needed - 1), settings).verdict == UNDECIDED
-    assert decide([0.0] * 50, settings) == decide([0.0] * needed, settings)
+    losses = math.ceil(math.log(0.95 / 0.05) / math.log(0.5 / 0.4))       # 14 straight losses
+    assert decide([0.0] * 50, settings) == decide([0.0] * losses, settings)
     assert decide([0.0] * 50, settings).verdict == DOES_NOT_BEAT
+    assert decide([0.0] * (losses - 1), settings).verdict == UNDECIDED
     # games after the deciding one never change the decision (a twin, a game in flight)
     assert decide([1.0] * needed + [0.0] * 10, settings) == d
 
@@ -29,18 +31,19 @@ def test_a_run_of_wins_is_decided_at_the_first_game_that_crosses_the_bound():
 def test_a_stricter_error_needs_more_games_and_draws_count_half():
     loose, strict = SprtSettings(error=0.1), SprtSettings(error=0.01)
     assert decide([1.0] * 100, loose).games < decide([1.0] * 100, strict).games
-    assert decide([0.5] * 200, loose).verdict == UNDECIDED            # even: never decided
-    assert decide([0.5] * 200, loose).games == 200
+    assert decide([0.5] * 200, loose).verdict == DOES_NOT_BEAT        # all draws: as strong, so not beating it
+    assert decide([0.55] * 200, loose).verdict == UNDECIDED           # in the indifference zone (½, ½ + margin)
+    assert decide([0.55] * 200, loose).games == 200
 
 
 def test_max_games_ends_the_test_undecided():
     settings = SprtSettings(max_games=10)
     d = decide([1.0, 0.0] * 40, settings)
-    assert d.verdict == UNDECIDED and d.games == 10 and d.points == 5
-    assert "not decided after 5 of 10 games" in d.sentence("greedy")
+    assert d.verdict == UNDECIDED and d.games == 10 and d.points == 5 and not d.beats
+    assert d.sentence("greedy") == "greedy: not decided after 5 of 10 games, so not counted as beating it"
 
 
-@pytest.mark.parametrize("p, verdict", [(0.75, BEATS), (0.25, DOES_NOT_BEAT)])
+@pytest.mark.parametrize("p, verdict", [(0.75, BEATS), (0.25, DOES_NOT_BEAT), (0.5, DOES_NOT_BEAT)])
 def test_the_error_rate_holds_on_players_outside_the_indifference_zone(p, verdict):
     settings = SprtSettings(error=0.05, margin=0.1)
     rng = random.Random(4)
@@ -53,19 +56,19 @@ def test_the_error_rate_holds_on_players_outside_the_indifference_zone(p, verdic
 
 def test_ladder_grades_say_each_decision_and_its_error():
     st = Standings([Row("ann", 1), Row("bob", 2), Row("cid", 3), Row("builtin:greedy", 4)])
-    ladder = {"ann": {"builtin:greedy": [1.0] * 9, "builtin:random": [1.0] * 8},
-              "bob": {"builtin:greedy": [0.0] * 8, "builtin:random": [1.0, 0.5] * 20},
-              "cid": {"builtin:greedy": [0.0] * 8, "builtin:random": [0.0] * 8}}
-    g = compute_grades(st, LADDER, ladder=ladder)
+    ladder = {"ann": {"builtin:greedy": [1.0] * 20, "builtin:random": [1.0] * 17},
+              "bob": {"builtin:greedy": [0.0] * 14, "builtin:random": [1.0, 0.5] * 20},
+              "cid": {"builtin:greedy": [0.0] * 14, "builtin:random": [0.0] * 14}}
+    g = compute_grades(st, LADDER, baseline_scores=ladder)
     assert {k: v.value for k, v in g.items()} == {"ann": 10, "bob": 5, "cid": 0}
-    assert g["ann"].reason == "beats greedy: 8 of 8 games, error below 5%"
-    assert g["bob"].reason.startswith("does not beat greedy: 0 of 8 games, error below 5%; beats random: ")
-    assert g["cid"].reason == ("does not beat greedy: 0 of 8 games, error below 5%; "
-                               "does not beat random: 0 of 8 games, error below 5%")
+    assert g["ann"].reason == "beats greedy: 17 of 17 games, error below 5%"
+    assert g["bob"].reason.startswith("does not beat greedy: 0 of 14 games, error below 5%; beats random: ")
+    assert g["cid"].reason == ("does not beat greedy: 0 of 14 games, error below 5%; "
+                               "does not beat random: 0 of 14 games, error below 5%")
     assert compute_grades(st, LADDER)["ann"].reason == "greedy: no games played; random: no games played"
 
 
-@pytest.mark.parametrize("change, words", [({"error": 0.7}, "error rate"), ({"margin": 0}, "margin"),
+@pytest.mark.parametrize("change, words", [({"error": 0.7}, "error rate"), ({"rules": [{"beats": "random", "grade": 1}], "margin": 0.6}, "margin"), ({"margin": 0}, "margin"),
                                             ({"max_games": 1}, "max_games"), ({"rules": []}, "rules")])
 def test_bad_ladder_config_is_one_sentence(change, words):
     with pytest.raises(GradingConfigError, match=words):
@@ -74,8 +77,9 @@ def test_bad_ladder_config_is_one_sentence(change, words):
 
 @pytest.mark.parametrize("grading, words", [
     ({"rules": [{"beats": "greedy", "grade": 10}]}, "'greedy' is not a built-in player of colosseum"),
-    ({"rules": [{"beats": "random", "grade": 10}], "error": 0.7}, "grading: the ladder's error rate"),
-    ({"rules": []}, "grading: grading rules must be a non-empty list")])
+    ({"rules": [{"beats": "random", "grade": 10}], "error": 0.7}, "grading: the sequential test's error rate"),
+    ({"rules": []}, "grading: grading rules must be a non-empty list"),
+    ({"kind": "interpolate", "must_beat": "random", "margin": 0.5}, "grading: the sequential test's margin")])
 def test_a_ladder_config_is_checked_when_loaded(tmp_path, grading, words):
     import yaml
 

@@ -433,3 +433,51 @@ def test_game_numbers_and_links_do_not_depend_on_the_order_games_finished(tmp_pa
     first = numbered(list(doc["games"]), "one")
     again = numbered(list(reversed(doc["games"])), "two")
     assert len(first) == len(doc["games"]) and first == again
+
+
+def test_a_league_ranked_by_rating_shows_every_rating_with_its_interval_and_says_so(tmp_path, doc):
+    """Issue 40: the ranking number was "–" in every row, so 7 points ranked above 8 for no
+    visible reason. Where the table ranks by rating, the rating and its interval are shown,
+    however wide."""
+    doc["assignment"]["league"] |= {"format": "random_subset", "ranked_by": "rating"}
+    doc["submissions"][0].update(rating=1480, rating_low=900, rating_high=2060)          # bob: ±580
+    doc["submissions"][1].update(rating=1620, rating_low=1000, rating_high=2240)         # alice: ±620
+    render_site(doc, tmp_path / "s")
+    index = (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
+    body = index[index.index("<tbody>"):index.index("</tbody>")]
+    assert "1620" in body and "±620" in body and "1480" in body and "±580" in body
+    assert "Ranked by rating" in index
+    assert re.search(r'<th[^>]*class="ranks"[^>]*>Rating</th>', index)
+    page = (tmp_path / "s" / "submissions" / f"{slug_hash('alice')}.html").read_text(encoding="utf-8")
+    assert "1620" in page and "±620" in page
+    doc["assignment"]["league"]["ranked_by"] = "points"                                  # points: wide ones hidden
+    render_site(doc, tmp_path / "p")
+    index = (tmp_path / "p" / "index.html").read_text(encoding="utf-8")
+    assert "±620" not in index and "Ranked by points" in index
+    assert re.search(r'<th[^>]*class="ranks"[^>]*>Points</th>', index)
+
+
+def test_the_leaderboard_explains_each_grade_in_one_line(tmp_path, doc):
+    why = ("beats random: 14 of 16 games, error below 5%: 72.4 from rank 5 of 12 (rating 1540 ±60; "
+           "passing players from rating 1400 to 1700)")
+    doc["submissions"][1].update(grade=72.4, grade_max=100, grade_reason=why)
+    render_site(doc, tmp_path / "s")
+    index = (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
+    row = next(r for r in index.split("<tr") if ">Alice</a>" in r)
+    assert why in row and "72.4" in row
+
+
+def test_the_terminal_standings_show_the_ranking_number_and_each_grade_in_one_line(doc):
+    from rich.console import Console
+
+    from grader.terminal_views import print_standings
+
+    why = "beats random: 14 of 16 games, error below 5%: 72.4 from rank 1 of 2 (rating 1620 ±620; passing …)"
+    doc["assignment"]["league"]["ranked_by"] = "rating"
+    doc["submissions"][1].update(rating=1620, rating_low=1000, rating_high=2240, grade=72.4, grade_max=100,
+                                 grade_reason=why)
+    out = Console(record=True, width=100)
+    print_standings(out, doc)
+    text = out.export_text()
+    assert "1620 ±620" in text
+    assert f"  Alice: 72.4/100: {why}" in text.splitlines()

@@ -134,7 +134,7 @@ def template_pid(start_mode, request):
     """The template's pid in pre-forked mode (None when spawned: there is no template)."""
     if start_mode != "prefork":
         return None
-    return request.getfixturevalue("prefork_pool").zygote("sandbox.module_shim", SLOW.cpu).pid
+    return request.getfixturevalue("prefork_pool").zygote("sandbox.module_shim").pid
 
 
 def targets(opponent, template_pid) -> dict[str, int]:
@@ -248,9 +248,9 @@ p = PlayerProcess("sandbox.module_shim", folder, Limits(start_s=30, call_s=30),
                   prefork=True if mode == "prefork" else None)
 assert p.start().ok and p.started_by == mode
 assert p.call("ping").ok                                  # frozen from here on
-template = prefork.shared_pool().zygote("sandbox.module_shim", None).pid if mode == "prefork" else None
+template = prefork.shared_pool().zygote("sandbox.module_shim").pid if mode == "prefork" else None
 print(json.dumps({"player": p.proc.pid, "template": template, "uid": p.slot.uid,
-                  "cgroups": [str(d) for d in (p.cgroup.memory, p.cgroup.pids) if d]}), flush=True)
+                  "cgroups": [str(d) for d in p.cgroup.directories]}), flush=True)
 time.sleep(600)
 """
 

@@ -16,7 +16,7 @@ import pytest
 
 from grader.match import Allowance
 from sandbox import CallResult, Limits, Verdict
-from sandbox.cputime import QueueMeter, longest_wait
+from sandbox.cputime import QueueMeter, Ran, foreign_wait
 from sandbox.limits import Spent, late_sentence, own_time
 
 CODE = """
@@ -65,19 +65,37 @@ def test_the_run_delay_is_read_per_thread_and_kept_after_one_ends(tmp_path):
     write_task(tmp_path, 42, 43, 100_000_000, 500_000_000)
     meter = QueueMeter(42, proc=tmp_path)
     before = meter.waits()
-    assert before == {"42": 250_000_000, "43": 500_000_000} and meter.source.startswith("run delay")
+    assert before == {"42": Ran(900_000_000, 250_000_000), "43": Ran(100_000_000, 500_000_000)}
+    assert meter.source.startswith("run delay")
     (tmp_path / "42" / "task" / "43" / "schedstat").unlink()          # thread 43 ended
     write_task(tmp_path, 42, 42, 950_000_000, 300_000_000)
     write_task(tmp_path, 42, 44, 10_000_000, 120_000_000)              # thread 44 began
     after = meter.waits()
-    assert after == {"42": 300_000_000, "43": 500_000_000, "44": 120_000_000}
-    assert longest_wait(before, after) == pytest.approx(0.12)          # not 0.05 + 0.12: not summed
+    assert after == {"42": Ran(950_000_000, 300_000_000), "43": Ran(100_000_000, 500_000_000),
+                     "44": Ran(10_000_000, 120_000_000)}
+    # thread 44 waited 0.12 s, 0.05 of them while thread 42 ran: 0.07 s when none of them ran
+    # (and the waits are not summed)
+    assert foreign_wait(before, after, cpu_s=0.06) == pytest.approx(0.07)
+
+
+def test_a_thread_that_waits_while_its_siblings_run_buys_no_time():
+    """A helper set to SCHED_IDLE is runnable all call long and waits whenever the thinking
+    thread runs: its wait less what the others ran is what is left out, never its whole wait."""
+    before = {"1": Ran(0, 0), "2": Ran(0, 0)}
+    after = {"1": Ran(1_300_000_000, 200_000_000), "2": Ran(1_300_000_000, 1_500_000_000)}
+    assert foreign_wait(before, after, cpu_s=2.6) == pytest.approx(0.2)
+    # a thread that came and went unseen: the process's CPU counts what it ran
+    assert foreign_wait(before, after, cpu_s=2.8) == pytest.approx(0.0)
+    # the manager's lateness after the reply is taken off every thread but the one that serves calls
+    assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="1") == pytest.approx(0.05)
+    assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="2") == pytest.approx(0.2)
+    assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="9") == pytest.approx(0.05)
 
 
 def test_without_schedstat_the_wait_is_counted_and_the_report_says_so(tmp_path):
     meter = QueueMeter(42, proc=tmp_path)
     assert meter.waits() is None and meter.source.startswith("missing")
-    assert longest_wait({}, {}) == 0
+    assert foreign_wait({}, {}, cpu_s=1.0) == 0
 
 
 def test_the_players_clocks_start_at_the_real_time_whatever_it_waited_before(tmp_path):
@@ -95,13 +113,11 @@ def test_the_players_clocks_start_at_the_real_time_whatever_it_waited_before(tmp
 
 
 def test_the_players_own_time_is_wall_less_the_wait_but_never_less_than_its_cpu():
-    assert own_time(wall=2.0, run_delay=1.5, cpu=0.5, cores=1) == pytest.approx(0.5)   # held back 1.5 s
-    assert own_time(wall=2.0, run_delay=0.0, cpu=0.1, cores=1) == pytest.approx(2.0)   # slept: its own time
-    # a spinning helper thread on a one-core player: its threads wait for each other, which
-    # other load did not cause and which buys no time
-    assert own_time(wall=1.0, run_delay=1.0, cpu=1.0, cores=1) == pytest.approx(1.0)
-    assert own_time(wall=1.0, run_delay=3.0, cpu=2.0, cores=2) == pytest.approx(1.0)
-    spent = Spent.measured(wall=3.0, cpu=0.6, run_delay=2.4, cores=1)
+    assert own_time(wall=2.0, held=1.5, cpu=0.5, cores=1) == pytest.approx(0.5)   # held back 1.5 s
+    assert own_time(wall=2.0, held=0.0, cpu=0.1, cores=1) == pytest.approx(2.0)   # slept: its own time
+    assert own_time(wall=1.0, held=1.0, cpu=1.0, cores=1) == pytest.approx(1.0)   # CPU it used is time it had
+    assert own_time(wall=1.0, held=3.0, cpu=2.0, cores=2) == pytest.approx(1.0)
+    spent = Spent.measured(wall=3.0, cpu=0.6, held=2.4, cores=1)
     assert (spent.own, spent.queued) == (pytest.approx(0.6), pytest.approx(2.4))
 
 

@@ -81,7 +81,7 @@ def forked(write_submission, prefork_pool):
 
 
 def template_of(pool) -> psutil.Process:
-    return psutil.Process(pool.zygote(SHIM, FAST.cpu).pid)
+    return psutil.Process(pool.zygote(SHIM).pid)
 
 
 def test_the_player_is_a_child_of_the_template_in_its_own_session(forked, prefork_pool):
@@ -159,11 +159,11 @@ def test_a_killed_template_is_replaced_and_takes_its_players_with_it(forked, pre
 
 def test_a_forked_manager_starts_templates_of_its_own(forked, prefork_pool):
     forked("def ping():\n    return 1\n")
-    parents = prefork_pool.zygotes[(SHIM, FAST.cpu, ())]
+    parents = prefork_pool.zygotes[(SHIM, ())]
     prefork_pool.owner = -1                              # as if this process were a fork of the owner
     fresh = forked("def ping():\n    return 2\n", name="fresh")
     assert fresh.call("ping").value == 2
-    assert prefork_pool.zygote(SHIM, FAST.cpu) is not parents and parents.alive()
+    assert prefork_pool.zygote(SHIM) is not parents and parents.alive()
     parents.stop()
 
 
@@ -189,4 +189,4 @@ def test_shared_pool_through_prefork_true(write_submission):
         assert p.start().ok and p.started_by == "prefork"
         assert p.call("ping").value == 2
     assert prefork.shared_pool() is prefork.shared_pool()
-    assert prefork.shared_pool().zygote(SHIM, FAST.cpu).alive()     # until the manager exits
+    assert prefork.shared_pool().zygote(SHIM).alive()     # until the manager exits
