@@ -196,6 +196,7 @@ def results_json(report: ValidationReport, *, visibility: str = "visible", leade
     sentence = verdict_sentence(report)[1]
     lines = [sentence[0].upper() + sentence[1:]]                  # the last line of `grader check`
     lines += [game_line(g)[0].upper() + game_line(g)[1:] + "." for g in report.games]
+    lines.append(report.replay)
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing") or "no cgroup" in v]
     if missing:
         lines.append("This autograder container lacks some sandbox protections (the others still apply): "

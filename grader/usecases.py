@@ -65,6 +65,16 @@ class CheckOutcome:
         return self.report.passed
 
     @property
+    def seed(self) -> int:
+        """The check's own seed: it drew the probe positions and seeded every process and smoke game."""
+        return self.report.seed
+
+    @property
+    def replay(self) -> str:
+        """The sentence every door shows with the verdict: the seed, and how to run the same check again."""
+        return self.report.replay
+
+    @property
     def note(self) -> str | None:
         """One sentence a door shows beside the report, if any."""
         if self.fix:

@@ -76,6 +76,12 @@ class ValidationReport:
                 "games": self.games, "sandbox": self.sandbox, "seed": self.seed, "environment": self.environment}
 
     @property
+    def replay(self) -> str:
+        """The sentence every door shows: the check's seed drew its positions and its luck, and replays them."""
+        return (f"Seed {self.seed}: `grader check --seed {self.seed}` runs this check again "
+                f"with the same positions and the same luck.")
+
+    @property
     def failed_stage(self) -> str | None:
         for c in self.checks:
             if c.required and not c.informational and not c.passed:
@@ -123,7 +129,7 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         if not compiled.passed:
             return _finish(report)
     on_stage("Interface")
-    probe_seed = seat_seed(seeds.CHECK_KEY, report.seed, "probes")
+    probe_seed = probes_seed(report.seed)
     interface = _interface(assignment, sub, factory, probe_seed)
     report.checks.append(interface)
     if not interface.passed:
@@ -137,6 +143,21 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(check)
         report.games = games
     return _finish(report)
+
+
+def probes_seed(check_seed: int) -> int:
+    """The probe processes' seed, from the check's."""
+    return seat_seed(seeds.CHECK_KEY, check_seed, "probes")
+
+
+def cases_seed(check_seed: int, probe: str) -> int:
+    """The seed that draws the positions of the probe named `probe`, from the check's: a fresh check
+    asks fresh positions, and `grader check --seed` asks the same ones again."""
+    return _drawing_seed(probes_seed(check_seed), probe)
+
+
+def _drawing_seed(probes_seed: int, probe: str) -> int:
+    return seat_seed(seeds.CHECK_KEY, probes_seed, f"{probe}/cases")
 
 
 def submission_kind(assignment: Assignment, sub: Submission) -> str:
@@ -363,8 +384,9 @@ def cores() -> int:
 
 def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1,
            seed: int = 0) -> Check:
-    cases: list[ProbeCase] = (probe.cases(assignment.game, seat_seed(seeds.CHECK_KEY, seed, f"{probe.name}/cases"))
-                              if probe.seeded else probe.cases(assignment.game))
+    """One probe stage: its players' processes seeded with `seed` (`probes_seed`), its positions drawn
+    from a seed made from it."""
+    cases = probe.cases(assignment.game, _drawing_seed(seed, probe.name))
     asker = _Asker(assignment, sub, factory, seed)
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
