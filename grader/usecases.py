@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import zipfile
 from collections.abc import Iterator
@@ -30,7 +31,7 @@ from .grading import Grade
 from .league import LeagueRun, run_league
 from .match import GameResult, play_game
 from .outputs import compute_grades, results_document, write_outputs
-from .similarity_report import InstructorReport, run_similarity
+from .similarity_report import InstructorReport, MissingSkeleton, run_similarity, skeleton_paths
 from .store import Store
 from .submissions import Submission, builtin, entry_folders
 from .validation import ValidationReport, submission_kind, validate
@@ -247,6 +248,8 @@ def cannot_run(assignment: Assignment) -> str | None:
     if not assignment.submissions_dir.is_dir():
         return (f"{key}.submissions: the folder {assignment.submissions_dir} does not exist "
                 f"(paths are relative to the config file).")
+    if assignment.config.similarity is not None and (missing := _missing_skeleton(assignment)):
+        return missing                      # said before the league, not after it has been played
     try:
         assignment.reports_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -306,8 +309,20 @@ def similarity(assignment: Assignment) -> InstructorReport:
     if not assignment.submissions_dir.is_dir():
         raise Refused(f"{assignment.config_path or 'the config'}: assignments.{assignment.name}.submissions: "
                       f"the folder {assignment.submissions_dir} does not exist.")
+    missing = _missing_skeleton(assignment)
+    if missing:
+        raise Refused(missing)
     played = (assignment.reports_dir / "results.json").exists()
     return run_similarity(assignment, results(assignment) if played else None)
+
+
+def _missing_skeleton(assignment: Assignment) -> str | None:
+    """The sentence naming a skeleton path the config gives that is not in the course folder."""
+    try:
+        skeleton_paths(assignment)
+    except MissingSkeleton as exc:
+        return str(exc)
+    return None
 
 
 # ------------------------------------------------------------------ this machine
@@ -356,6 +371,14 @@ def init_course(folder: Path, names: list[str]) -> CourseFolder:
         subs = tuple(folder / "submissions" / n for n in dict.fromkeys(names))
         for sub in subs:
             sub.mkdir(parents=True, exist_ok=True)
+        for name in dict.fromkeys(names):
+            for source, target in course_folder.skeleton_copies(name):
+                if source.is_dir():
+                    shutil.copytree(source, folder / target, dirs_exist_ok=True,
+                                    ignore=shutil.ignore_patterns("__pycache__"))
+                else:
+                    (folder / target).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(source, folder / target)
         config.write_text(course_folder.config_text(list(dict.fromkeys(names))), encoding="utf-8")
         readme = folder / "README.md"
         if not readme.exists():
