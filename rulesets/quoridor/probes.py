@@ -25,6 +25,7 @@ from .engine import QuoridorGame, QuoridorState, _wall_from_wire, position, step
 from .geometry import wall_text
 
 PLAYED_POSITIONS = 30      # positions drawn from the check's own seed, besides the hand-made ones
+TURNS_PER_GAME = 3         # of one seat, in each game played to draw them
 # (label, sizex, sizey, me, opponent, walls, max_obstacles, walls left (me, opponent) or None)
 HAND_MADE = [
     ("Q1: the assignment page's 4x4 example", 4, 4, (0, 0), (0, 3), [("H", 0, 1)], 5, None),
@@ -111,15 +112,17 @@ def _walls_read_as(state: QuoridorState, seat: int, pawns_block: bool, goal_from
 
 def _played_positions(game: QuoridorGame, seed: int) -> list[tuple[str, QuoridorState, int]]:
     """Positions as the assignment's league games reach them, drawn from `seed` (the check's own), each
-    asked of the player to move (rulesets.base.played_turns)."""
+    asked of the player to move (rulesets.base.played_turns): a few turns of one seat per game, as
+    random play to a position costs a check more than its answers do."""
     longest = 3 * (game.params["sizex"] + game.params["sizey"])
     out: list[tuple[str, QuoridorState, int]] = []
-    for turns in played_turns(game, seed, PLAYED_POSITIONS, turns=1, longest=longest):
-        state, _ = turns[0]
-        assert isinstance(state, QuoridorState) and state.to_move is not None
-        seat = state.to_move
-        label = f"played position {len(out) + 1} ({state.sizex}x{state.sizey}, ply {state.ply}, asking player {seat + 1})"
-        out.append((label, state, seat))
+    for turns in played_turns(game, seed, PLAYED_POSITIONS, turns=TURNS_PER_GAME, longest=longest):
+        for state, _ in turns:
+            assert isinstance(state, QuoridorState) and state.to_move is not None
+            seat = state.to_move
+            label = (f"played position {len(out) + 1} ({state.sizex}x{state.sizey}, ply {state.ply}, "
+                     f"asking player {seat + 1})")
+            out.append((label, state, seat))
     return out
 
 
