@@ -46,6 +46,8 @@ MAX_FILE_BYTES = 512 * 1024          # of a larger file, its code without commen
 MAX_DOCUMENT_BYTES = 2 * 1024 * 1024  # of one language's files, smallest first (tokenised in about 6 s)
 NAMED = 6                            # files named in one "not compared" sentence
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
+COMPARED_RULE = ("every text source file of every player kind's language, whatever its folder; a big file on "
+                 "its code's head and tail, never skipped; what was not compared is listed with why")
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
 

@@ -74,3 +74,7 @@ def print_doctor(out: Console, found: Protections) -> None:
         for name, state in states.items():
             mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
             out.print(f"  {mark}  {name:<12} {escape(state)}")
+    if found.rules:
+        out.print("[bold]Rules of the grader (on every machine)[/]")
+        for name, rule in found.rules.items():
+            out.print(f"  [green]active[/]  {name:<16} {escape(rule)}")

@@ -31,10 +31,11 @@ from .grading import Grade
 from .league import LeagueRun, run_league
 from .match import GameResult, play_game
 from .outputs import compute_grades, results_document, write_outputs
+from .similarity import COMPARED_RULE
 from .similarity_report import InstructorReport, MissingSkeleton, run_similarity, skeleton_paths
 from .store import Store
 from .submissions import Submission, builtin, entry_folders
-from .validation import ValidationReport, submission_kind, validate
+from .validation import CHECK_POSITIONS_RULE, ValidationReport, submission_kind, validate
 
 
 class Refused(Exception):
@@ -336,11 +337,13 @@ class Protections:
     java: dict[str, str]
     builds: dict[str, str]
     ordinary_user: bool
+    rules: dict[str, str] = field(default_factory=dict)    # the grader's own rules, on every machine
 
 
 def protections() -> Protections:
     return Protections(sandbox.protections(), java.describe(), available(),
-                       hasattr(os, "geteuid") and os.geteuid() != 0)
+                       hasattr(os, "geteuid") and os.geteuid() != 0,
+                       {"check positions": CHECK_POSITIONS_RULE, "similarity": COMPARED_RULE})
 
 
 # ------------------------------------------------------------------ a course folder and its exports

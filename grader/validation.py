@@ -36,6 +36,8 @@ from .submissions import Submission, builtin
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
 INFRA_RETRIES = 2   # a smoke game or probe position the machine spoiled (an infra verdict) is played again, this often
+CHECK_POSITIONS_RULE = ("a check's probe positions are drawn from its own fresh seed, reached by play in the "
+                        "assignment's game; every door shows the seed, and `grader check --seed` replays it")
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "none", "timeout", "illegal",
                  "start_failed"}
 

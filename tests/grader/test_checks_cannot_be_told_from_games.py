@@ -168,3 +168,10 @@ def test_every_door_shows_the_checks_seed_and_the_seed_replays_the_check(tmp_pat
     shutil.copytree(folder, root / "submission")
     doc = gradescope.run_submission(root, assignment)
     assert re.search(r"Seed \d+: `grader check --seed \d+` runs this check again", doc["output"]), doc["output"]
+
+
+def test_grader_doctor_lists_the_rules_of_checks_and_of_the_similarity_report(capsys):
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "check positions" in out and "drawn from its own fresh seed" in out, out
+    assert "every text source file" in out, out
