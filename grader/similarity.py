@@ -42,6 +42,7 @@ COMMENT = {"python": "#"}            # every other language here takes //
 BLOCK_COMMENTS = {"python": (('"""', '"""'), ("'''", "'''"))}   # every other language here: /* */
 LINE_COMMENT = {"python": re.compile(r"#[^\n]*")}                   # every other language here: //
 READ_BYTES = 8 * 1024 * 1024         # of one file, at most this is read (a submission is smaller: intake)
+READ_TOTAL = 64 * 1024 * 1024        # of one folder's files, at most this is read (an archive folder too)
 MAX_FILE_BYTES = 512 * 1024          # of a larger file, its code without comments, head and tail, is compared
 MAX_DOCUMENT_BYTES = 2 * 1024 * 1024  # of one language's files, smallest first (tokenised in about 6 s)
 NAMED = 6                            # files named in one "not compared" sentence
@@ -145,13 +146,18 @@ def code_files(folder: Path, languages: dict[str, str], exclude: Set[Path] = fro
         else:
             found[languages[path.suffix.lower()]].append((path.stat().st_size, path))
     texts: dict[str, list[tuple[str, str]]] = {}
+    unread = READ_TOTAL
     for language, files in found.items():
         budget, kept = MAX_DOCUMENT_BYTES, []
-        for _, path in sorted(files, key=lambda f: (f[0], f[1])):
+        for size, path in sorted(files, key=lambda f: (f[0], f[1])):
             rel = path.relative_to(base).as_posix()
             if budget <= 0:
                 notes.append(f"{rel} (the {language} code read passed {MAX_DOCUMENT_BYTES // 1024**2} MB)")
                 continue
+            if unread <= 0:
+                notes.append(f"{rel} (the files read passed {READ_TOTAL // 1024**2} MB)")
+                continue
+            unread -= min(size, READ_BYTES)
             text, note = _bounded_text(path, language, min(MAX_FILE_BYTES, budget))
             if text is None:
                 notes.append(f"{rel} ({note})")
