@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 import time
 from collections import defaultdict
@@ -183,13 +184,19 @@ def _bounded_text(path: Path, language: str, bound: int) -> tuple[str | None, st
     try:
         with path.open("rb") as f:
             data = f.read(READ_BYTES + 1)
+            if len(data) > READ_BYTES:          # its head and its tail, as a copy may follow any padding
+                f.seek(-(READ_BYTES // 2), os.SEEK_END)
+                data = data[:READ_BYTES // 2] + b"\n" + f.read(READ_BYTES // 2)
+                size = f.tell()
+            else:
+                size = len(data)
     except OSError as exc:
         return None, f"unreadable: {exc.strerror or exc}"
     if b"\0" in data:
         return None, "not text"
-    size = path.stat().st_size
-    note = f"its first {READ_BYTES // 1024**2} MB of {size / 1024**2:.1f} MB read" if len(data) > READ_BYTES else ""
-    text = data[:READ_BYTES].decode("utf-8", errors="replace")
+    note = (f"its first and last {READ_BYTES // 2**21} MB of {size / 2**20:.1f} MB read"
+            if size > READ_BYTES else "")
+    text = data.decode("utf-8", errors="replace")
     if len(text) <= bound:
         return text, note
     text = without_comments(text, language)

@@ -51,18 +51,19 @@ STUB = "from data.brain import Player  # noqa\n"
 
 
 @pytest.mark.parametrize("trick", ["in data/brain.py", "beside two one-line .c files", "after a 530 KB comment",
-                                   "before a 530 KB comment"])
+                                   "before a 530 KB comment", "after a 9 MB comment"])
 def test_each_hidden_copy_appears_as_a_pair(tmp_path, trick):
     copy = {"in data/brain.py": {"player.py": STUB, "data/brain.py": HONEST_A, "data/__init__.py": ""},
             "beside two one-line .c files": {"player.py": HONEST_A, "a.c": "int a;\n", "b.c": "int b;\n"},
             "after a 530 KB comment": {"player.py": PADDING + HONEST_A},
-            "before a 530 KB comment": {"player.py": HONEST_A + PADDING}}[trick]
+            "before a 530 KB comment": {"player.py": HONEST_A + PADDING},
+            "after a 9 MB comment": {"player.py": PADDING * 17 + HONEST_A}}[trick]
     cfg = _course(tmp_path, {"alice": {"player.py": HONEST_A}, "bob": {"player.py": HONEST_B}, "mallory": copy})
     pairs, skipped = _pairs(cfg)
     assert pairs.get(frozenset(("alice", "mallory")), 0) >= 0.9, (pairs, skipped)
     assert frozenset(("alice", "bob")) not in pairs
     if "comment" in trick:                      # compared in part, and the report says how
-        assert any(s.startswith("mallory: player.py (compared in part: 5") for s in skipped), skipped
+        assert any(s.startswith("mallory: player.py (compared in part: ") for s in skipped), skipped
 
 
 def test_what_was_not_compared_is_listed_with_why(tmp_path):
