@@ -6,7 +6,7 @@ grader wrote itself (the artefacts the build declared, copied out of the box's f
 refreshes the folder's time; publishing a build evicts the least recently used folders until the
 cache fits `cap_mb` again, sparing those used in the last `GRACE_S` seconds (a league may still be
 starting players from them). Eviction also removes the scratch folders of builds whose grader died
-(older than `STALE_S`) and the builds earlier versions cached beside the Java API.
+(older than `STALE_S`).
 """
 from __future__ import annotations
 
@@ -18,32 +18,19 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sandbox import java
+from sandbox import java, state_dir
 
 GRACE_S = 60.0
 PENDING = ".new-"
 SCRATCH = ("building-", "built-", PENDING)      # a build's box folder, a doctor's build, a build being published
 STALE_S = 6 * 3600.0                             # such a folder this old was left by a grader that died
-LEGACY = ("program-", "classes-")               # builds cached beside the Java API by earlier versions
-
-
-class CacheUnsafe(OSError):
-    """The cache folder exists but is not the grader's own (another account made it first)."""
 
 
 def root() -> Path:
-    """`builds/` in the per-user cache folder, created here and verified to be ours and no link."""
-    parent = java.cache_root()
-    folder = parent / "builds"
-    try:
-        folder.mkdir(mode=0o755)
-    except FileExistsError:
-        pass
-    for path in (parent, folder):                  # a folder another account owns could be swapped under us
-        st = path.lstat()
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-            raise CacheUnsafe(f"{path} is not a folder only this account can write; remove it")
-    return folder
+    """`builds/` in the compiled-code folder of the grader's private state (sandbox/state_dir.py):
+    made without following links, StateUnsafe unless it is this user's alone."""
+    return state_dir.own_folder(java.cache_root() / "builds", 0o700, what="the build cache",
+                                env="GRADER_JAVA_CACHE")
 
 
 def lookup(key: str) -> Path | None:
@@ -104,7 +91,4 @@ def evict(cap_mb: float, keep: str = "") -> list[str]:
         shutil.rmtree(cache / name, ignore_errors=True)
         total -= size
         removed.append(name)
-    for entry in os.scandir(cache.parent):
-        if entry.name.startswith(LEGACY) and entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.path, ignore_errors=True)
     return removed

@@ -25,7 +25,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox import CallResult, Limits, PlayerProcess, java
+from sandbox import CallResult, Limits, PlayerProcess, java, state_dir
 from sandbox.command import Command
 
 from . import build_cache
@@ -82,7 +82,15 @@ def _failure_detail(kind: str, res: CallResult, messages: str, cfg: ProgramsConf
 
 
 def build(assignment: Assignment, sub: Submission) -> Built:
-    """Build the submission's kind (cached by content), or say in one sentence why it cannot be."""
+    """Build the submission's kind (cached by content), or say in one sentence why it cannot be
+    (the grader's own folders unusable, sandbox/state_dir.py: the grader's user is told, not the student)."""
+    try:
+        return _build(assignment, sub)
+    except state_dir.StateUnsafe as exc:
+        return Built(False, f"The grader cannot build programs on this machine (not the submission's fault): {exc}.")
+
+
+def _build(assignment: Assignment, sub: Submission) -> Built:
     ruleset, cfg = assignment.ruleset, assignment.config.programs
     name = kind_of(ruleset, sub.staged)
     if name is None or sub.staged is None:
@@ -256,7 +264,11 @@ def available() -> dict[str, str]:
         if path is None:
             out[name] = f"missing: {tool} is not on PATH"
             continue
-        staged = Path(tempfile.mkdtemp(prefix="doctor-build-"))
+        try:
+            staged = Path(tempfile.mkdtemp(prefix="building-doctor-", dir=build_cache.root()))
+        except state_dir.StateUnsafe as exc:
+            out[name] = f"missing: {exc}"
+            continue
         folder = None
         try:
             for rel, text in files.items():

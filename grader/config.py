@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 import rulesets
 from rulesets.base import BadParams
+from sandbox.host import LAYERS
 
 from .console_driver import check_patterns, console_kind
 
@@ -167,6 +168,21 @@ class SimilarityConfig(Strict):
         return value
 
 
+class SandboxConfig(Strict):
+    """What the sandbox must apply before this assignment is graded on a machine."""
+
+    require: list[str] = Field(default_factory=list)   # names from `grader doctor`: memory, uid, network, …
+
+    @field_validator("require")
+    @classmethod
+    def _known_layers(cls, value: list[str]) -> list[str]:
+        unknown = [name for name in value if name not in LAYERS]
+        if unknown:
+            raise ValueError(f"{', '.join(map(repr, unknown))} names no protection; `grader doctor` lists them: "
+                             f"{', '.join(LAYERS)}")
+        return list(dict.fromkeys(value))
+
+
 class AssignmentConfig(Strict):
     title: str = ""
     ruleset: str
@@ -186,6 +202,7 @@ class AssignmentConfig(Strict):
     report_url: str | None = None                     # where the site is published; links in LMS feedback
     public_names: bool | list[str] = False            # the public site's names: pseudonyms, all real names, or these ids
     similarity: SimilarityConfig | None = None        # run the similarity report with every `grader run`
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
 
     @field_validator("penalties")
     @classmethod

@@ -44,6 +44,7 @@ from sandbox import Limits, PlayerProcess, Verdict
 from sandbox.command import Command
 from sandbox.console_lines import ConsoleLines
 
+from . import python_source
 from .native_console import console_question, needs_human_sentence
 from .player_kinds import kind_of
 
@@ -58,6 +59,10 @@ NUMBER_WORDS = {"no": 0, "zero": 0, "none": 0, "a": 1, "an": 1, "one": 1, "singl
 INLINE_OPTION = linear_re.compile(r"(?i)['\"(\[]?\b(\d)\b['\")\]]?\s*(?:for|=|:|->|-)\s*([a-z]+(?:\s+(?:vs\.?|versus|"
                                   r"against|first|second|starts?)(?:\s+[a-z]+)?)?)")
 MENU_LINE = linear_re.compile(r"(?m)^[ \t]*[\[(]?(\d{1,2})[ \t]*[.):\]\-][ \t]*(\S.*?)\s*$")
+# options in brackets on one line: "[1] Player vs Player  [2] Player vs Bot", "Who starts? (1) Human (2) AI:"
+BRACKETED = linear_re.compile(r"[\[(](\d)[\])][ \t]*([A-Za-z][^\[(\n]*)")
+# a label with its number after it: "colors(0) or dots(1)", "Human [1] / AI [2]"
+NUMBER_AFTER = linear_re.compile(r"(?i)\b([a-z]+)\s*[\[(](\d)[\])]")
 
 
 def read_number(text: str | None) -> int | None:
@@ -78,10 +83,15 @@ def last_prompt(text: str) -> str:
 
 def menu_options(text: str) -> dict[int, str]:
     """The numbered options the program offers now ({number: label}, at least two): those inside its
-    question ("Select a pile (1 = red, 2 = blue):"), else those of the last menu in `text`."""
-    inline = {int(m[1]): m[2] for m in INLINE_OPTION.finditer(last_prompt(text))}
-    if len(inline) >= 2:
-        return inline
+    question ("Select a pile (1 = red, 2 = blue):", "(1) Human (2) AI", "colors(0) or dots(1)") or on
+    the line above it ("[1] PvP  [2] Player vs Bot", then "Choice> "), else those of the last menu in `text`."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    forms = ((INLINE_OPTION, 1, 2), (BRACKETED, 1, 2), (NUMBER_AFTER, 2, 1))
+    for line, patterns in ((lines[-1] if lines else "", forms), (lines[-2] if len(lines) > 1 else "", forms[1:2])):
+        for pattern, number, label in patterns:
+            inline = {int(m[number]): m[label].strip() for m in pattern.finditer(line)}
+            if len(inline) >= 2:
+                return inline
     found: dict[int, str] = {}
     for match in MENU_LINE.finditer(text):
         key = int(match[1])
@@ -89,6 +99,16 @@ def menu_options(text: str) -> dict[int, str]:
             found = {}
         found[key] = match[2]
     return found if len(found) >= 2 else {}
+
+
+def question_of(text: str) -> str:
+    """The question a program is asking, menu or not: the last output line that is not one of the
+    options of a menu under it ("Select the game mode:" above "1 - Human vs. Human"), else its last line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines[-8:]):
+        if not MENU_LINE.fullmatch(line):
+            return line
+    return lines[-1] if lines else ""
 
 
 def trimmed(text: str, limit: int = SHOWN_CHARS) -> str:
@@ -220,6 +240,10 @@ class Console:
         self.within_budget()
         return last_prompt(text)
 
+    def question(self, text: str) -> str:
+        self.within_budget()
+        return question_of(text)
+
     def menu(self, text: str) -> dict[int, str]:
         self.within_budget()
         return menu_options(text)
@@ -227,6 +251,11 @@ class Console:
     def number(self, text: str | None) -> int | None:
         self.within_budget()
         return read_number(text)
+
+    @staticmethod
+    def quoted(text: str) -> str:
+        """Output as a quoted one-liner for a sentence (cut in the middle if long)."""
+        return trimmed(text)
 
     def fail(self, sentence: str) -> ScenarioFailed:
         """The exception to raise for a wrong behaviour, with the program's error if it crashed."""
@@ -300,8 +329,34 @@ def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str,
 
 
 def entry_file(kind, folder: Path) -> str | None:
-    """The kind's script present in `folder` (the first of `kind.entries`), None if none is."""
+    """The kind's script present in `folder` (the first of `kind.entries`), None if none is. A kind
+    that takes a script of any name (`kind.any_entry`: students named theirs game.py, DoubleCard.py,
+    driver.py) gets the one a person would run (`console_script`)."""
+    if getattr(kind, "any_entry", False):
+        return console_script(kind, Path(folder))
     return next((name for name in getattr(kind, "entries", (kind.entry,)) if (Path(folder) / name).is_file()), None)
+
+
+def console_script(kind, folder: Path) -> str | None:
+    """Of the top-level .py files that are the kind's program (`kind.is_program`, read in a bounded
+    child, never run), the one no other file imports; of several, the first named in `kind.entries`,
+    else the only one that does something when started (`if __name__ == "__main__"`, a top-level
+    call). None when there is none, or no way to tell which (the interface stage then says so)."""
+    paths = sorted(p for p in folder.glob("*.py") if p.is_file() and not p.is_symlink())
+    try:
+        read = python_source.facts_each(paths)
+    except OSError:
+        return None
+    found = {path.name: facts for path, facts in zip(paths, read) if isinstance(facts, python_source.Facts)}
+    imported = {name for facts in found.values() for name in facts.imported}
+    scripts = [name for name, facts in found.items() if kind.is_program(facts) and name[:-3] not in imported]
+    named = [name for name in getattr(kind, "entries", ()) if name in scripts]
+    if named:
+        return named[0]
+    started = [name for name in scripts if found[name].runs]
+    if len(scripts) == 1 or len(started) == 1:
+        return scripts[0] if len(scripts) == 1 else started[0]
+    return None
 
 
 def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],

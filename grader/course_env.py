@@ -3,7 +3,8 @@
 A ruleset names its course's requirements (`Ruleset.requirements`, a requirements file). They are
 installed once with pip into a folder of their own (`pip install --target`, wheels only), named by
 a hash of the requirements and the Python version, under the grader's data folder
-(`$GRADER_COURSE_ENVS`, else `~/.cache/grader/course-envs`); later runs reuse it. The sandbox puts
+(`course-envs` in its private state folder, sandbox/state_dir.py, or `$GRADER_COURSE_ENVS`); later
+runs reuse it. The sandbox puts
 that folder on the player's `sys.path` ahead of site-packages, in the pre-fork template too
 (`Limits.python_path`, sandbox/child.py), and keeps it readable. `make install` builds every
 bundled assignment's environment; otherwise the first check or league of the assignment does.
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import rulesets
+from sandbox import state_dir
 
 VERSIONS_FILE = "grader-course-env.json"     # written last: a folder without it is unfinished
 PIP_TIMEOUT_S = 900
@@ -62,12 +64,9 @@ def requirement_names(requirements: Path) -> set[str]:
 
 
 def envs_root() -> Path:
-    """The folder of every built environment: the grader's user's own (never a shared temp name)."""
-    configured = os.environ.get("GRADER_COURSE_ENVS")
-    if configured:
-        return Path(configured)
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "grader" / "course-envs"
+    """The folder of every built environment: `course-envs` in the grader's private state folder
+    (sandbox/state_dir.py), or $GRADER_COURSE_ENVS; this user's alone, checked on every use."""
+    return state_dir.folder("course-envs", env="GRADER_COURSE_ENVS")
 
 
 def env_key(requirements: Path) -> str:
@@ -116,9 +115,6 @@ def _check_owner(folder: Path) -> None:
 
 
 def _build(requirements: Path, root: Path, folder: Path) -> None:
-    root.mkdir(parents=True, exist_ok=True, mode=0o755)
-    os.chmod(root, 0o755)                          # players (another uid) read through it
-    _check_owner(root)
     work = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
         os.chmod(work, 0o755)

@@ -11,9 +11,30 @@ from typing import Any
 import yaml
 
 import rulesets
+from rulesets.base import Policy
 
 PROJECT = Path(__file__).resolve().parent.parent
 BUNDLED_CONFIG = PROJECT / "config.yaml"
+
+
+# What each field of the ruleset's `Defaults` means, for the comment beside it (every field is written,
+# with the ruleset's own value; tests/grader/test_course_folder.py keeps the two in step)
+LIMIT_NOTES = {
+    "first_move_s": "start, setup and the first move share this (seconds)",
+    "move_s": "every later move (seconds)",
+    "kill_after_s": "a move still unanswered this long after its limit is stopped (seconds)",
+    "kill_factor": "... or after its limit times this, plus kill_after_s",
+    "clock": "what the course's harness timed: cpu (the player's own CPU time) or wall (wall-clock time)",
+    "memory_mb": "a player over this is stopped and loses",
+    "max_submission_mb": "a bigger upload is refused with a sentence",
+}
+POLICY_NOTES = {
+    "on_late": "a move after the time limit",
+    "on_illegal": "an illegal or unreadable move",
+    "on_error": "the player's code raised an exception",
+    "on_none": "the player's code returned nothing (None, Java's null)",
+    "on_uncaught": "a Java Error the course's client did not catch; random_rest: a random move on every later turn",
+}
 
 
 def bundled_blocks() -> dict[str, dict[str, Any]]:
@@ -62,18 +83,11 @@ def assignment_block(name: str) -> str:
         _line("reports", f"reports/{name}", "results.json, grades.csv, the sites; publish only its public/"),
         _line("game", bundled.get("game") or {}, "the game's parameters, as the course played it"),
         "    limits:                                  # the course's time and memory rules",
-        _line("first_move_s", d.first_move_s, "start, setup and the first move share this (seconds)", 6),
-        _line("move_s", d.move_s, "every later move (seconds)", 6),
-        _line("clock", "cpu", "cpu: the player's own CPU time; wall: wall-clock time", 6),
-        _line("memory_mb", d.memory_mb, "a player over this is stopped and loses", 6),
-        _line("max_submission_mb", d.max_submission_mb, "a bigger upload is refused with a sentence", 6),
+        *(_line(key, getattr(d, key), comment, 6) for key, comment in LIMIT_NOTES.items()),
         ("    policy:                                  # forfeit: the game is lost; random: a random move is "
         "played for it; disqualify: out of the league"),
-        _line("on_late", d.policy.on_late, "a move after the time limit", 6),
-        _line("on_illegal", d.policy.on_illegal, "an illegal or unreadable move", 6),
-        _line("on_error", d.policy.on_error, "the player's code raised an exception", 6),
-        *([_line("on_uncaught", d.policy.on_uncaught, "a Java Error the course's client did not catch; "
-                 "random_rest: a random move on every later turn", 6)] if d.policy.on_uncaught else []),
+        *(_line(key, getattr(d.policy, key), POLICY_NOTES[key], 6) for key in Policy.KEYS
+          if getattr(d.policy, key)),
         _line("validation", bundled.get("validation") or {"smoke_games": 2},
               "the stages before the league; a failed required stage keeps a submission out"),
         _line("league", bundled.get("league") or {"format": "round_robin", "games_per_pair": 2, "seed": 0},
@@ -91,6 +105,7 @@ def assignment_block(name: str) -> str:
         _line("anonymise", False, "true: pseudonyms in the instructor's outputs too"),
         _line("report_url", None, "where public/ is published; the LMS feedback then links each page"),
         _line("penalties", {}, "BRUTE-style: upload_limit, upload_penalty, deadline, late_penalty, floor"),
+        _line("sandbox", {"require": []}, "protections grading needs (names from `grader doctor`: memory, uid, …)"),
     ]
     similarity = _line("similarity", {"skeleton": skeleton}, "similar code, after every `grader run` (instructor only)")
     lines.append(similarity if "similarity" in bundled else "    # " + similarity.strip())

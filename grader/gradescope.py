@@ -37,7 +37,7 @@ import yaml
 
 from . import usecases
 from .assignment import Assignment, ConfigError, load_assignments, pick
-from .check_report import game_line, verdict_sentence
+from .check_report import game_line, sandbox_summary, verdict_sentence
 from .validation import ValidationReport
 
 SOURCE_PARTS = ("grader", "sandbox", "rulesets", "pyproject.toml", "README.md", "config.yaml")   # pyproject's data
@@ -196,6 +196,10 @@ def results_json(report: ValidationReport, *, visibility: str = "visible", leade
     sentence = verdict_sentence(report)[1]
     lines = [sentence[0].upper() + sentence[1:]]                  # the last line of `grader check`
     lines += [game_line(g)[0].upper() + game_line(g)[1:] + "." for g in report.games]
+    held = sandbox_summary(report.sandbox)
+    if held:
+        lines.append(held[-1].replace("Sandbox on this machine", "Sandbox protections that held for this run")
+                     .replace(" (grader doctor says more)", ""))
     lines.append(report.replay)
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing") or "no cgroup" in v]
     if missing:
@@ -222,6 +226,15 @@ def run_submission(root: Path, assignment: Assignment, *, visibility: str = "vis
     return doc
 
 
+def not_graded(root: Path, sentence: str) -> int:
+    """results.json scoring 0 with `sentence` (the course's problem, never the student's); exit status 2."""
+    doc = {"score": 0.0, "output": sentence, "tests": []}
+    (root / "results").mkdir(parents=True, exist_ok=True)
+    (root / "results" / "results.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    print(sentence, file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.gradescope", description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
@@ -234,13 +247,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         assignment = pick(load_assignments(args.config), args.assignment, args.config)
     except ConfigError as exc:
-        doc = {"score": 0.0, "output": f"The autograder is misconfigured (not the student's fault): {exc}",
-               "tests": []}
-        (root / "results").mkdir(parents=True, exist_ok=True)
-        (root / "results" / "results.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-        print(doc["output"], file=sys.stderr)
-        return 2
-    doc = run_submission(root, assignment, visibility=args.visibility, leaderboard=args.leaderboard)
+        return not_graded(root, f"The autograder is misconfigured (not the student's fault): {exc}")
+    try:
+        doc = run_submission(root, assignment, visibility=args.visibility, leaderboard=args.leaderboard)
+    except usecases.Refused as exc:
+        return not_graded(root, f"The autograder cannot grade here (not the student's fault): {exc}")
     print(doc["output"])
     return 0
 

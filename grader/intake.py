@@ -14,6 +14,7 @@ from typing import TypedDict
 from rulesets.base import JavaApi
 
 from .assignment import Assignment
+from .console_driver import console_kind, entry_file
 from .player_kinds import detect
 from .submissions import ProgramBuild, Submission, discover, load
 
@@ -28,8 +29,25 @@ class Kinds(TypedDict):
 def kinds(assignment: Assignment) -> Kinds:
     """The kinds of submission this assignment accepts beside its Python entry file."""
     lines = assignment.ruleset.lines
-    program = partial(detect, api=tuple(getattr(lines, "API_NAMES", ()))) if lines is not None else None
+    api = tuple(getattr(lines, "API_NAMES", ())) if lines is not None else None
+    console = console_kind(assignment.ruleset)
+    console = console if getattr(console, "any_entry", False) else None
+    if api is None and console is None:
+        return Kinds(java=assignment.ruleset.java, program=None)
+    program = partial(_program, api=api, console=console)
+    if console is not None:             # the sentence for a folder that is none of them names it too
+        program.needs = ("C, C++ or Rust sources, Main.java, an executable script named player, or a Python "  # type: ignore[attr-defined]
+                         "program that asks its questions at the console (main.py, game.py: any name)")
     return Kinds(java=assignment.ruleset.java, program=program)
+
+
+def _program(staged: Path, api: tuple[str, ...] | None, console) -> str | None:
+    """The build a folder asks for (`player_kinds.detect`, for a ruleset with a line protocol), else
+    "console" for a console program whose script may have any name (console_driver.console_script)."""
+    found = detect(staged, api) if api is not None else None
+    if found is None and console is not None and entry_file(console, staged) is not None:
+        return "console"
+    return found
 
 
 def stage(assignment: Assignment, path: Path, sub_id: str | None = None) -> Submission:

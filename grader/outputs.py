@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rulesets.base import JSON, Game, State
 
-from . import __version__, collusion
+from . import __version__, collusion, seeds
 from .assignment import Assignment
 from .feedback import student_feedback
 from .grading import Grade
@@ -129,7 +129,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             specs[sid] = shlex.quote(str(path))
         return specs[sid]
 
-    salt = f"{assignment.name}:{lg.seed}"
+    salt = seeds.pseudonym_salt(seeds.league_key(assignment.store_path.parent), assignment.name)
     stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))
     store.keep_pseudonyms(assignment.name, salt, stand_ins)
 

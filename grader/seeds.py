@@ -8,6 +8,7 @@ machine that holds the results. Validation (the probes and the smoke games again
 draws a fresh seed for every check and records it in the report; its key is public
 (`CHECK_KEY`), so the recorded seed replays the check anywhere (`grader check --seed`). Both kinds
 of seat seed are 64 uniform bits: a player cannot tell a check from a league game by its seed.
+The same secret salts the public site's pseudonyms (`pseudonym_salt`).
 """
 from __future__ import annotations
 
@@ -41,6 +42,13 @@ def league_key(results_dir: Path) -> bytes:
     finally:
         tmp.unlink()
     return bytes.fromhex(path.read_text(encoding="ascii").strip())
+
+
+def pseudonym_salt(key: bytes, assignment: str) -> str:
+    """The salt of an assignment's public stand-in names, from the league's secret `key`: never from
+    public settings (the assignment's name and the league's seed are in the config and on the site,
+    so a salt made of them let a student recompute every classmate's pseudonym)."""
+    return hmac.new(key, f"pseudonyms/{assignment}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def new_check_seed() -> int:

@@ -6,7 +6,6 @@ other students' folders and the project stay out of its reach.
 """
 from __future__ import annotations
 
-import atexit
 import difflib
 import hashlib
 import os
@@ -18,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulesets.base import JavaApi, Ruleset
-from sandbox import wire
+from sandbox import state_dir, wire
 
 from .archive import ArchiveRefused, copy_tree_safely, safe_extract
 
@@ -42,80 +41,14 @@ class Submission:
         return self.name or self.id
 
 
-class StagingRefused(OSError):
-    """The staging folder is not this user's alone (another owner, or open to others)."""
-
-
 STAGE_ENV = "GRADER_STAGE_DIR"
 
 
 def stage_root() -> Path:
-    """Where staged copies live: a folder only this user can enter (0700, owned by it), checked on
-    every use. GRADER_STAGE_DIR when set; else the user's cache folder (`~/.cache/grader/staged`,
-    shared between runs: copies are keyed by their content); else, with no usable home, a fresh
-    `mkdtemp` folder for this run, handed to its child processes by GRADER_STAGE_DIR and removed at
-    exit. Never a fixed name in a shared folder, which another account could create first.
-    StagingRefused when the folder exists but is not private to this user."""
-    chosen = os.environ.get(STAGE_ENV)
-    if chosen:
-        return private_folder(Path(chosen))
-    cache = _cache_home()
-    if cache is not None:
-        try:
-            return private_folder(cache / "grader" / "staged")
-        except StagingRefused:
-            raise
-        except OSError:
-            pass
-    run = Path(tempfile.mkdtemp(prefix="grader-staged-"))       # 0700, a name nobody can guess
-    os.environ[STAGE_ENV] = str(run)
-    atexit.register(_remove_run_folder, run, os.getpid())
-    return private_folder(run)
-
-
-def _cache_home() -> Path | None:
-    """The user's own cache folder ($XDG_CACHE_HOME, else ~/.cache) when its home is its own."""
-    home = os.path.expanduser("~")
-    if not os.path.isabs(home) or not _owned(home):
-        return None
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return Path(xdg) if xdg and os.path.isabs(xdg) and _owned(xdg) else Path(home) / ".cache"
-
-
-def _owned(path: str) -> bool:
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    return stat.S_ISDIR(st.st_mode) and (not hasattr(os, "geteuid") or st.st_uid == os.geteuid())
-
-
-def private_folder(folder: Path) -> Path:
-    """`folder`, made 0700 if it is not there; StagingRefused unless it is a real folder (not a
-    link) owned by this user that no one else may enter or write."""
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        folder.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
-    st = os.lstat(folder)
-    if not stat.S_ISDIR(st.st_mode):
-        raise StagingRefused(f"the staging folder {folder} is not a folder (a link, or a file); "
-                             f"remove it or set {STAGE_ENV} to another place")
-    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
-        raise StagingRefused(f"the staging folder {folder} belongs to uid {st.st_uid}, not to this user "
-                             f"(uid {os.geteuid()}); remove it or set {STAGE_ENV} to a folder of your own")
-    if hasattr(os, "geteuid") and stat.S_IMODE(st.st_mode) & 0o077:
-        raise StagingRefused(f"the staging folder {folder} is mode {stat.S_IMODE(st.st_mode):o}, open to other "
-                             f"users; it must be 700 (chmod 700 {folder})")
-    return folder
-
-
-def _remove_run_folder(folder: Path, owner: int) -> None:
-    if os.getpid() == owner:                   # a forked copy leaves its parent's folder alone
-        _remove(folder)
-        if os.environ.get(STAGE_ENV) == str(folder):
-            del os.environ[STAGE_ENV]
+    """Where staged copies live: `staged` in the grader's private state folder (sandbox/state_dir.py),
+    or GRADER_STAGE_DIR when set; 0700, this user's, checked on every use (StateUnsafe otherwise).
+    Shared between runs: copies are keyed by their content."""
+    return state_dir.folder("staged", env=STAGE_ENV)
 
 
 def content_hash(folder: Path) -> str:
@@ -242,6 +175,8 @@ def _arrange_java(tree: Path, java: JavaApi, out: Path) -> Path | None:
 
 
 ProgramBuild = Callable[[Path], "str | None"]
+# what a line-protocol program's folder holds (a ProgramBuild's `needs` says it for its ruleset)
+PROGRAM_NEEDS = "C, C++ or Rust sources, Main.java, or an executable script named player"
 """Which build a folder's files ask for (None: it is no program): the kinds table's `detect`,
 handed in by whoever knows the assignment (grader/intake.py), so staging never imports the builds."""
 
@@ -305,8 +240,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
                 sub.problem = (sub.problem[:-1] + f"; a Java player needs exactly one {java.entry} "
                                f"(package {java.package}).")
             if program is not None:
-                sub.problem = (sub.problem[:-1] + "; a program needs C, C++ or Rust sources, Main.java, "
-                               "or an executable script named player.")
+                sub.problem = sub.problem[:-1] + "; a program needs " + getattr(program, "needs", PROGRAM_NEEDS) + "."
             return sub
         size = _size_mb(root)
         if size > max_mb:
@@ -316,7 +250,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         staged = stage_root() / sub.content_hash[:24]
         if os.path.lexists(staged) and not reusable(staged, sub.content_hash):
             if os.path.isdir(staged) and not os.path.islink(staged):
-                _remove(staged)                # not what its name says: staged again below
+                state_dir.remove_tree(staged)                # not what its name says: staged again below
             else:
                 os.unlink(staged)
         if not staged.exists():
@@ -331,18 +265,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         sub.problem = f"the submission could not be read ({exc.strerror or exc})."
         return sub
     finally:
-        _remove(work)
-
-
-def _remove(folder: Path) -> None:
-    def onerror(func, p, exc):
-        try:
-            os.chmod(os.path.dirname(p), stat.S_IRWXU)
-            os.chmod(p, stat.S_IRWXU)
-            func(p)
-        except OSError:
-            pass
-    shutil.rmtree(folder, onerror=onerror)
+        state_dir.remove_tree(work)
 
 
 def discover(folder: Path, entry: str, max_mb: float, java: JavaApi | None = None,

@@ -67,6 +67,10 @@ def print_doctor(out: Console, found: Protections) -> None:
         mark = ("[red]missing[/]" if state.startswith("missing") else
                 "[yellow]partly [/]" if "missing" in state else "[green]active [/]")
         out.print(f"  {mark}  {name:<12} {escape(state)}")
+        if name in found.fixes:
+            out.print(f"           {'':<12} [cyan]fix:[/] {escape(found.fixes[name])}")
+    for line in found.advice:
+        out.print(f"  [cyan]faster:[/] {escape(line)}")
     for title, states in (("Java players (courses taught in Java)", found.java),
                           ("Builds of line-protocol programs (in the sandbox; processes allowed, toolchain only)",
                            found.builds)):
@@ -74,6 +78,10 @@ def print_doctor(out: Console, found: Protections) -> None:
         for name, state in states.items():
             mark = "[red]missing[/]" if state.startswith("missing") else "[green]active[/]"
             out.print(f"  {mark}  {name:<12} {escape(state)}")
+    if found.state:
+        out.print("[bold]The grader's own files[/]")
+        mark = "[red]missing[/]" if found.state.startswith("missing") else "[green]active[/]"
+        out.print(f"  {mark}  {'state':<12} {escape(found.state)}")
     if found.rules:
         out.print("[bold]Rules of the grader (on every machine)[/]")
         for name, rule in found.rules.items():

@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 
 import sandbox
-from sandbox import java
+from sandbox import host, java, state_dir
 
 from . import bounded, course_folder, intake, python_source
 from .assignment import Assignment
@@ -94,6 +94,9 @@ def check(assignment: Assignment, path: Path, *, sub_id: str | None = None, name
     path = Path(path)
     if not path.exists():
         raise Refused(f"{path}: no such file or folder.")
+    lacking = unmet_requirements(assignment)
+    if lacking:
+        raise Refused(lacking)
     _refuse_class_folder(path, assignment)
     checked, helpers = _with_helpers(path, assignment.ruleset.entry)
     sub = stage(assignment, checked, sub_id)
@@ -231,7 +234,7 @@ def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool 
                  console: Console | None = None, site: bool = True) -> LeagueOutcome:
     """Validate every submission, play the league, grade it, write results.json, grades.csv and the
     sites; the similarity report too when the assignment asks for it."""
-    problem = cannot_run(assignment)
+    problem = cannot_run(assignment) or unmet_requirements(assignment)
     if problem:
         raise Refused(problem)
     run = run_league(assignment, fresh=fresh, progress=progress, console=console)
@@ -262,6 +265,27 @@ def cannot_run(assignment: Assignment) -> str | None:
         return (f"{key}.store: {assignment.store_path} cannot be used as the results store ({exc}); "
                 f"move it away, or set store: to another file.")
     return None
+
+
+def unmet_requirements(assignment: Assignment) -> str | None:
+    """Why this machine may not grade the assignment: a protection its `sandbox.require` names that
+    the sandbox cannot apply here, with how to get it, as one sentence; None when all apply."""
+    required = assignment.config.sandbox.require
+    if not required:
+        return None
+    found = sandbox.protections()
+    lacking = host.unmet(required, found)
+    if not lacking:
+        return None
+    fixes = host.fixes(found)
+    if "sandbox" in found:
+        how = f"{found['sandbox']}; {fixes['sandbox']}"
+        return (f"{assignment.config_path or 'the config'}: assignments.{assignment.name}.sandbox.require names "
+                f"{', '.join(lacking)}, which the portable sandbox cannot apply ({how}), so nothing is graded here.")
+    parts = [f"{name} ({state.removeprefix('missing: ')}" + (f"; to get it: {fixes[name]}" if name in fixes else "")
+             + ")" for name, state in lacking.items()]
+    return (f"{assignment.config_path or 'the config'}: assignments.{assignment.name}.sandbox.require names "
+            f"protections this machine cannot apply, so nothing is graded here: {'; '.join(parts)}.")
 
 
 def grading_summary(assignment: Assignment) -> str:
@@ -337,12 +361,16 @@ class Protections:
     java: dict[str, str]
     builds: dict[str, str]
     ordinary_user: bool
+    fixes: dict[str, str] = field(default_factory=dict)    # layer -> the one change that gives it here
+    advice: list[str] = field(default_factory=list)        # changes that make the sandbox faster here
+    state: str = ""                    # where the grader keeps its own files, and the rule (sandbox/state_dir.py)
     rules: dict[str, str] = field(default_factory=dict)    # the grader's own rules, on every machine
 
 
 def protections() -> Protections:
-    return Protections(sandbox.protections(), java.describe(), available(),
-                       hasattr(os, "geteuid") and os.geteuid() != 0,
+    found = sandbox.protections()
+    return Protections(found, java.describe(), available(), hasattr(os, "geteuid") and os.geteuid() != 0,
+                       host.fixes(found), host.advice(found), state_dir.describe(),
                        {"check positions": CHECK_POSITIONS_RULE, "similarity": COMPARED_RULE})
 
 

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import sandbox
-from rulesets.base import Probe, ProbeCase
+from rulesets.base import IllegalMove, NoMove, Probe, ProbeCase, refuse
 from sandbox import Verdict
 from sandbox.seeding import seat_seed
 
@@ -131,6 +131,10 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         if not compiled.passed:
             return _finish(report)
     on_stage("Interface")
+    too_new = _course_python(assignment, sub)
+    if too_new is not None:
+        report.checks.append(Check("interface", "Interface", False, 0, 0, too_new))
+        return _finish(report)
     probe_seed = probes_seed(report.seed)
     interface = _interface(assignment, sub, factory, probe_seed)
     report.checks.append(interface)
@@ -234,6 +238,19 @@ def _compile(assignment: Assignment, sub: Submission) -> Check:
                  picture=built.compiler or None)
 
 
+def _course_python(assignment: Assignment, sub: Submission) -> str | None:
+    """Why the course's own Python (where it fixed one) would have refused this Python submission, or None."""
+    version = assignment.ruleset.python
+    if version is None or sub.staged is None or language(assignment.ruleset, sub.staged) != "python":
+        return None
+    try:
+        return python_source.too_new(sub.staged, version)
+    except bounded.Refused as exc:
+        return str(exc)
+    except OSError:
+        return None                  # the interface stage says what cannot be read
+
+
 def _finish(report: ValidationReport) -> ValidationReport:
     counted = [c for c in report.checks if not c.informational]
     report.points = round(sum(c.points for c in counted), 6)
@@ -295,6 +312,8 @@ class _Asker:
         self.game: str | None = None   # the game this instance plays (ProbeCase.game): it never sees another
         self.stopped = 0            # positions that ended with the player killed, crashed or unable to start
         self.infra = False          # the machine killed this position's player (asked again)
+        self.course_moves = False   # Probe.course_moves: a failure the course replaced counts as its random move
+        self.replaced = 0           # positions where it did
 
     def ask(self, case: ProbeCase, fresh: bool = False) -> tuple[str | None, dict, bool]:
         """(None or why the answer is wrong, marks, whether a reused instance failed in a way a
@@ -338,10 +357,25 @@ class _Asker:
             return self._judge(case, replies, reused)
         res = self._call(case.method, sent)
         self.answered += 1
+        if self.course_moves and self._course_plays_random(res):
+            self.replaced += 1                   # the course's client played a random move: a legal one
+            return None, {}, False
         if res.verdict is Verdict.OK:
             return self._judge(case, [*replies, res.value], reused)
         why = _call_failure(case.method, res, limit)
         return self._after_failure(case, why), {}, reused and res.verdict is not Verdict.PROTOCOL
+
+    def _course_plays_random(self, res) -> bool:
+        """Whether the course's client played a random move for this answer: an exception or no move
+        (None, Java's null) where the assignment's policy for it is a random move."""
+        policy = self.assignment.policy
+        if res.verdict is Verdict.ERROR:
+            key = "on_uncaught" if res.java_error and policy.on_uncaught else "on_error"
+        elif res.verdict is Verdict.OK and returned_nothing(res.value):
+            key = "on_none"
+        else:
+            return False
+        return getattr(policy, key) in ("random", "random_rest")
 
     @staticmethod
     def _judge(case: ProbeCase, replies: list, reused: bool) -> tuple[str | None, dict, bool]:
@@ -377,6 +411,17 @@ class _Asker:
             self.proc = None
 
 
+def returned_nothing(reply: Any) -> bool:
+    """Whether a shim's reply says the player's code returned nothing (rulesets.base.invalid)."""
+    try:
+        refuse(reply)
+    except NoMove:
+        return True
+    except IllegalMove:
+        return False
+    return False
+
+
 def cores() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -390,12 +435,13 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     from a seed made from it."""
     cases = probe.cases(assignment.game, _drawing_seed(seed, probe.name))
     asker = _Asker(assignment, sub, factory, seed)
+    asker.course_moves = probe.course_moves
     failed: list[tuple[ProbeCase, str, dict]] = []
     fatal_note = ""
     confirmed, opinions = False, 0
     try:
         if len(cases) > 1 and all(c.fresh for c in cases):
-            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers, seed)
+            failed, fatal_note = _fresh_cases(assignment, sub, cases, factory, workers, seed, asker)
             cases_left: list[ProbeCase] = []
         else:
             cases_left = cases
@@ -429,12 +475,14 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
         points = probe.points if passed else 0.0
     if probe.informational:
         points = 0.0
+    replaced = _replaced_note(asker.replaced)
     if not failed:
-        return Check(probe.name, probe.title, True, points, probe.points, f"All {total} positions answered correctly.",
+        return Check(probe.name, probe.title, True, points, probe.points,
+                     f"All {total} positions answered correctly.{replaced}",
                      required=probe.required, informational=probe.informational, cases=total)
     case, message, marks = failed[0]
     wrong = sum(why != "not tried" for _, why, _ in failed)
-    summary = f"{wrong} of {total} positions answered wrongly. First: {case.label}: {message}{fatal_note}"
+    summary = f"{wrong} of {total} positions answered wrongly. First: {case.label}: {message}{fatal_note}{replaced}"
     picture = svg = None
     try:
         picture = case.state.render_text(marks or None)
@@ -444,6 +492,15 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
     return Check(probe.name, probe.title, passed, points, probe.points, summary, required=probe.required,
                  informational=probe.informational, picture=picture, svg=svg, cases=total,
                  failed_cases=len(failed))
+
+
+def _replaced_note(replaced: int) -> str:
+    """The sentence for positions where the player raised or returned nothing and, as in the course's games,
+    a random move was played for it and counted."""
+    if not replaced:
+        return ""
+    return (f" In {replaced} position(s) the player raised an exception or returned no move; as the course's "
+            f"client did, a random move was played instead and counted.")
 
 
 def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowance | None):
@@ -457,16 +514,18 @@ def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowanc
 
 
 def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
-                 workers: int, seed: int) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
+                 workers: int, seed: int, stage: _Asker) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
     """Positions that each need a fresh process are independent, so up to `workers` run at once
     (Double Card's scripted games: one per core). Results are reported in case order and the stop
-    rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts."""
-    def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool]:
+    rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts.
+    `stage`: the stage's own asker, whose `course_moves` each one follows and whose `replaced` counts theirs."""
+    def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool, int]:
         """The sequential loop's body for one case in its own process (first-move allowance included)."""
         asker = _Asker(assignment, sub, factory, seed)
+        asker.course_moves = stage.course_moves
         try:
             why, marks, _ = asker.ask(case, fresh=True)
-            return (None if why is None else (case, why, marks)), asker.stopped > 0
+            return (None if why is None else (case, why, marks)), asker.stopped > 0, asker.replaced
         finally:
             asker.close()
 
@@ -485,7 +544,8 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
                 break
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
-                failure, was_stopped = future.result()
+                failure, was_stopped, replaced = future.result()
+                stage.replaced += replaced
                 results[running.pop(future)] = failure
                 stopped += was_stopped
     failed = [f for i in sorted(results) if (f := results[i]) is not None]
@@ -515,6 +575,7 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
     opponent = builtin(assignment.ruleset, opponent_name)
     n = assignment.config.validation.smoke_games
     games, faults = [], []
+    excused = 0
     for i in range(n):
         seat = i % 2
         pair = (sub, opponent) if seat == 0 else (opponent, sub)
@@ -534,7 +595,9 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue
-        bad = [inc for inc in (mine.incidents if mine else []) if inc["kind"] != "substituted"]
+        incidents = mine.incidents if mine else []
+        bad = [inc for inc in incidents if inc["kind"] != "substituted" and not _course_replaced(inc, incidents)]
+        excused += sum(_course_replaced(inc, incidents) for inc in incidents)
         if bad:
             inc = bad[0]
             ply = f" on move {inc['ply'] + 1}" if inc.get("ply") is not None else ""
@@ -545,4 +608,16 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
         return Check("smoke", title, False, 0, 0, "The player failed while playing " + faults[0]
                      + (f" ({len(faults) - 1} more game(s) had faults.)" if len(faults) > 1 else ""),
                      required=required), games
-    return Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault.", required=required), games
+    note = (f" In {excused} turn(s) the player raised an exception or returned no move; as the course's client "
+            f"did, a random move was played instead.") if excused else ""
+    return Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault.{note}", required=required), games
+
+
+COURSE_REPLACES = ("error", "none", "uncaught")     # what the course's client answered with a random move
+
+
+def _course_replaced(incident: dict, incidents: list[dict]) -> bool:
+    """Whether a smoke game's incident is an exception or a missing move for which the course's rule
+    played a random move (a "substituted" incident at the same ply): the course counted no fault."""
+    return incident["kind"] in COURSE_REPLACES and any(
+        other["kind"] == "substituted" and other.get("ply") == incident.get("ply") for other in incidents)

@@ -248,6 +248,8 @@ class Ruleset:
     lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
     move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
     requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
+    python: tuple[int, int] | None = None   # the Python the course ran, where it fixed one: a submission whose
+    #                                         grammar that Python refuses fails its interface (python_source.too_new)
     board_script: Path | None = None   # positions drawn in the browser's replay viewer (see grader/report.py)
     # the start position (of new_state(seed)) in the compact form the board script reads, where the
     # script cannot derive it from the seed and the params (Python's RNG drew it): stored in each record
@@ -335,6 +337,9 @@ class Probe:
     required: bool = True
     scoring: str = "all"
     informational: bool = False   # reported, never counted
+    # the cases ask for a game's moves, where the course's client played a random move for a player that
+    # returned nothing or raised (policy on_none / on_error "random"): such an answer counts as that move
+    course_moves: bool = False
 
 
 Told = list[dict]          # the opponent's moves since a seat's previous turn, as a game's `last` tells them

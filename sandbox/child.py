@@ -155,6 +155,7 @@ class Bootstrap:
         self.cfg = cfg
         self.applied: dict[str, str] = {}
         self.abi = 0
+        self.started_in: str | None = None   # the cgroup v2 directory a template created us in
 
     def step(self, name: str, fn: Callable[..., str], *args: Any) -> bool:
         try:
@@ -193,7 +194,7 @@ class Bootstrap:
         run = cfg.exec
         if cfg.cgroup_procs:
             procs, cfg.cgroup_procs = cfg.cgroup_procs, []
-            self.step("cgroup", confine.join_cgroups, procs)
+            self.step("cgroup", confine.join_cgroups, procs, self.started_in)
         self.step("rlimits", confine.set_rlimits, cfg.address_space_mb, run.nofile if run else 64,
                   cgroup.PIDS_MAX if uid is not None else None, run.fsize_mb if run else 0)
         if cfg.cpu is not None:

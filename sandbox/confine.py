@@ -24,6 +24,8 @@ PR_CAPBSET_DROP = 24
 PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 PR_SET_PDEATHSIG = 1
 CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWUSER = 0x40000000, 0x20000000, 0x10000000
+CLONE_INTO_CGROUP = 0x200000000
+SYS_CLONE3 = 435                    # one number on every architecture: added after the tables were unified
 SYS_CLONE = {"x86_64": 56, "aarch64": 220, "riscv64": 220, "ppc64le": 120, "s390x": 120}
 STACK_BYTES = 8 * 1024 * 1024
 INF = resource.RLIM_INFINITY
@@ -38,12 +40,20 @@ def _check(result: int, what: str) -> None:
         raise OSError(err, f"{what}: {os.strerror(err)}")
 
 
-def join_cgroups(procs_files: list[str]) -> str:
-    """Write our pid into each cgroup.procs; the description names the controllers, not the paths."""
+def join_cgroups(procs_files: list[str], started_in: str | None = None) -> str:
+    """Write our pid into each cgroup.procs, except that of the cgroup v2 directory we were created
+    in (`started_in`: clone3 CLONE_INTO_CGROUP). The description names the hierarchies, not the paths."""
+    names = []
     for path in procs_files:
+        folder = os.path.dirname(path)
+        v2 = os.path.exists(os.path.join(folder, "cgroup.controllers"))    # a file only cgroup v2 has
+        names.append("cgroup v2" if v2 else os.path.relpath(path, "/sys/fs/cgroup").split("/")[0])
+        if started_in is not None and os.path.samefile(folder, started_in):
+            names[-1] += " (created in it: clone3 CLONE_INTO_CGROUP)"
+            continue
         with open(path, "w") as f:
             f.write(str(os.getpid()))
-    return "joined: " + ", ".join(os.path.relpath(p, "/sys/fs/cgroup").split("/")[0] for p in procs_files)
+    return "joined: " + ", ".join(names)
 
 
 def set_rlimits(address_space_mb: int, nofile: int = 64, nproc: int | None = None, fsize_mb: int = 0) -> str:
@@ -192,21 +202,47 @@ def enter_user_namespace() -> str:
 _pylibc = ctypes.PyDLL(None, use_errno=True)      # keeps the GIL across the call, as os.fork does
 
 
-def fork_into_new_pid_namespace() -> int:
-    """os.fork() with the child as pid 1 of a new pid namespace, by a raw clone(2): inside a user
-    namespace, unshare+setns cannot go back to the caller's pid namespace (it belongs to the
-    parent user namespace). Python's own before/after-fork steps run around it."""
-    nr = SYS_CLONE.get(platform.machine())
-    if nr is None:
-        raise NamespaceError(0, f"clone: unknown system call number on {platform.machine()}")
+def _raw_fork(what: str, *args: object) -> int:
+    """os.fork() by the raw system call `args` (a clone or clone3), with Python's own before/after-fork
+    steps around it; NamespaceError (nothing started) when it fails."""
     api = ctypes.pythonapi
     api.PyOS_BeforeFork()
-    pid: int = _pylibc.syscall(nr, ctypes.c_ulong(CLONE_NEWPID | signal.SIGCHLD), None, None, None, None)
+    pid: int = _pylibc.syscall(*args)
     err = ctypes.get_errno()
     if pid == 0:
         api.PyOS_AfterFork_Child()
     else:
         api.PyOS_AfterFork_Parent()
     if pid < 0:
-        raise NamespaceError(err, f"clone(CLONE_NEWPID): {os.strerror(err)}")
+        raise NamespaceError(err, f"{what}: {os.strerror(err)}")
     return pid
+
+
+def fork_into_new_pid_namespace() -> int:
+    """os.fork() with the child as pid 1 of a new pid namespace, by a raw clone(2): inside a user
+    namespace, unshare+setns cannot go back to the caller's pid namespace (it belongs to the
+    parent user namespace)."""
+    nr = SYS_CLONE.get(platform.machine())
+    if nr is None:
+        raise NamespaceError(0, f"clone: unknown system call number on {platform.machine()}")
+    return _raw_fork("clone(CLONE_NEWPID)", nr, ctypes.c_ulong(CLONE_NEWPID | signal.SIGCHLD), None, None, None, None)
+
+
+class CloneArgs(ctypes.Structure):
+    """struct clone_args of clone3(2), up to `cgroup` (CLONE_ARGS_SIZE_VER2, Linux 5.7)."""
+
+    _fields_ = [(name, ctypes.c_uint64) for name in (
+        "flags", "pidfd", "child_tid", "parent_tid", "exit_signal", "stack", "stack_size", "tls",
+        "set_tid", "set_tid_size", "cgroup")]
+
+
+def fork_into_cgroup(cgroup_fd: int, new_pid_namespace: bool) -> int:
+    """os.fork() with the child created inside the cgroup v2 directory open as `cgroup_fd`
+    (clone3 CLONE_INTO_CGROUP: it never migrates, so no migration lock or RCU grace period is
+    waited for), and with `new_pid_namespace` as pid 1 of a new pid namespace. NamespaceError
+    (nothing started) when the kernel refuses: ENOSYS before Linux 5.7, EBUSY for a cgroup that
+    is not a leaf, EPERM or EACCES where the caller may not move a process there."""
+    flags = CLONE_INTO_CGROUP | (CLONE_NEWPID if new_pid_namespace else 0)
+    args = CloneArgs(flags=flags, exit_signal=signal.SIGCHLD, cgroup=cgroup_fd)
+    return _raw_fork("clone3(CLONE_INTO_CGROUP)", ctypes.c_long(SYS_CLONE3), ctypes.byref(args),
+                     ctypes.c_size_t(ctypes.sizeof(args)))

@@ -2,7 +2,7 @@
 for a CPU it was ready to use. Move clocks are measured with these (sandbox/limits.py `Spent`).
 
 CPU time, from the most precise source the host offers, in this order: the player's cgroup
-`cpuacct.usage` (nanoseconds, every task in the cgroup), the kernel's CPU clock of the process
+(v1 `cpuacct.usage` in nanoseconds, v2 `cpu.stat` usage_usec in microseconds; every task in the cgroup), the kernel's CPU clock of the process
 (`clock_gettime` on the pid's process clock: nanoseconds, all its threads, ended ones
 included, and no privilege needed), `/proc/<pid>/stat` (clock ticks: 10 ms, too coarse to tell
 2.0008 s from 2 s). Where none can be read the wall clock stands in, an upper bound for one core.
@@ -25,6 +25,9 @@ from pathlib import Path
 _CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
+CGROUP_SOURCES = {"cpuacct.usage": "cgroup cpuacct.usage (ns)", "cpu.stat": "cgroup cpu.stat usage_usec (µs)"}
+
+
 def process_clock(pid: int) -> int:
     """Linux's clockid of another process's CPU clock: MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)."""
     return ((~pid) << 3) | 2
@@ -40,7 +43,8 @@ class CpuMeter:
         self.usage_fd = None if cgroup_usage is None else _open(cgroup_usage)
         self.t0 = time.perf_counter()
         readers: tuple[tuple[str, Callable[[], float | None]], ...] = (
-            ("cgroup cpuacct.usage (ns)", self._cgroup), ("process CPU clock (ns)", self._clock),
+            (CGROUP_SOURCES.get(cgroup_usage.name if cgroup_usage else "", ""), self._cgroup),
+            ("process CPU clock (ns)", self._clock),
             ("/proc/<pid>/stat (clock ticks)", self._stat))
         for source, read in readers:
             if read() is not None:
@@ -62,8 +66,11 @@ class CpuMeter:
         if self.usage_fd is None:
             return None
         try:
-            return int(os.pread(self.usage_fd, 32, 0)) / 1e9
-        except (OSError, ValueError):
+            data = os.pread(self.usage_fd, 64, 0)
+            if data.startswith(b"usage_usec "):          # cgroup v2 cpu.stat: its first line
+                return int(data.split(maxsplit=2)[1]) / 1e6
+            return int(data) / 1e9
+        except (OSError, ValueError, IndexError):
             return None
 
     def _clock(self) -> float | None:

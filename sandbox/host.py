@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+from collections.abc import Callable
 
 from .limits import Limits
 
@@ -20,6 +21,29 @@ def cgroup_reason() -> str | None:
         return f"{platform.system()} has no cgroups"
     from . import cgroup  # here: Linux only, absent where the portable sandbox runs
     return cgroup.unavailable_reason()
+
+
+@functools.cache
+def cgroup_probe(memory_mb: int) -> str | None:
+    """Why a player's cgroup could not be made just now, or None: one is made and removed, so the
+    answer is what the kernel allowed, not what the files suggest. Cached: once a process."""
+    from . import cgroup  # here: Linux only, like cgroup_reason
+    try:
+        cgroup.PlayerCgroup(memory_mb).remove()
+    except OSError as exc:
+        return f"a trial cgroup could not be made: {exc.strerror or exc}"
+    return None
+
+
+def memory_row(memory_mb: int) -> str:
+    """The memory protection a player gets from its cgroup here (cgroup_reason() is None)."""
+    from . import cgroup  # here: Linux only, like cgroup_reason
+    if cgroup.version() == 2:
+        tree = cgroup.subtree()
+        pids = f", pids.max {cgroup.PIDS_MAX}" if "pids" in tree.controllers else ", missing: pids not delegated"
+        return f"cgroup v2 {memory_mb} MB (OOM kill → memory verdict){pids}; {tree.note}"
+    pids = f", pids.max {cgroup.PIDS_MAX}" if cgroup.own_dir("pids") is not None else ", missing: no pids hierarchy"
+    return f"cgroup v1 {memory_mb} MB (OOM kill → memory verdict){pids}"
 
 
 @functools.cache
@@ -38,6 +62,21 @@ def pid_namespace_reason() -> str | None:
     if os.geteuid() != 0:
         return userns_reason()
     return None
+
+
+# Every name protections() reports, in its order: what a course may require (grader/config.py
+# `sandbox.require`); tests/sandbox/test_cgroup_v2.py keeps the two the same.
+LAYERS = ("landlock", "seccomp", "memory", "capabilities", "uid", "pid_namespace", "private_root", "first_turn",
+          "parent_death", "no_new_privs", "network", "rlimits", "cpu", "cpu_time", "freeze")
+
+
+def unmet(required: list[str], prot: dict[str, str]) -> dict[str, str]:
+    """Each required layer `prot` (protections()) does not fully apply, with its state. The portable
+    sandbox (macOS, Windows, GRADER_SANDBOX=portable) meets no requirement."""
+    if "sandbox" in prot:
+        return dict.fromkeys(required, prot["sandbox"])
+    return {name: prot.get(name, "missing: not reported") for name in required
+            if "missing" in prot.get(name, "missing")}
 
 
 USERNS_SYSCTLS = (("/proc/sys/user/max_user_namespaces", "0", "user.max_user_namespaces is 0"),
@@ -91,9 +130,9 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
         out["seccomp"] = seccomp_filter.describe() if linux else "missing: not Linux"
     except Exception as exc:
         out["seccomp"] = f"missing: {exc}"
-    reason = cgroup_reason()
-    out["memory"] = (f"cgroup v1 {limits.memory_mb} MB (OOM kill → memory verdict), pids.max {cgroup.PIDS_MAX}"
-                     if reason is None else f"RLIMIT_AS {limits.memory_mb} MB; missing: a memory cgroup ({reason})")
+    reason = cgroup_reason() or cgroup_probe(limits.memory_mb)
+    out["memory"] = (memory_row(limits.memory_mb) if reason is None else
+                     f"RLIMIT_AS {limits.memory_mb} MB; missing: a memory cgroup ({reason})")
     root = hasattr(os, "geteuid") and os.geteuid() == 0
     out["capabilities"] = ("all dropped" if root else "none to drop (not root)") + \
         (" (then the player's own uid)" if root and uid_reason() is None else "")
@@ -116,7 +155,10 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
         else "missing: no POSIX rlimits")
     out["cpu"] = "sched_setaffinity to Limits.cpu" if hasattr(os, "sched_setaffinity") else \
         "missing: no sched_setaffinity"
-    if reason is None and cgroup.own_dir("cpuacct") is not None:
+    cgroups = out["memory"].startswith("cgroup")
+    if cgroups and cgroup.version() == 2:
+        out["cpu_time"] = "move limits on CPU time from the player's cgroup cpu.stat usage_usec (µs), all threads"
+    elif cgroups and cgroup.own_dir("cpuacct") is not None:
         out["cpu_time"] = "move limits on CPU time from the player's cgroup cpuacct.usage (ns), all threads"
     elif linux:
         out["cpu_time"] = "move limits on CPU time from the process CPU clock (ns), all threads"
@@ -126,3 +168,65 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     out["freeze"] = "SIGSTOP/SIGCONT of the process group between calls" if hasattr(os, "killpg") else \
         "missing: no process groups"
     return out
+
+
+USERNS_FIXES = {"user.max_user_namespaces is 0": "sysctl -w user.max_user_namespaces=15000",
+                "kernel.unprivileged_userns_clone is 0": "sysctl -w kernel.unprivileged_userns_clone=1",
+                "AppArmor restricts unprivileged user namespaces":
+                    "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"}
+AS_ROOT = "run the grader as root (sudo), which also gives each player a uid of its own"
+DELEGATE = ("run the grader in a systemd unit with Delegate=yes (systemd-run --scope -p Delegate=yes grader …; "
+            "as an ordinary user add --user)")
+
+
+def cgroup_fix() -> str:
+    """The one change that gives players memory cgroups here (cgroup_reason() is not None)."""
+    if platform.system() != "Linux":
+        return "run the grader on Linux"
+    from . import cgroup_layout  # here: Linux only, like cgroup_reason
+    layout = cgroup_layout.current()
+    if layout.forced:
+        return f"unset {cgroup_layout.FORCE_ENV} (it is {layout.forced!r})"
+    version = layout.memory_version()
+    if version is None:
+        return "mount the cgroup2 hierarchy (mount -t cgroup2 none /sys/fs/cgroup) or boot with cgroups enabled"
+    if version == 1:
+        return AS_ROOT + "; on a cgroup v2 host, a systemd unit with Delegate=yes does it without root"
+    return DELEGATE + (", or run it as root" if os.geteuid() != 0 else "")
+
+
+def fixes(prot: dict[str, str]) -> dict[str, str]:
+    """For each layer of `prot` (protections()) that is missing or partly missing, the one-line
+    change to this host that gives it, from the same facts protections() read."""
+    if "sandbox" in prot:                      # the portable sandbox: no layer can be added here
+        return {"sandbox": "grade on Linux: only there does the sandbox confine files, network and processes"}
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    userns = None if root else userns_reason()
+    namespaces = AS_ROOT
+    if userns is not None:
+        namespaces = next((fix for why, fix in USERNS_FIXES.items() if why in userns), AS_ROOT)
+    where: dict[str, Callable[[], str]] = {
+        "memory": cgroup_fix, "uid": lambda: AS_ROOT, "capabilities": lambda: AS_ROOT,
+        "pid_namespace": lambda: namespaces, "private_root": lambda: namespaces,
+        "first_turn": lambda: namespaces, "network": lambda: namespaces,
+        "landlock": lambda: "a Linux 5.13+ kernel with Landlock among its security modules (boot option lsm=…,landlock)",
+        "seccomp": lambda: "install libseccomp (apt-get install libseccomp2)"}
+    return {name: where[name]() for name, state in prot.items() if "missing" in state and name in where}
+
+
+def advice(prot: dict[str, str]) -> list[str]:
+    """Changes that make this host's sandbox (`prot`, protections()) faster, not safer; one line each."""
+    if "sandbox" in prot or platform.system() != "Linux" or cgroup_reason() is not None:
+        return []
+    from . import cgroup  # here: Linux only, like cgroup_reason
+    if cgroup.version() != 1:
+        return []
+    try:
+        with open("/sys/kernel/rcu_expedited") as f:
+            expedited = f.read().strip() != "0"
+    except OSError:
+        return []
+    if expedited:
+        return []
+    return [("players join their cgroup v1 by migration, each waiting out an RCU grace period (most of a player's "
+             "start): echo 1 > /sys/kernel/rcu_expedited (boot option rcupdate.rcu_expedited=1), or a cgroup v2 host")]

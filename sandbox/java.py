@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import wire
+from . import state_dir, wire
 from .command import Command, loader_paths
 
 SHIM_SOURCES = Path(__file__).resolve().parent / "java_sources" / "grader_shim"
@@ -51,11 +51,9 @@ def required_jdk() -> Path:
 
 
 def cache_root() -> Path:
-    """Compiled classes and CDS archives, per user, shared between runs (keyed by content)."""
-    root = Path(os.environ.get("GRADER_JAVA_CACHE") or Path(tempfile.gettempdir()) / f"grader-java-{os.getuid()}")
-    root.mkdir(parents=True, exist_ok=True)
-    os.chmod(root, 0o755)
-    return root
+    """Compiled classes and CDS archives (and the build cache, grader/build_cache.py), shared between
+    runs (keyed by content): `compiled` in the grader's private state folder, or GRADER_JAVA_CACHE."""
+    return state_dir.folder("compiled", env="GRADER_JAVA_CACHE")
 
 
 def jdk_read_paths(home: Path) -> list[str]:

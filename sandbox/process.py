@@ -282,6 +282,7 @@ class PlayerProcess:
         return wire.ChildConfig(
             shim=self.shim, submission=self.submission,
             cgroup_procs=self.cgroup.procs_files if self.cgroup else [],
+            cgroup_dir=self.cgroup.start_in if self.cgroup else None,
             address_space_mb=max(4 * lim.memory_mb, 2048) if self.cgroup else lim.memory_mb,
             cpu=lim.cpu, netns=True, read_paths=list(lim.read_paths),
             python_path=list(lim.python_path),

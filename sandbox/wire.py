@@ -44,6 +44,7 @@ class ChildConfig:
     request_fd: int = -1                     # set by the child: the descriptors it was given
     reply_fd: int = -1
     cgroup_procs: list[str] = field(default_factory=list)   # cgroup.procs files to join
+    cgroup_dir: str | None = None            # a cgroup v2 directory to be created in (CLONE_INTO_CGROUP)
     address_space_mb: int = 0                # RLIMIT_AS
     cpu: int | None = None                   # core to pin to
     netns: bool = True                       # a network namespace of its own (root only)

@@ -10,7 +10,8 @@ pipes, starts its own session, and runs the same restriction steps as sandbox.ch
 opens the submission: every game is a fresh process that restricts itself first. As root each
 child is pid 1 of a new pid namespace (unshare before the fork, setns back after it), so it sees
 neither the template nor anything else; it dies with the template (PR_SET_PDEATHSIG), and the
-template leaves when its manager hangs up or dies.
+template leaves when its manager hangs up or dies. On cgroup v2 the child is created inside its
+player's cgroup (clone3 CLONE_INTO_CGROUP), so it never migrates into it.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ class Template:
         self.boot = boot
         self.userns = userns                       # "missing: why", or what enter_user_namespace did
         self.children: dict[int, tuple[int, socket.socket]] = {}    # pidfd -> (pid, status socket)
+        self.clone_into_cgroup: str | None = None  # why clone3(CLONE_INTO_CGROUP) failed here, once it did
 
     def serve(self) -> ChildConfig:
         """Answer fork requests and reap children until the manager hangs up (then exit).
@@ -60,7 +62,7 @@ class Template:
             return None
         req_r, rep_w, out_w, status_fd = fds
         try:
-            pid, cfg.pid_namespace_missing = self.fork_process()
+            pid, cfg.pid_namespace_missing = self.fork_process(cfg.cgroup_dir)
         except OSError as exc:
             for fd in fds:
                 os.close(fd)
@@ -77,8 +79,13 @@ class Template:
         socket.send_fds(self.control, [json.dumps({"pid": pid}).encode()], [pidfd])
         return None
 
-    def fork_process(self) -> tuple[int, str | None]:
-        """(pid, why the child has no pid namespace of its own or None), as os.fork returns."""
+    def fork_process(self, cgroup_dir: str | None = None) -> tuple[int, str | None]:
+        """(pid, why the child has no pid namespace of its own or None), as os.fork returns; the
+        child is created inside `cgroup_dir` (a cgroup v2 directory) where the kernel allows it."""
+        if cgroup_dir is not None and self.clone_into_cgroup is None:
+            started = self.fork_into(cgroup_dir)
+            if started is not None:
+                return started
         if self.userns is None or self.userns.startswith("missing"):
             pid, missing = confine.in_new_pid_namespace(os.fork)
             return pid, missing if self.userns is None else self.userns.removeprefix("missing: ")
@@ -86,6 +93,28 @@ class Template:
             return confine.fork_into_new_pid_namespace(), None
         except confine.NamespaceError as exc:
             return os.fork(), str(exc)
+
+    def fork_into(self, cgroup_dir: str) -> tuple[int, str | None] | None:
+        """fork_process's result for a child created inside `cgroup_dir` (it need not join it
+        afterwards), or None when the kernel refused (the reason is kept: the next children are
+        forked as before and join their cgroup by cgroup.procs)."""
+        namespace = os.geteuid() == 0                  # root, or uid 0 of the template's user namespace
+        try:
+            fd = os.open(cgroup_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            return None
+        try:
+            pid = confine.fork_into_cgroup(fd, namespace)
+        except OSError as exc:
+            self.clone_into_cgroup = str(exc)
+            return None
+        finally:
+            os.close(fd)
+        if pid == 0:
+            self.boot.started_in = cgroup_dir
+        if namespace:
+            return pid, None
+        return pid, self.userns.removeprefix("missing: ") if self.userns else "not root, so no pid namespace can be made"
 
     def reap(self, pidfd: int) -> None:
         """The child ended: collect it and tell its manager how, on its status socket."""

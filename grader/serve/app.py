@@ -46,6 +46,7 @@ from .worker import _folder_name
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 STATIC = Path(__file__).resolve().parent.parent / "static"
+KNOWN_LOGINS = 4           # accounts a browser remembers having signed in from (throttle.py: its own count)
 
 
 class BodyLimit:
@@ -183,9 +184,27 @@ class Service(ServeContext):
         return sessions.user(self.db, token) if isinstance(token, str) else None
 
     def log_in(self, request: Request, user: dict) -> None:
-        """A fresh session (and CSRF token) for this browser."""
-        request.session.clear()
+        """A fresh session (and CSRF token) for this browser, which is now one the account signed in from."""
+        known = [login for login in self._known(request) if login != user["login"]][-(KNOWN_LOGINS - 1):]
+        self.log_out(request)
+        request.session["known"] = [*known, user["login"]]
         request.session["sid"] = sessions.start(self.db, user["id"])
+
+    def log_out(self, request: Request) -> None:
+        """End this browser's session; what it remembers of itself (`device`, `known`) stays."""
+        device, known = request.session.get("device") or secrets.token_urlsafe(16), self._known(request)
+        request.session.clear()
+        request.session.update(device=device, known=known)
+
+    def _known(self, request: Request) -> list[str]:
+        known = request.session.get("known")
+        return [k for k in known if isinstance(k, str)] if isinstance(known, list) else []
+
+    def device(self, request: Request, login: str) -> str:
+        """This browser's id if `login` signed in from it before (the signed cookie says so), else "":
+        its wrong passwords are then counted apart, so no one else's can lock it out (throttle.py)."""
+        device = request.session.get("device")
+        return device if isinstance(device, str) and login in self._known(request) else ""
 
     def need_user(self, request: Request) -> dict:
         user = self.user(request)
@@ -273,15 +292,16 @@ def login(svc: Service, request: Request, form) -> Response:
     error, status = "", 200
     if form is not None:
         name, address = str(form.get("login", "")).strip(), svc.client_address(request)
+        device = svc.device(request, name)
         try:
-            throttle.check(svc.db, "login", name, address)
+            throttle.check(svc.db, "login", name, address, device)
             user = accounts.check_password(svc.db, name, str(form.get("password", "")))
             if user:
-                throttle.succeeded(svc.db, "login", name)
+                throttle.succeeded(svc.db, "login", name, address, device)
                 svc.log_in(request, user)
                 nxt = request.query_params.get("next", "/")
                 return RedirectResponse(nxt if nxt.startswith("/") and not nxt.startswith("//") else "/", 303)
-            throttle.failed(svc.db, "login", name, address)
+            throttle.failed(svc.db, "login", name, address, device)
             error, status = "The login or the password is wrong.", 401
         except throttle.TooManyAttempts as exc:
             error, status = str(exc), 429
@@ -292,25 +312,25 @@ def logout(svc: Service, request: Request, form) -> Response:
     token = request.session.get("sid")
     if isinstance(token, str):
         sessions.end(svc.db, token)
-    request.session.clear()
+    svc.log_out(request)
     return RedirectResponse("/login", 303)
 
 
 def logout_everywhere(svc: Service, request: Request, form) -> Response:
     user = svc.need_user(request)
     sessions.end_all(svc.db, user["id"])
-    request.session.clear()
+    svc.log_out(request)
     return RedirectResponse("/login", 303)
 
 
 def setup(svc: Service, request: Request, form) -> Response:
     token, address = request.path_params["token"], svc.client_address(request)
-    try:
-        throttle.check(svc.db, "setup", "", address)
-    except throttle.TooManyAttempts as exc:
-        return svc.page(request, "message.html", status=429, title="Too many attempts", message=str(exc))
-    user = accounts.user_for_token(svc.db, token)
+    user = accounts.user_for_token(svc.db, token)      # a real link always works: no guesser can block it
     if user is None:
+        try:
+            throttle.check(svc.db, "setup", "", address)
+        except throttle.TooManyAttempts as exc:
+            return svc.page(request, "message.html", status=429, title="Too many attempts", message=str(exc))
         throttle.failed(svc.db, "setup", "", address)
         return svc.page(request, "message.html", status=404, title="Link not valid",
                         message="This set-password link is unknown, used or expired; ask your instructor for a new one.")
@@ -320,6 +340,7 @@ def setup(svc: Service, request: Request, form) -> Response:
         error = accounts.password_problem(password, str(form.get("again", "")))
         if not error and accounts.set_password(svc.db, token, password):
             sessions.end_all(svc.db, user["id"])
+            throttle.cleared(svc.db, "login", user["login"])
             svc.log_in(request, user)
             return RedirectResponse("/", 303)
     return svc.page(request, "setup.html", user_name=user["name"] or user["login"], error=error)
@@ -329,10 +350,11 @@ def change_password(svc: Service, request: Request, form) -> Response:
     user = svc.need_user(request)
     error, status, done = "", 200, False
     if form is not None:
+        where = (user["login"], svc.client_address(request), svc.device(request, user["login"]))
         try:
-            throttle.check(svc.db, "login", user["login"], svc.client_address(request))
+            throttle.check(svc.db, "login", *where)
             if not accounts.check_password(svc.db, user["login"], str(form.get("current", ""))):
-                throttle.failed(svc.db, "login", user["login"], svc.client_address(request))
+                throttle.failed(svc.db, "login", *where)
                 error, status = "The current password is wrong.", 401
             else:
                 new = str(form.get("password", ""))
@@ -391,7 +413,8 @@ def upload(svc: Service, request: Request, form) -> Response:
         if not data:
             raise uploads.UploadRefused("The file is empty.")
         row = uploads.store(svc.db, svc.data_dir, user["id"], name,
-                            uploads.accepted_filename(item.filename, a.ruleset.entry, data), data)
+                            uploads.accepted_filename(item.filename, a.ruleset.entry, data), data,
+                            rate=(svc.settings.rate_limit, svc.settings.rate_window_s))
     except uploads.UploadRefused as exc:
         return svc.page(request, "message.html", status=exc.status, title="Upload not taken", message=str(exc),
                         back=f"/a/{name}")

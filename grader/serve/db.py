@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS uploads (
     path TEXT NOT NULL, sha256 TEXT NOT NULL, size INTEGER NOT NULL, uploaded_at REAL NOT NULL,
     seq INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'grader_failed')),
     attempts INTEGER NOT NULL DEFAULT 0, not_before REAL NOT NULL DEFAULT 0, lease_owner TEXT, lease_until REAL,
-    passed INTEGER, points REAL, max_points REAL, verdict_text TEXT, verdict_json TEXT, grader_error TEXT,
+    turn INTEGER NOT NULL DEFAULT 0, passed INTEGER, points REAL, max_points REAL, verdict_text TEXT, verdict_json TEXT, grader_error TEXT,
     finished_at REAL);
 CREATE INDEX IF NOT EXISTS uploads_by_user ON uploads (user_id, assignment, uploaded_at);
 CREATE INDEX IF NOT EXISTS uploads_by_status ON uploads (status, not_before);
@@ -47,6 +47,7 @@ CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user_id);
 CREATE TABLE IF NOT EXISTS attempts (
     subject TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at REAL NOT NULL, blocked_until REAL NOT NULL);
 """
+ADDED_COLUMNS = [("uploads", "turn", "INTEGER NOT NULL DEFAULT 0")]    # (table, column, type) since the first schema
 PRIVATE_FILE = 0o600
 
 
@@ -65,6 +66,17 @@ class Database:
         with self.transaction() as tx:
             for statement in filter(str.strip, SCHEMA.split(";")):
                 tx.execute(self._dialect(statement))
+            for table, column, kind in ADDED_COLUMNS:       # a database made by an earlier version
+                if column not in self._columns(tx, table):
+                    tx.execute(self._dialect(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+
+    def _columns(self, tx: _Tx, table: str) -> set[str]:
+        if self.postgres:
+            rows = tx.query("SELECT column_name AS name FROM information_schema.columns WHERE table_name = ? "
+                            "AND table_schema = current_schema()", (table,))
+        else:
+            rows = tx.query(f"PRAGMA table_info({table})")
+        return {r["name"] for r in rows}
 
     @property
     def path(self) -> str:
@@ -126,10 +138,12 @@ class Database:
 
     # ------------------------------------------------------------------ the job queue
     def claim(self, table: str, owner: str, lease_s: float) -> dict | None:
-        """The oldest job that is queued (and due), or running with an expired lease; now owned by `owner`."""
+        """The next job that is queued (and due), or running with an expired lease; now owned by `owner`.
+        Uploads go by `turn` (how many of the student's own uploads were waiting when it came), then
+        age: a student's second job waits behind everyone's first. League runs go oldest first."""
         now = time.time()
         uploads = table == "uploads"
-        due, order = ("AND not_before <= ?", "uploaded_at") if uploads else ("", "requested_at")
+        due, order = ("AND not_before <= ?", "turn, uploaded_at") if uploads else ("", "requested_at")
         if self.postgres:
             ready = f"((status = 'queued' {due}) OR (status = 'running' AND lease_until < ?))"
             args = (now, now) if uploads else (now,)

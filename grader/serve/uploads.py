@@ -10,6 +10,7 @@ import hashlib
 import os
 import re
 import secrets
+import shutil
 import time
 from datetime import datetime
 from pathlib import Path
@@ -53,17 +54,28 @@ def accepted_filename(name: str, entry: str, data: bytes) -> str:
 
 
 def check_rate(db: Database, user_id: int, limit: int, window_s: float) -> None:
-    since = time.time() - window_s
+    """UploadRefused (429) when the student used up the window's uploads: an early answer that spares
+    reading the file; `store` decides for good, under the student's lock."""
+    _within_rate(db, user_id, limit, window_s, time.time())
+
+
+def _within_rate(db, user_id: int, limit: int, window_s: float, now: float) -> None:
     recent = db.query("SELECT uploaded_at FROM uploads WHERE user_id = ? AND uploaded_at > ? ORDER BY uploaded_at",
-                      (user_id, since))
+                      (user_id, now - window_s))
     if len(recent) >= limit:
-        wait = max(1, int(recent[0]["uploaded_at"] + window_s - time.time()) // 60 + 1)
+        wait = max(1, int(recent[0]["uploaded_at"] + window_s - now) // 60 + 1)
         raise UploadRefused(f"You uploaded {len(recent)} times in the last {window_s / 60:g} minutes, the most "
                             f"allowed; try again in {wait} minute(s).", status=429)
 
 
-def store(db: Database, data_dir: Path, user_id: int, assignment: str, filename: str, data: bytes) -> dict:
-    """Write the upload durably and queue it; the row as stored."""
+def store(db: Database, data_dir: Path, user_id: int, assignment: str, filename: str, data: bytes,
+          rate: tuple[int, float] | None = None) -> dict:
+    """Write the upload durably and queue it; the row as stored. `rate` (most uploads, window in
+    seconds): UploadRefused past it, the file removed. The number (`seq`) and the rate are decided in
+    one transaction holding the student's lock (PostgreSQL: their users row FOR UPDATE; SQLite:
+    BEGIN IMMEDIATE, one writer at a time), so simultaneous uploads get distinct numbers and never
+    more than the limit is stored. Its `turn` (how many of the student's uploads are waiting) places
+    it in the queue's fair order (db.claim)."""
     upload_id = secrets.token_urlsafe(16)
     folder = data_dir / "uploads" / upload_id
     folder.parent.mkdir(mode=0o700, exist_ok=True)
@@ -79,14 +91,24 @@ def store(db: Database, data_dir: Path, user_id: int, assignment: str, filename:
             os.fsync(fd)
         finally:
             os.close(fd)
-    now = time.time()
-    with db.transaction() as tx:
-        seq = tx.query("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ? AND assignment = ?",
-                       (user_id, assignment))[0]["n"] + 1
-        tx.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, seq, "
-                   "status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
-                   (upload_id, user_id, assignment, filename, str(path), hashlib.sha256(data).hexdigest(),
-                    len(data), now, seq))
+    try:
+        with db.transaction() as tx:
+            if db.postgres:
+                tx.query("SELECT id FROM users WHERE id = ? FOR UPDATE", (user_id,))
+            now = time.time()
+            if rate is not None:
+                _within_rate(tx, user_id, *rate, now)
+            seq = tx.query("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ? AND assignment = ?",
+                           (user_id, assignment))[0]["n"] + 1
+            turn = tx.query("SELECT COUNT(*) AS n FROM uploads WHERE user_id = ? AND status IN ('queued', 'running')",
+                            (user_id,))[0]["n"]
+            tx.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, seq, "
+                       "turn, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')",
+                       (upload_id, user_id, assignment, filename, str(path), hashlib.sha256(data).hexdigest(),
+                        len(data), now, seq, turn))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     row = by_id(db, upload_id)
     assert row is not None
     return row
@@ -123,11 +145,13 @@ def of_user(db: Database, user_id: int, assignment: str) -> list[dict]:
 
 
 def queue_position(db: Database, upload: dict) -> int:
-    """How many uploads are ahead of this one (0: it is being evaluated or next)."""
+    """How many uploads are ahead of this one (0: it is being evaluated or next), in the queue's
+    fair order (db.claim): by turn, then age."""
     if upload["status"] != "queued":
         return 0
-    return db.query("SELECT COUNT(*) AS n FROM uploads WHERE status IN ('queued', 'running') AND uploaded_at < ?",
-                    (upload["uploaded_at"],))[0]["n"]
+    turn, at = upload["turn"], upload["uploaded_at"]
+    return db.query("SELECT COUNT(*) AS n FROM uploads WHERE status = 'running' OR (status = 'queued' AND "
+                    "(turn < ? OR (turn = ? AND uploaded_at < ?)))", (turn, turn, at))[0]["n"]
 
 
 def penalised(upload: dict, penalties: dict) -> dict:

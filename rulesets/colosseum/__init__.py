@@ -34,6 +34,7 @@ RULESET = Ruleset(
                       policy=Policy(on_late="random", on_illegal="random", on_error="random", on_none="random")),
     move_call="step()",
     requirements=Path(__file__).resolve().parent / "requirements.txt",   # NumPy 1.x, as the course pinned
+    python=(3, 9),                     # the PDF: "CentOS 7, Python 3.9" for the tournament
     players={"random": PLAYERS_DIR / "random", "baseline": PLAYERS_DIR / "baseline"},
     probes=probes,
     replies={"move": OneOf(Seq(Seq(Int(), Int()), Int()), INVALID, text='[[row, col], dir] or {"invalid": ...}')},

@@ -44,6 +44,23 @@ ROLE = {"colours": r"(?i)\bcolou?r", "dots": r"(?i)\bdot"}
 ASKS_FIRST = linear_re.compile(r"(?i)\b(?:first|start|begin|starts)\b")
 ASKS_YES = linear_re.compile(r"(?i)\b(?:y/n|yes/no|\(y\)|yes or no)\b|\?\s*$")
 ASKS_MOVE = linear_re.compile(r"(?i)\b(?:move|placement)\b")      # "Enter your move", not "Who moves first?"
+HUMAN = r"(?:you|your|human|me|i|myself)"
+# a question about a seat: "AI palys as the 1th player or 2nd palyer?(1 or 2)", "Are you player 1 or 2?"
+PLAYER_WORD = r"p[la][a-z]{2,4}rs?"                                 # player, palyer, plyer
+ASKS_SEAT = linear_re.compile(rf"(?i)\b{PLAYER_WORD}\b[^\n]*\b(?:1|one|1st|1th|first)\b[^\n]*\b(?:2|two|2nd|second)\b|"
+                              rf"\b(?:1st|1th|first)\b[^\n]*\b(?:2nd|2th|second)\b[^\n]*\b{PLAYER_WORD}\b")
+FIRST_PLAYER = linear_re.compile(rf"(?i)\b{PLAYER_WORD}\s*(?:1|one)\b|\b(?:1st|1th|first)\s+{PLAYER_WORD}\b|"
+                                 r"^\W*(?:1st|1th|first)\W*$")
+SECOND_PLAYER = linear_re.compile(rf"(?i)\b{PLAYER_WORD}\s*(?:2|two)\b|\b(?:2nd|2th|second)\s+{PLAYER_WORD}\b|"
+                                  r"^\W*(?:2nd|2th|second)\W*$")
+SEAT_LABEL = linear_re.compile(rf"(?i)\b(?:1st|1th|2nd|2th|first|second)\s+{PLAYER_WORD}\b")
+YES_NO = linear_re.compile(r"(?i)y(?:es)?|no?")
+ASKS_NAME = linear_re.compile(r"(?i)\bname\b")
+# modes without an opponent's name: "Automatic Mode", "Single player"; "Manual Mode", "Two players"
+AUTOMATIC = linear_re.compile(r"(?i)\b(?:auto\w*|single[- ]?player|one[- ]player|1[- ]player)\b")
+MANUAL = linear_re.compile(r"(?i)\b(?:manual\w*|two[- ]players?|2[- ]players?|pvp|multiplayer)\b")
+# a yes/no a person declines to keep the game plain: "Generate a trace file?", "Play again?"
+DECLINE = linear_re.compile(r"(?i)\b(?:trace|log|file|save|debug|verbose|again|quit|exit|replay|undo)\b")
 MAX_PLIES = 10                 # moves played in one scenario (both sides): enough to see the AI answer several
 SETUP_QUESTIONS = 8            # set-up questions answered before the first move at most
 
@@ -83,46 +100,98 @@ class Scenario:
             output, typed = self.human_move(console, state, output)
 
     def is_setup(self, console, output: str) -> bool:
-        """Whether the program is asking a set-up question (mode, who starts, colours or dots), not a move."""
-        prompt = console.prompt(output)
-        if not console.waiting or ASKS_MOVE.search(QUOTED.sub(" ", prompt)):
+        """Whether the program is asking a set-up question (mode, who starts, colours or dots, a yes/no
+        or a name), not for a move."""
+        question = unbracketed(console.question(output))
+        if not console.waiting or ASKS_MOVE.search(QUOTED.sub(" ", question)):
             return False
-        menu = [label for label in console.menu(output).values() if self.score(label, "colours") or
-                self.score(label, "dots") or ROLE_WORDS.search(label)]
-        return bool(menu or ROLE_WORDS.search(prompt) or ASKS_FIRST.search(prompt) or VERSUS.search(prompt)
-                    or AGAINST.search(prompt))
+        labels = list(console.menu(output).values())
+        menu = [label for label in labels if self.score(label, "colours") or self.score(label, "dots")
+                or ROLE_WORDS.search(label) or SEAT_LABEL.search(label) or YES_NO.fullmatch(label.strip(" .:"))]
+        return bool(menu or ROLE_WORDS.search(question) or ASKS_FIRST.search(question) or VERSUS.search(question)
+                    or AGAINST.search(question) or ASKS_SEAT.search(question) or ASKS_YES.search(question)
+                    or ASKS_NAME.search(question))
 
     def setup_answer(self, console, output: str, role: str) -> str:
-        """What a person types to get a game against the AI, moving first or second, as `role`."""
-        prompt = console.prompt(output)
+        """What a person types to get a game against the AI, moving first or second, as `role`: each
+        question read by whom it is about ("Does AI play first?" is not "Do you want to go first?")."""
+        question = unbracketed(console.question(output))
+        about = subject(question)
         options = console.menu(output)          # a menu, or options inside the question ("'0' for Colors")
+        asked_role = self.role_asked(question, about, role)
         if options:
-            scores = {key: self.score(label, role) for key, label in options.items()}
-            best = max(scores, key=lambda k: scores[k])
-            if scores[best] > 0:
-                return str(best)
-        if ROLE_WORDS.search(prompt):               # the role in the prompt's own spelling: "colors", "Dots"
-            shown = linear_re.search(ROLE[role] + r"\w*", prompt)
-            return shown.group(0).lower() if shown else role
-        if ASKS_FIRST.search(prompt):
-            if linear_re.search(rf"(?i)\b{AI}\b", prompt) and linear_re.search(r"(?i)\b(?:human|you|player)\b", prompt) \
-                    and not ASKS_YES.search(prompt):
-                return "ai" if self.computer_first else "human"
-            return "n" if self.computer_first else "y"          # "Do you want to go first? (y/n)"
-        if (AGAINST.search(prompt) or VERSUS.search(prompt)) and ASKS_YES.search(prompt):
-            return "y"                                      # "Play against the computer? (y/n)"
+            picked = self.pick(question, about, options, asked_role)
+            if picked is not None:
+                return str(picked)
+            if not (ROLE_WORDS.search(question) or ASKS_FIRST.search(question) or ASKS_SEAT.search(question)):
+                shown = "; ".join(f"{k}: {label}" for k, label in options.items())
+                raise console.unparsable("what the program asks before the game", "human_answer", output,
+                                         f"none of its options ({shown}) is plainly a game against the AI")
+        if ROLE_WORDS.search(question):               # the role in the prompt's own spelling: "colors", "Dots"
+            shown = linear_re.search(ROLE[asked_role] + r"\w*", question)
+            return shown.group(0).lower() if shown else asked_role
+        if ASKS_SEAT.search(question) and about is not None:       # "AI palys as the 1th player or 2nd palyer?"
+            return "1" if (about == "ai") == self.computer_first else "2"
+        if ASKS_FIRST.search(question):
+            if about is None and linear_re.search(rf"(?i)\b{AI}\b", question):
+                return "ai" if self.computer_first else "human"      # "Who goes first, human or AI?"
+            return yes_no(question, (about == "ai") == self.computer_first)
+        if (AGAINST.search(question) or VERSUS.search(question)) and ASKS_YES.search(question):
+            return yes_no(question, True)                            # "Play against the computer? (y/n)"
+        if ASKS_NAME.search(question):
+            return "grader"
+        if ASKS_YES.search(question):                                # "Use alpha-beta pruning? (y/n)"
+            return yes_no(question, not DECLINE.search(question))
         raise console.unparsable("what the program asks before the game", "human_answer", output,
-                                 f"{prompt!r} asks neither for the mode, nor who starts, nor colours or dots")
+                                 f"{question!r} asks neither for the mode, nor who starts, nor colours or dots")
+
+    def role_asked(self, question: str, about: str | None, role: str) -> str:
+        """The role to answer with: the human's, the AI's, or player 1's (the first mover plays colours)."""
+        other = "dots" if role == "colours" else "colours"
+        if FIRST_PLAYER.search(question):
+            return "colours" if not SECOND_PLAYER.search(question) else "dots"
+        if SECOND_PLAYER.search(question):
+            return "dots"
+        return other if about == "ai" else role
+
+    def pick(self, question: str, about: str | None, options: dict[int, str], role: str) -> int | None:
+        """The option a person picks, or None when no option fits the question."""
+        labels = {key: label.strip(" .:") for key, label in options.items()}
+        yes = [k for k, label in labels.items() if linear_re.fullmatch(r"(?i)y(?:es)?", label)]
+        no = [k for k, label in labels.items() if linear_re.fullmatch(r"(?i)no?", label)]
+        if yes and no:                                               # "1- Yes 2- No"
+            wanted = (about == "ai") == self.computer_first if ASKS_FIRST.search(question) else \
+                not DECLINE.search(question)
+            return yes[0] if wanted else no[0]
+        seats = {k: 1 if FIRST_PLAYER.search(label) else 2 for k, label in labels.items()
+                 if FIRST_PLAYER.search(label) or SECOND_PLAYER.search(label)}
+        if len(seats) >= 2 and about is not None:                    # "Which player shall AI play: 1 - 1st player"
+            seat = 1 if (about == "ai") == self.computer_first else 2
+            return next((k for k, s in seats.items() if s == seat), None)
+        if ASKS_FIRST.search(question) and not ROLE_WORDS.search(question):
+            ai_named = [k for k, label in labels.items() if linear_re.search(rf"(?i)\b{AI}\b", label)
+                        and not VERSUS.search(label)]
+            human_named = [k for k, label in labels.items() if linear_re.search(r"(?i)\b(?:human|you|me|player)\b",
+                                                                                   label) and not VERSUS.search(label)]
+            if ai_named and human_named:                             # "Who starts? (1) Human (2) AI"
+                return ai_named[0] if self.computer_first else human_named[0]
+        scores = {key: self.score(label, role) for key, label in labels.items()}
+        best = max(scores, key=lambda k: scores[k])
+        return best if scores[best] > 0 else None
 
     def score(self, label: str, role: str) -> int:
         """How well a menu option fits the game wanted: human against the AI, the right one first."""
         text = label.lower()
         points = 0
-        if VERSUS.search(text):
+        ai = len(linear_re.findall(rf"(?i)\b{AI}\b", text))
+        people = len(linear_re.findall(r"(?i)\b(?:human|player|you)\b", text))
+        if MANUAL.search(text) or (ai >= 2 and not people) or (people >= 2 and not ai):
+            points -= 4                                      # AI vs AI, human vs human, "Manual Mode"
+        elif VERSUS.search(text) or AGAINST.search(text):
             points += 4
             points += 2 if bool(AI_FIRST.search(text)) == self.computer_first else 0
-        elif linear_re.search(rf"(?i)\b{AI}\b[^\n]*\b{AI}\b|\bhuman\b[^\n]*\bhuman\b", text):
-            points -= 4                                      # AI vs AI, human vs human
+        elif AUTOMATIC.search(text):
+            points += 4                                      # "Automatic Mode", "Single player"
         if linear_re.search(ROLE[role], text):
             points += 3
         if ASKS_FIRST.search(text) and not ROLE_WORDS.search(text):
@@ -165,6 +234,27 @@ class Scenario:
                                  f"the program refused {text!r} in every spelling tried")
 
 
+def unbracketed(text: str) -> str:
+    """`text` with an initial in brackets joined to its word, as a person reads it: "(c)olors" is "colors"."""
+    for found in {m.group(0) for m in linear_re.finditer(r"\(([A-Za-z])\)([A-Za-z])", text)}:
+        text = text.replace(found, found[1] + found[3])
+    return text
+
+
+def subject(question: str) -> str | None:
+    """Whom a question is about: "ai" (the program's AI: "Does AI play first?"), "human" (the person at
+    the keyboard: "Do you want to go first?"), or None (both or neither: "Who goes first, human or AI?")."""
+    ai = bool(linear_re.search(rf"(?i)\b{AI}\b", question))
+    human = bool(linear_re.search(rf"(?i)\b{HUMAN}\b", question))
+    return "ai" if ai and not human else "human" if human and not ai else None
+
+
+def yes_no(question: str, yes: bool) -> str:
+    """"y" or "n", or the words when the question offers them ("(yes/no)")."""
+    words = bool(linear_re.search(r"(?i)\byes\s*/\s*no\b|\byes or no\b", question))
+    return ("yes" if yes else "no") if words else ("y" if yes else "n")
+
+
 def _same(a: str, b: str) -> bool:
     return a.upper().split() == b.upper().split()
 
@@ -175,13 +265,15 @@ class ConsoleKind:
 
     entry: str = "player.py"
     entries: tuple = ENTRIES
+    any_entry: bool = True             # students named theirs game.py, DoubleCard.py, driver.py, ...
     patterns: dict | None = None
     points: float = 10.0
     templates: tuple = ("human_answer",)
 
     def is_program(self, facts) -> bool:
-        """A Python source that prompts at its console and has no `Player`: this kind."""
-        return facts.prompts and "Player" not in facts.bound
+        """A Python source that asks at its console (an `input("...")` prompt, or a question or a menu
+        printed before a bare `input()`) and is not the course's Python API (a `Player` with `choose_move`)."""
+        return facts.reads_console and (facts.prompts or facts.asks) and "Player.choose_move" not in facts.methods
 
     def scenarios(self) -> list[Scenario]:
         return [Scenario("against the AI, the AI moving first", True),

@@ -48,6 +48,16 @@ _COUNT = r"[+-]?\d+|[a-z]+"            # digits or a word; console.number says w
 PAIRS = [linear_re.compile(rf"(?i)\b(?P<count>{_COUNT})\b{_FILLER}(?P<pile>red|blue)\b"),
          linear_re.compile(rf"(?i)\b(?P<pile>red|blue)s?\b['\"]?(?:\s*(?:pile|marbles?|balls?|stones?)\b)?\s*[,:x=-]?\s*"
                     rf"(?P<count>{_COUNT})\b")]
+# piles named by their letter, beside a count: "Computer chooses: B 2", "R x1", "2 B"
+LETTER_PAIRS = [linear_re.compile(r"(?i)(?:^|[\s:(\[,])(?P<pile>[rb])\s*[,:x=-]?\s*(?P<count>[12])\b"),
+                linear_re.compile(r"(?i)\b(?P<count>[12])\s+(?P<pile>[rb])(?:$|[\s.,)\]!])")]
+LETTERS = {"r": "red", "b": "blue"}
+# a line that tells a move, the human's or the computer's ("** Human has removed 0 red and 2 blue marbles."):
+# never the piles, though it names both colours with counts
+TELLS_A_MOVE = linear_re.compile(r"(?i)\b(?:takes?|took|taking|removes?|removed|removing|picks?|picked|chooses?|"
+                                 r"chose|grabs?|grabbed|selects?|selected)\b")
+# a program that refuses its arguments: "usage: red_blue_nim.py <num-red> ...", "Not enough arguments"
+USAGE = linear_re.compile(r"(?i)\busage\b|\b(?:not enough|missing|too few|requires?|expected)\b[^\n]*\barg")
 REFUSED = linear_re.compile(r"(?i)\b(?:invalid|try again|not (?:a )?valid|please (?:enter|type|choose)|error|illegal|"
                      r"must be|not allowed|cannot|can't)\b")
 ASKS_PILE = linear_re.compile(r"(?i)\b(?:red|blue|piles?|colou?rs?|r/b|b/r)\b")
@@ -86,8 +96,17 @@ def pairs(text: str, number, patterns=PAIRS) -> list[tuple[str, int]]:
         for m in pattern.finditer(text):
             count = number(m["count"])
             if count:
-                found.append((m.start(), (m["pile"].lower(), count)))
+                pile = m["pile"].lower()
+                found.append((m.start(), (LETTERS.get(pile, pile), count)))
     return [pair for _, pair in sorted(found)]
+
+
+def without_piles(prompt: str, number) -> str:
+    """The question without the piles it shows ("Red=3 Blue=5. How many will you take?" asks a count)."""
+    if piles_shown(prompt, number) is None:
+        return prompt
+    shown = {k for pattern in PAIRS for m in pattern.finditer(prompt) for k in range(m.start(), m.end())}
+    return "".join(" " if k in shown else c for k, c in enumerate(prompt))
 
 
 def piles_shown(line: str, number) -> tuple[int, int] | None:
@@ -139,6 +158,8 @@ class Scenario:
         state = RBNimGame(red=self.red, blue=self.blue, version=self.version).new_state(0)
         computer = 0 if self.computer_first else 1
         output, typed = console.launch(self.argv), None
+        if console.exited and not console.find("computer_move", output):
+            raise self.ended_at_start(console, output)
         while True:
             said = console.find("computer_move", output)
             self.check_piles_shown(console, state, [], output[:said[0].start()] if said else output, typed)
@@ -159,6 +180,19 @@ class Scenario:
             output, typed = Human(console, state, move).answer(output)
             state.play(move)
         self.check_result(console, state, computer, output)
+
+    def ended_at_start(self, console, output: str):
+        """The failure of a program that ended before the game began: silent, a usage message, or else."""
+        args = f"With arguments {' '.join(self.argv)!r}"
+        code = f" (exit status {console.exit_code})" if console.exit_code else ""
+        if not output.strip():
+            return console.fail(f"{args} the program printed nothing and ended{code}.")
+        if USAGE.search(output):
+            allowed = (" The assignment lets the version and the first player default (standard, computer first)."
+                       if len(self.argv) < 4 else "")
+            return console.fail(f"{args} the program refused its arguments with a usage message and ended{code}: "
+                                f"{console.quoted(output)}.{allowed}")
+        return console.fail(f"{args} the program ended{code} before the game began: {console.quoted(output)}.")
 
     def no_computer_move(self, console, state: RBNimState, output: str, typed: str | None) -> None:
         """The computer should have moved but nothing in `output` reads as its move: why, as an exception."""
@@ -190,7 +224,7 @@ class Scenario:
                                              f"the pattern's count {match['count']!r} is not a number")
                 read = [(match["pile"].lower(), count)]
             else:
-                read = pairs(match.group(0), console.number)
+                read = pairs(match.group(0), console.number) or pairs(match.group(0), console.number, LETTER_PAIRS)
             if not read:
                 continue                         # "the computer moves first", "Computer's turn..."
             possible = [m for m in dict.fromkeys(read) if m[0] in PILES and 1 <= m[1] <= 2
@@ -213,7 +247,8 @@ class Scenario:
             passed.append((red - count, blue) if pile == "red" else (red, blue - count))
         said = {_line(output, m) for m in console.find("computer_move", output)}
         for line in output.splitlines():
-            shown = None if line.strip() in said else piles_shown(without_examples(line), console.number)
+            told = line.strip() in said or TELLS_A_MOVE.search(line)
+            shown = None if told else piles_shown(without_examples(line), console.number)
             if shown is not None and shown not in passed:
                 when = f"after the human typed {typed!r}" if typed is not None else \
                     f"with arguments {' '.join(self.argv)!r}"
@@ -378,7 +413,7 @@ class Human:
         """(what is asked, what to type): "menu", "pile", "count", "count:<colour>" or "both"."""
         console, (pile, count) = self.console, self.move
         options = console.menu(text)
-        prompt = console.prompt(text)
+        prompt = without_piles(console.prompt(text), console.number)
         if options:
             for key, label in options.items():
                 if pairs(label, console.number)[:1] == [self.move]:

@@ -5,7 +5,6 @@ exactly which behaviour the driver catches.
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -40,9 +39,8 @@ def test_the_correct_program_passes_every_scenario():
 
 
 def test_a_program_hanging_on_input_is_reported_and_stops_the_check():
-    t0 = time.monotonic()
     report = check_console(RBNIM, EXAMPLES / "hangs_on_input", LIMITS)
-    assert time.monotonic() - t0 < 5
+    assert all(s.sentence.startswith("not tried") for s in report.scenarios[1:])     # stopped at the first
     assert not report.passed and report.points == 0
     assert report.lines == [
         ("defaults (3 5: standard, computer first): After the human typed 'blue 2' the program printed nothing and "
@@ -52,9 +50,8 @@ def test_a_program_hanging_on_input_is_reported_and_stops_the_check():
 
 def test_a_program_that_never_asks_nor_ends_is_stopped_by_the_time_limit(tmp_path):
     folder = variant(tmp_path, ("            move = ask_human(red, blue)", "            while True: pass"))
-    t0 = time.monotonic()
     report = check_console(RBNIM, folder, LIMITS)
-    assert time.monotonic() - t0 < 6
+    assert all(s.sentence.startswith("not tried") for s in report.scenarios[1:])     # stopped at the first
     assert report.lines[0] == ("defaults (3 5: standard, computer first): After starting, the "
                                "program neither asked for input nor ended within 1 s: it hangs.")
     assert report.lines[-1] == "7 more scenario(s) were not tried because the program hung."

@@ -112,7 +112,7 @@ def test_a_console_program_is_played_through_its_menus_and_its_ai_checked(tmp_pa
     report = check_console(DOUBLECARD, write(tmp_path / "student"), LIMITS)
     assert report.passed and report.points == 10, "\n".join(report.lines) + "\n" + report.scenarios[0].transcript
     first = report.scenarios[0].transcript
-    assert ">>> 3" in first and ">>> dots" in first and "AI plays: 0 " in first
+    assert ">>> 3" in first and ">>> colors" in first and "AI plays: 0 " in first   # player 1 plays colours
 
 
 def test_an_illegal_move_by_the_programs_ai_is_named(tmp_path):

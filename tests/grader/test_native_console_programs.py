@@ -65,8 +65,8 @@ public class Main {
     public static void main(String[] args) {
         Scanner in = new Scanner(System.in);
         System.out.println("Welcome to Double Card");
-        System.out.println("[1] Manual: two humans");
-        System.out.println("[2] Against the computer");
+        System.out.println("[1] Hot seat");
+        System.out.println("[2] Versus mode");
         System.out.print("Your choice? ");
         String mode = in.nextLine();
         System.out.print("Play colors or dots: ");
@@ -424,7 +424,7 @@ def test_a_java_console_programs_illegal_ai_move_is_its_failure(tmp_path):
 
 @pytest.mark.skipif(java.unavailable_reason() is not None, reason=java.unavailable_reason() or "")
 def test_a_java_console_a_person_could_not_follow_needs_a_human(tmp_path):
-    (tmp_path / "Main.java").write_text(JAVA_CONSOLE)            # "Your choice?" after "[2] Against the computer"
+    (tmp_path / "Main.java").write_text(JAVA_CONSOLE)            # "Your choice?" after "[1] Hot seat", "[2] Versus mode"
     code, doc = check(tmp_path)
     stage = doc["checks"][0]
     assert code == 1 and stage["needs_human"] and stage["message"].startswith("Needs a human: could not read"), stage

@@ -1,8 +1,18 @@
 """Public stand-in names: unique within a league, the same from run to run (grader/outputs.py)."""
 from __future__ import annotations
 
-from grader.outputs import pseudonyms
+import shutil
+from pathlib import Path
+
+import yaml
+
+from grader import seeds
+from grader.assignment import load_assignments
+from grader.league import run_league
+from grader.outputs import compute_grades, pseudonyms, results_document
 from grader.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_three_hundred_students_get_three_hundred_different_names():
@@ -26,3 +36,27 @@ def test_a_newcomer_never_takes_a_name_and_everyone_keeps_theirs(tmp_path):
     assert all(later[s] == first[s] for s in ids[1:])
     assert len(set(later.values())) == len(later)
     assert first[ids[0]] not in later.values()
+
+
+def test_public_names_come_from_the_league_secret_not_from_public_settings(tmp_path):
+    """A student knows the assignment's name, the league's seed (in the config and on the site) and
+    the classmates' ids: from these alone no pseudonym can be recomputed. With the secret beside
+    the results (`league-secret`, the instructor's) every one of them can."""
+    subs = tmp_path / "subs"
+    ids = ["anna", "boris", "cyril"]
+    for sid in ids:
+        shutil.copytree(ROOT / "rulesets" / "quoridor" / "players" / "random", subs / sid)
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"assignments": {"q": {
+        "ruleset": "quoridor", "submissions": "subs", "game": {"sizex": 5, "sizey": 5},
+        "validation": {"smoke_games": 0},
+        "league": {"format": "round_robin", "games_per_pair": 1, "seed": 0}}}}), encoding="utf-8")
+    assignment = load_assignments(config)["q"]
+    run = run_league(assignment, progress=False)
+    with Store(assignment.store_path) as store:
+        doc = results_document(assignment, run, compute_grades(assignment, run), store)
+    shown = {s["id"]: s["public_name"] for s in doc["submissions"] if s["id"] in ids}
+    assert sorted(shown) == ids
+    assert shown != pseudonyms(ids, "q:0")                         # the old salt: assignment name and seed
+    secret = bytes.fromhex((assignment.store_path.parent / seeds.SECRET_NAME).read_text().strip())
+    assert shown == pseudonyms(ids, seeds.pseudonym_salt(secret, "q"))

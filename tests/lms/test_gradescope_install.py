@@ -73,6 +73,10 @@ CASES = {   # kind: (assignment, passing submission, failing submission's files 
 
 PRIVATE_ROOT = os.geteuid() == 0        # /autograder in a private mount namespace; else a folder under tmp
 
+# The module's first test pays for the `installed` fixture: two setup.sh runs of up to 900 s each at
+# load, beyond the suite's 300 s per test (pytest-timeout counts a test's fixtures with it).
+pytestmark = pytest.mark.timeout(2 * 900 + 600)
+
 
 def _inside(work: Path, script: str, timeout: float) -> subprocess.CompletedProcess:
     """Run `script` (bash; `$AG` is the Gradescope root) in `work`'s root laid out as Gradescope's."""

@@ -250,7 +250,7 @@ assert p.start().ok and p.started_by == mode
 assert p.call("ping").ok                                  # frozen from here on
 template = prefork.shared_pool().zygote("sandbox.module_shim", None).pid if mode == "prefork" else None
 print(json.dumps({"player": p.proc.pid, "template": template, "uid": p.slot.uid,
-                  "cgroups": [str(d) for d in (p.cgroup.memory, p.cgroup.pids) if d]}), flush=True)
+                  "cgroups": [str(d) for d in p.cgroup.directories]}), flush=True)
 time.sleep(600)
 """
 

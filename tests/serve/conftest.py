@@ -52,10 +52,10 @@ def write_config(tmp_path: Path, extra: str = "", penalties: str = "{upload_limi
 class Site:
     """A logged-in browser session against the app (starlette's TestClient)."""
 
-    def __init__(self, app) -> None:
+    def __init__(self, app, address: str = "testclient") -> None:
         from starlette.testclient import TestClient
 
-        self.client = TestClient(app, base_url="http://testserver")
+        self.client = TestClient(app, base_url="http://testserver", client=(address, 50000))
 
     def csrf(self, path: str = "/login") -> str:
         found = re.search(r'name="csrf" value="([^"]+)"', self.client.get(path).text)
@@ -160,8 +160,8 @@ def service(tmp_path, make_config):
         database = db
         app_ = app
 
-        def site(self, login: str | None = None, password: str | None = None) -> Site:
-            s = Site(app)
+        def site(self, login: str | None = None, password: str | None = None, address: str = "testclient") -> Site:
+            s = Site(app, address)
             if login:
                 assert s.login(login, password or "").status_code == 303
             return s

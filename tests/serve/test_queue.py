@@ -112,3 +112,37 @@ def test_a_hanging_evaluation_keeps_its_lease_and_a_later_upload_is_still_evalua
         for w in workers:
             w.kill()
             w.wait()
+
+
+def test_a_students_second_upload_waits_behind_everyone_elses_first(tmp_path, db_url):
+    """alice uploads three times, then bob and carol once each: the workers take alice's first,
+    bob's, carol's, then alice's other two; each upload's queue position says so beforehand."""
+    from grader.serve import accounts, uploads
+    from grader.serve.db import Database
+
+    url = db_url or f"sqlite:///{tmp_path / 'serve.sqlite'}"
+    db = Database(url)
+    ids = {}
+    for login in ("alice", "bob", "carol"):
+        accounts.create(db, login, login, password=f"{login}-password")
+        ids[login] = db.query("SELECT id FROM users WHERE login = ?", (login,))[0]["id"]
+    order = ["alice", "alice", "alice", "bob", "carol"]
+    stored = [uploads.store(db, tmp_path, ids[login], "quoridor", "player.py", GOOD.read_bytes()) for login in order]
+    positions = {row["id"]: uploads.queue_position(db, uploads.by_id(db, row["id"])) for row in stored}
+    claimed = []
+    while (job := db.claim("uploads", "worker", 3600)) is not None:
+        claimed.append(job)
+    by_user = {v: k for k, v in ids.items()}
+    assert [by_user[job["user_id"]] for job in claimed] == ["alice", "bob", "carol", "alice", "alice"]
+    assert [positions[job["id"]] for job in claimed] == [0, 1, 2, 3, 4]
+
+
+def test_a_database_of_an_earlier_version_gets_the_new_columns(tmp_path, db_url):
+    from grader.serve.db import Database
+
+    url = db_url or f"sqlite:///{tmp_path / 'serve.sqlite'}"
+    Database(url).execute("ALTER TABLE uploads DROP COLUMN turn")
+    db = Database(url)
+    db.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, seq, status) "
+               "VALUES ('x', 1, 'a', 'p.py', 'p', 'x', 1, 0, 1, 'queued')")
+    assert db.claim("uploads", "worker", 60)["turn"] == 0

@@ -66,14 +66,53 @@ def test_wrong_passwords_are_limited_per_account_with_growing_delays_and_a_sente
     assert refused.status_code == 429 and re.search(r"wait \d+ second", refused.text)
     assert "uid" not in refused.headers.get("set-cookie", "")
     assert attacker.client.get("/", follow_redirects=False).status_code == 303
-    row = service.database.one("SELECT * FROM attempts WHERE subject = ?", ("login:account:alice",))
+    row = service.database.one("SELECT * FROM attempts WHERE subject = ?", ("login:account:alice@testclient",))
     first = row["blocked_until"] - row["last_at"]
     attacker.login("alice", "another-guess")                                # refused: does not count
-    service.database.execute("UPDATE attempts SET blocked_until = 0 WHERE subject = ?", ("login:account:alice",))
+    service.database.execute("UPDATE attempts SET blocked_until = 0 WHERE subject = ?", ("login:account:alice@testclient",))
     assert attacker.login("alice", "yet-another").status_code == 401
-    row = service.database.one("SELECT * FROM attempts WHERE subject = ?", ("login:account:alice",))
+    row = service.database.one("SELECT * FROM attempts WHERE subject = ?", ("login:account:alice@testclient",))
     assert row["blocked_until"] - row["last_at"] >= 2 * first * 0.99         # the delay doubled
     assert service.site().login("bob", "bob-password").status_code == 303    # another account is not blocked
+
+
+def test_a_classmate_guessing_someones_password_cannot_lock_the_owner_out(service):
+    """Sixteen wrong passwords for alice from a classmate's address: the classmate is throttled,
+    alice, from her own address, signs in at once."""
+    classmate = service.site(address="10.0.0.2")
+    statuses = [classmate.login("alice", f"guess-{n}").status_code for n in range(16)]
+    assert statuses[-1] == 429
+    assert classmate.login("alice", "alice-password").status_code == 429      # the guesser stays throttled
+    assert service.site(address="10.0.0.1").login("alice", "alice-password").status_code == 303
+
+
+def test_behind_one_address_the_owner_still_signs_in_from_her_own_browser_or_through_a_reset(service):
+    """A campus behind one NAT address: a classmate there exhausts the address's and alice's counts.
+    alice still signs in from the browser she used before (signed out since), and a new browser
+    of hers gets in through the instructor's reset link, which no guessing blocks either."""
+    from grader.serve import throttle
+
+    nat = "10.9.9.9"
+    own = service.site("alice", "alice-password", address=nat)
+    assert own.client.post("/logout", data={"csrf": own.csrf("/")}, follow_redirects=False).status_code == 303
+    classmate = service.site(address=nat)
+    for n in range(throttle.FREE_FAILURES["address"] + 5):
+        classmate.login("alice", f"guess-{n}")
+        classmate.client.get(f"/setup/guess{n}")                              # and guessing reset links
+    assert classmate.login("alice", "alice-password").status_code == 429
+    new_browser = service.site(address=nat)
+    assert new_browser.login("alice", "alice-password").status_code == 429    # a stranger's browser is throttled
+    assert own.login("alice", "alice-password").status_code == 303            # her own browser is not
+
+    teacher = service.site("teacher", "teacher-password")
+    page = teacher.client.post("/teach/quoridor/reset", data={"csrf": teacher.csrf("/teach/quoridor"),
+                                                              "login": "alice"}).text
+    link = re.search(r"http://testserver(/setup/[A-Za-z0-9_-]+)", page)
+    assert link, page
+    token = new_browser.csrf(link.group(1))
+    done = new_browser.client.post(link.group(1), data={"csrf": token, "password": "a-new-long-password",
+                                                        "again": "a-new-long-password"}, follow_redirects=False)
+    assert done.status_code == 303 and new_browser.client.get("/", follow_redirects=False).status_code == 200
 
 
 def test_guessing_across_many_accounts_is_limited_per_address(service):

@@ -3,7 +3,6 @@ probe stages and their replay; baseline against random."""
 from __future__ import annotations
 
 import textwrap
-import time
 
 import pytest
 
@@ -224,15 +223,13 @@ def test_example_student_against_baseline(folders, play_in_process):
     assert state.is_over and state.outcome.reason in ("line", "move_limit")
 
 
-def test_baseline_recycles_legally_and_fast(folders, open_player, position):
+def test_baseline_recycles_legally(folders, open_player, position):
     state = position(*FULL_BOARD)
     handler = open_player(folders["builtin:baseline"], 0)
     for move in FULL_BOARD:
         handler.player.opponent_move(move)
     for _ in range(4):
-        start = time.perf_counter()
-        answer = handler.rpc_move(state=state.to_json(), last=[])
-        assert time.perf_counter() - start < 1.0
+        answer = handler.rpc_move(state=state.to_json(), last=[])     # (its speed is benchmarks' business)
         state.play(answer)
         if state.is_over:
             break
