@@ -37,12 +37,15 @@ def _class_files() -> list[Path]:
 def _similarity_row() -> dict:
     import tempfile
 
+    import rulesets
     from benchmarks.disguise import disguise
-    from grader.similarity import Document, compare, document
+    from grader.player_kinds import code_languages
+    from grader.similarity import Document, compare, documents
+
+    languages = code_languages(rulesets.load("quoridor"))
 
     def submission(doc_id: str, label: str, folder: Path) -> Document:
-        doc = document(doc_id, "submission", label, folder)
-        assert doc is not None, f"{folder} holds no code"   # each folder was just given a player.py
+        (doc,), _ = documents(doc_id, "submission", label, folder, languages)   # each folder: one player.py
         return doc
 
     files = _class_files()
@@ -59,7 +62,7 @@ def _similarity_row() -> dict:
             (folder / "player.py").write_text(disguise(files[n * 7].read_text(encoding="utf-8")))
             docs.append(submission(f"copy{n}", f"copy of {files[n * 7].name}", folder))
         t0 = time.perf_counter()
-        report = compare(docs, [], [], min_score=0.3)
+        report = compare(docs, [], [], languages=languages, min_score=0.3)
         seconds = time.perf_counter() - t0
     planted = {(f"s{n * 7:03d}", f"copy{n}") for n in range(COPIES)}
     ranked = [(p.a.id, p.b.id) for p in report.pairs]

@@ -34,7 +34,7 @@ def print_check_report(assignment: Assignment, sub: Submission, report: Validati
         out.print(f"[yellow]{escape(line)}[/]" if "stricter" in line else escape(line))
     if report.environment:
         out.print(escape(report.environment))
-    out.print(f"Seed {report.seed}: `grader check --seed {report.seed}` runs this check again with the same luck.")
+    out.print(escape(report.replay))
     width = max((len(c.title) for c in report.checks), default=0)
     for c in report.checks:
         mark = "[green]PASS[/]" if c.passed else ("[yellow]INFO[/]" if c.informational else

@@ -161,6 +161,16 @@ class SimilarityConfig(Strict):
     common_cutoff: int | None = Field(None, ge=1)       # ignore passages in more submissions (default max(10, n/10))
     alpha: float = Field(0.01, gt=0, lt=1)              # collusion flags: family-wise false-flag rate
 
+    @field_validator("skeleton")
+    @classmethod
+    def _inside_the_course(cls, value: list[str]) -> list[str]:
+        """Relative to the course folder, so a course folder that moves keeps its skeleton."""
+        for path in value:
+            if Path(path).is_absolute():
+                raise ValueError(f"{path} is an absolute path; give it relative to the course folder "
+                                 f"(the config's), so the skeleton stays found when the folder moves")
+        return value
+
 
 class SandboxConfig(Strict):
     """What the sandbox must apply before this assignment is graded on a machine."""

@@ -45,6 +45,13 @@ def bundled_blocks() -> dict[str, dict[str, Any]]:
     return dict(raw.get("assignments") or {})
 
 
+def skeleton_copies(name: str) -> list[tuple[Path, str]]:
+    """(the bundled skeleton file or folder, its place in a new course folder): `grader init` copies
+    the course's starter code in, so the config names it relative to the course folder, which can move."""
+    given = (bundled_blocks().get(name, {}).get("similarity") or {}).get("skeleton", [])
+    return [((PROJECT / p).resolve(), f"skeleton/{name}/{Path(p).name}") for p in given if (PROJECT / p).exists()]
+
+
 def known_assignments() -> list[str]:
     """What `grader init --assignment` accepts: each game this grader knows."""
     return list(rulesets.NAMES)
@@ -66,8 +73,7 @@ def assignment_block(name: str) -> str:
     ruleset = rulesets.load(name)
     bundled = bundled_blocks().get(name, {})
     d = ruleset.defaults
-    skeleton = [str((PROJECT / p).resolve()) for p in (bundled.get("similarity") or {}).get("skeleton", [])
-                if (PROJECT / p).exists()]
+    skeleton = [target for _, target in skeleton_copies(name)]
     grading = bundled.get("grading") or {"kind": "none"}
     lines = [
         f"  {name}:",

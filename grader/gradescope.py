@@ -200,6 +200,7 @@ def results_json(report: ValidationReport, *, visibility: str = "visible", leade
     if held:
         lines.append(held[-1].replace("Sandbox on this machine", "Sandbox protections that held for this run")
                      .replace(" (grader doctor says more)", ""))
+    lines.append(report.replay)
     missing = [f"{k}: {v}" for k, v in report.sandbox.items() if v.startswith("missing") or "no cgroup" in v]
     if missing:
         lines.append("This autograder container lacks some sandbox protections (the others still apply): "

@@ -84,6 +84,9 @@ class Kind:
     console: Callable[[RunJob], Command] | None = None   # how it runs as a console program of its own
     #                                                      (menus, prompts) the console driver plays;
     #                                                      None: such a program needs a human
+    language: str = ""                                 # its source files' language, for the similarity report
+    sources: tuple[str, ...] = ()                      # suffixes of its source files (headers too), the
+    #                                                    lexer's first: what the similarity report compares
 
 
 def _tool(name: str) -> str | None:
@@ -244,18 +247,35 @@ def _script_run(job: RunJob) -> Command:
 
 
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
-    Kind("java", (), "javac", _java_api_build, None, _java_api_run),
+    Kind("java", (), "javac", _java_api_build, None, _java_api_run, language="java", sources=(".java",)),
     Kind("cargo", ("Cargo.toml",), "cargo", _cargo_build, lambda staged: f"target/release/{crate_binary(staged)}",
-         _native_run, _native_console_run),
-    Kind("javac", ("Main.java",), "javac", _javac_build, None, _javac_run, _javac_console_run),
+         _native_run, _native_console_run, language="rust", sources=(".rs",)),
+    Kind("javac", ("Main.java",), "javac", _javac_build, None, _javac_run, _javac_console_run, language="java",
+         sources=(".java",)),
     Kind("g++", ("*.cpp", "*.cc", "*.cxx"), "g++", _native_build("g++", "-std=c++17", (".cpp", ".cc", ".cxx"), ()),
-         lambda staged: "player", _native_run, _native_console_run),
+         lambda staged: "player", _native_run, _native_console_run, language="cpp",
+         sources=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx")),
     Kind("gcc", ("*.c",), "gcc", _native_build("gcc", "-std=c11", (".c",), ("-lm",)), lambda staged: "player",
-         _native_run, _native_console_run),
+         _native_run, _native_console_run, language="c", sources=(".c", ".h")),
     Kind("none", ("player",), None, None, None, _script_run),
-    Kind("python", ("*.py",), None, None, None, _python_run),
+    Kind("python", ("*.py",), None, None, None, _python_run, language="python", sources=(".py",)),
 )}
 PROGRAMS = ("cargo", "javac", "g++", "gcc", "none", "python")      # the line-protocol kinds, in detection order
+
+
+def code_languages(ruleset: Ruleset) -> dict[str, str]:
+    """{suffix: language} of every kind's source files and of the ruleset's own entry files: what a
+    submission's code is, whatever kind it was handed in as (the similarity report compares it all).
+    A language's first suffix names its lexer."""
+    table: dict[str, str] = {}
+    for kind in KINDS.values():
+        for suffix in kind.sources:
+            table.setdefault(suffix, kind.language)
+    for entry in (ruleset.entry, ruleset.java.entry if ruleset.java is not None else ""):
+        suffix = Path(entry).suffix.lower()
+        if suffix:
+            table.setdefault(suffix, suffix[1:])
+    return table
 
 
 def is_api_module(path: Path, names: tuple[str, ...]) -> bool:

@@ -15,11 +15,17 @@ fingerprints counts what every pair shares (most pairs share nothing), and only 
 A pair's score is the larger of the two shares (how much of A is found in B, of B in A): a short
 copy of a long file scores high. Against reference and archive documents only the submission's
 share counts.
+
+Nothing a student wrote hides from it: every text source file of every language the player kinds
+name, whatever its folder, one document per language; big files on a bounded part of their code,
+never skipped; and what was not compared is said, with why (`code_files`).
 """
 from __future__ import annotations
 
 import csv
 import io
+import os
+import re
 import time
 from collections import defaultdict
 from collections.abc import Set
@@ -33,12 +39,17 @@ from . import bounded
 from .safetext import csv_cell
 from .similarity_cache import ComparisonCache, digest
 
-LANGUAGES = {".py": "python", ".java": "java", ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp",
-             ".hpp": "cpp", ".cs": "csharp", ".js": "javascript", ".rs": "rust", ".go": "go"}
 COMMENT = {"python": "#"}            # every other language here takes //
-SKIPPED_DIRS = {"__pycache__", ".git", "__MACOSX", "data", "node_modules"}
-MAX_FILE_BYTES = 512 * 1024          # a file larger than this is data, not code a student wrote
+BLOCK_COMMENTS = {"python": (('"""', '"""'), ("'''", "'''"))}   # every other language here: /* */
+LINE_COMMENT = {"python": re.compile(r"#[^\n]*")}                   # every other language here: //
+READ_BYTES = 8 * 1024 * 1024         # of one file, at most this is read (a submission is smaller: intake)
+READ_TOTAL = 64 * 1024 * 1024        # of one folder's files, at most this is read (an archive folder too)
+MAX_FILE_BYTES = 512 * 1024          # of a larger file, its code without comments, head and tail, is compared
+MAX_DOCUMENT_BYTES = 2 * 1024 * 1024  # of one language's files, smallest first (tokenised in about 6 s)
+NAMED = 6                            # files named in one "not compared" sentence
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
+COMPARED_RULE = ("every text source file of every player kind's language, whatever its folder; a big file on "
+                 "its code's head and tail, never skipped; what was not compared is listed with why")
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
 
@@ -65,6 +76,7 @@ class Document:
     text: str
     files: list[str] = field(default_factory=list)
     fingerprint: CodeFingerprint | None = None
+    lexer: str = ".py"                # a suffix Pygments knows the language by (the language's first)
 
     @property
     def size(self) -> int:
@@ -104,76 +116,159 @@ class SimilarityReport:
 
 
 # --------------------------------------------------------------------------------- documents
-def code_files(folder: Path, language: str | None = None) -> tuple[str | None, list[Path]]:
-    """The language of a folder's code (that of `language`, else the most common code file) and
-    its files in that language, sorted; data folders, caches and huge files are left out."""
-    found: dict[str, list[Path]] = defaultdict(list)
-    paths = [folder] if folder.is_file() else sorted(folder.rglob("*"))
-    for path in paths:
-        rel = path.relative_to(folder.parent if folder.is_file() else folder)
-        if any(part in SKIPPED_DIRS or part.startswith(".") for part in rel.parts[:-1]):
-            continue
-        lang = LANGUAGES.get(path.suffix.lower())
-        if lang and path.is_file() and not path.is_symlink() and path.stat().st_size <= MAX_FILE_BYTES:
-            found[lang].append(path)
-    if language is None:
-        language = max(found, key=lambda k: len(found[k]), default=None)
-    return language, (found.get(language, []) if language is not None else [])
+@dataclass
+class CodeFiles:
+    """A folder's code, read under bounds: per language, (path relative to the folder, text) in path
+    order; and one phrase per file that was not compared, or only in part, saying why."""
+
+    texts: dict[str, list[tuple[str, str]]]
+    notes: list[str]
 
 
-def document(doc_id: str, kind: str, label: str, folder: Path, language: str | None = None,
-             exclude: Set[Path] = frozenset()) -> Document | None:
-    """A Document of `folder`'s code files (None when it holds no code)."""
-    language, files = code_files(folder, language)
-    files = [f for f in files if f.resolve() not in exclude]
-    if not files:
-        return None
-    assert language is not None  # code_files found files, so it named their language
+def code_files(folder: Path, languages: dict[str, str], exclude: Set[Path] = frozenset()) -> CodeFiles:
+    """Every text source file under `folder` (whatever its subfolder), grouped by language
+    (`languages`: {suffix: language}, grader.player_kinds.code_languages). A file larger than
+    MAX_FILE_BYTES is compared on its code without comments, its head and tail up to that bound; a
+    language's files are read smallest first up to MAX_DOCUMENT_BYTES. Nothing is skipped without
+    a note."""
     base = folder.parent if folder.is_file() else folder
-    mark = COMMENT.get(language, "//")
-    parts, names = [], []
-    for path in files:
+    paths = [folder] if folder.is_file() else sorted(folder.rglob("*"))
+    found: dict[str, list[tuple[int, Path]]] = defaultdict(list)
+    notes: list[str] = []
+    other: list[str] = []
+    for path in paths:
         rel = path.relative_to(base).as_posix()
-        text = path.read_bytes().decode("utf-8", errors="replace")
-        parts.append(f"{mark} ===== {rel} =====\n{text}" + ("" if text.endswith("\n") else "\n"))
-        names.append(rel)
-    return Document(doc_id, kind, label, language, "".join(parts), names)
+        if path.is_symlink():
+            notes.append(f"{rel} (a link)")
+        elif not path.is_file() or path.resolve() in exclude:
+            continue
+        elif path.suffix.lower() not in languages:
+            other.append(rel)
+        else:
+            found[languages[path.suffix.lower()]].append((path.stat().st_size, path))
+    texts: dict[str, list[tuple[str, str]]] = {}
+    unread = READ_TOTAL
+    for language, files in found.items():
+        budget, kept = MAX_DOCUMENT_BYTES, []
+        for size, path in sorted(files, key=lambda f: (f[0], f[1])):
+            rel = path.relative_to(base).as_posix()
+            if budget <= 0:
+                notes.append(f"{rel} (the {language} code read passed {MAX_DOCUMENT_BYTES // 1024**2} MB)")
+                continue
+            if unread <= 0:
+                notes.append(f"{rel} (the files read passed {READ_TOTAL // 1024**2} MB)")
+                continue
+            unread -= min(size, READ_BYTES)
+            text, note = _bounded_text(path, language, min(MAX_FILE_BYTES, budget))
+            if text is None:
+                notes.append(f"{rel} ({note})")
+                continue
+            if note:
+                notes.append(f"{rel} (compared in part: {note})")
+            budget -= len(text.encode("utf-8", errors="replace"))
+            kept.append((rel, text))
+        if kept:
+            texts[language] = sorted(kept)
+    if other:
+        notes.append(f"{len(other)} file(s) not of a compared language ({_named(other)})")
+    return CodeFiles(texts, notes)
 
 
-def reference_documents(ruleset_dir: Path, players: dict[str, Path], skeleton: set[Path]) -> list[Document]:
+def _named(items: list[str]) -> str:
+    return ", ".join(items[:NAMED]) + (f" and {len(items) - NAMED} more" if len(items) > NAMED else "")
+
+
+def _bounded_text(path: Path, language: str, bound: int) -> tuple[str | None, str]:
+    """(the text to compare, a note when it is not the whole file) or (None, why not at all): at most
+    READ_BYTES read; a file with a NUL byte is not text; past `bound`, comments go, then the middle."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(READ_BYTES + 1)
+            if len(data) > READ_BYTES:          # its head and its tail, as a copy may follow any padding
+                f.seek(-(READ_BYTES // 2), os.SEEK_END)
+                data = data[:READ_BYTES // 2] + b"\n" + f.read(READ_BYTES // 2)
+                size = f.tell()
+            else:
+                size = len(data)
+    except OSError as exc:
+        return None, f"unreadable: {exc.strerror or exc}"
+    if b"\0" in data:
+        return None, "not text"
+    note = (f"its first and last {READ_BYTES // 2**21} MB of {size / 2**20:.1f} MB read"
+            if size > READ_BYTES else "")
+    text = data.decode("utf-8", errors="replace")
+    if len(text) <= bound:
+        return text, note
+    text = without_comments(text, language)
+    if len(text) > bound:
+        half = bound // 2
+        text = text[:half] + f"\n{COMMENT.get(language, '//')} ...\n" + text[-half:]
+        return text, (f"{size // 1024} KB: its code without comments, the first and last {half // 1024} KB"
+                      + (f"; {note}" if note else ""))
+    return text, f"{size // 1024} KB: its code without comments" + (f"; {note}" if note else "")
+
+
+def without_comments(text: str, language: str) -> str:
+    """The text with its comments and blank lines dropped, in time linear in its length (padding a
+    copy with a huge comment does not push the code past the bound)."""
+    for opening, closing in BLOCK_COMMENTS.get(language, (("/*", "*/"),)):
+        parts, at = [], 0
+        while (start := text.find(opening, at)) != -1:
+            parts.append(text[at:start])
+            end = text.find(closing, start + len(opening))
+            at = len(text) if end == -1 else end + len(closing)
+        parts.append(text[at:])
+        text = "".join(parts)
+    text = LINE_COMMENT.get(language, _SLASHES).sub("", text)
+    return "\n".join(line for line in text.splitlines() if line.strip())
+
+
+_SLASHES = re.compile(r"//[^\n]*")
+
+
+def documents(doc_id: str, kind: str, label: str, folder: Path, languages: dict[str, str],
+              exclude: Set[Path] = frozenset()) -> tuple[list[Document], list[str]]:
+    """One Document per language of `folder`'s code (none when it holds no code), and the notes on
+    what was not compared (`code_files`)."""
+    found = code_files(folder, languages, exclude)
+    docs = []
+    for language, files in sorted(found.texts.items()):
+        mark = COMMENT.get(language, "//")
+        parts = [f"{mark} ===== {rel} =====\n{text}" + ("" if text.endswith("\n") else "\n") for rel, text in files]
+        lexer = next(suffix for suffix, lang in languages.items() if lang == language)
+        docs.append(Document(doc_id, kind, label, language, "".join(parts), [rel for rel, _ in files], lexer=lexer))
+    return docs, found.notes
+
+
+def reference_documents(ruleset_dir: Path, players: dict[str, Path], skeleton: set[Path],
+                        languages: dict[str, str]) -> list[Document]:
     """This project's own code a student could copy: the ruleset's engine and probes as one
-    document, each built-in player as another. The course files students are given are skeleton."""
+    document, each built-in player as another (one per language). The course files students are
+    given are skeleton."""
     player_dirs = {p.resolve() for p in players.values()}
     own = set(skeleton)
     for folder in player_dirs:
         own |= {f.resolve() for f in folder.rglob("*") if f.is_file()}
-    docs = []
-    engine = document("reference:engine", "reference", f"this grader's {ruleset_dir.name} engine and probes",
-                      ruleset_dir, "python", exclude=own)
-    if engine:
-        docs.append(engine)
+    docs, _ = documents("reference:engine", "reference", f"this grader's {ruleset_dir.name} engine and probes",
+                        ruleset_dir, {".py": "python"}, exclude=own)
     for name, folder in sorted(players.items()):
-        doc = document(f"builtin:{name}", "reference", f"built-in player '{name}'", Path(folder))
-        if doc:
-            docs.append(doc)
+        docs += documents(f"builtin:{name}", "reference", f"built-in player '{name}'", Path(folder), languages)[0]
     return docs
 
 
-def archive_documents(archive: Path, entry: str) -> list[Document]:
+def archive_documents(archive: Path, entry: str, languages: dict[str, str]) -> list[Document]:
     """Every earlier submission under `archive`: the shallowest folders holding the entry file, at
     any depth (archive/2023/alice/player.py)."""
     docs: list[Document] = []
     chosen: list[Path] = []
     root = archive.resolve()
     for folder in sorted({p.parent for p in root.rglob(entry) if p.is_file()}, key=lambda p: (len(p.parts), p)):
-        if any(c in folder.parents for c in chosen) or set(folder.relative_to(root).parts) & SKIPPED_DIRS:
+        if any(c in folder.parents for c in chosen):
             continue
         chosen.append(folder)
         rel = folder.relative_to(root).as_posix()
-        doc = document(f"archive:{rel}", "archive", f"archive {rel}", folder)
-        if doc:
-            docs.append(doc)
-    return sorted(docs, key=lambda d: d.id)
+        docs += documents(f"archive:{rel}", "archive", f"archive {rel}", folder, languages)[0]
+    return sorted(docs, key=lambda d: (d.id, d.language))
 
 
 # --------------------------------------------------------------------------------- fingerprints
@@ -192,8 +287,7 @@ def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> l
     # needs it, not every `grader` command; imported before the fork, so the child imports nothing
     import copydetect
 
-    items = [(copydetect.CodeFingerprint, f"code{next(e for e, lang in LANGUAGES.items() if lang == d.language)}",
-              k, window, boilerplate, d.text) for d in docs]
+    items = [(copydetect.CodeFingerprint, f"code{d.lexer}", k, window, boilerplate, d.text) for d in docs]
     outcomes = bounded.run_each(_code_fingerprint, items, what=lambda n: f"the code of {docs[n].label}",
                                 cpu_s=TOKENIZE_CPU_S)
     for doc, outcome in zip(docs, outcomes):
@@ -206,16 +300,14 @@ def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: s
     return make(name, k, window, boilerplate=boilerplate, fp=io.StringIO(text))
 
 
-def skeleton_hashes(paths: list[Path], k: int, window: int):
+def skeleton_hashes(paths: list[Path], k: int, window: int, languages: dict[str, str]):
     """The fingerprints of the course's skeleton files, whatever their language."""
     hashes: set = set()
     for path in paths:
-        for lang in {LANGUAGES.get(p.suffix.lower()) for p in ([path] if path.is_file() else path.rglob("*"))} - {None}:
-            doc = document("skeleton", "skeleton", "skeleton", path, lang)
-            if doc:
-                fingerprint(doc, k, window, None)
-                assert doc.fingerprint is not None  # fingerprint() raises when it could not set one
-                hashes |= doc.fingerprint.hashes
+        for doc in documents("skeleton", "skeleton", "skeleton", path, languages)[0]:
+            fingerprint(doc, k, window, None)
+            assert doc.fingerprint is not None  # fingerprint() raises when it could not set one
+            hashes |= doc.fingerprint.hashes
     return np.array(sorted(hashes), dtype=np.int64)
 
 
@@ -271,14 +363,14 @@ def pair_score(a: Document, b: Document, share_a: float, share_b: float) -> floa
 
 
 # --------------------------------------------------------------------------------- the report
-def compare(submissions: list[Document], others: list[Document], skeleton: list[Path], *, k: int = 25,
-            window: int = 4, min_score: float = 0.3, common_cutoff: int | None = None,
-            cache: ComparisonCache | None = None) -> SimilarityReport:
+def compare(submissions: list[Document], others: list[Document], skeleton: list[Path], *,
+            languages: dict[str, str], k: int = 25, window: int = 4, min_score: float = 0.3,
+            common_cutoff: int | None = None, cache: ComparisonCache | None = None) -> SimilarityReport:
     """Every pair of submissions, and every submission against each reference/archive document.
     `cache`: token-level results of an earlier run, reused for a pair whose two documents, settings
     and dropped fingerprints are unchanged."""
     t0 = time.perf_counter()
-    boiler = skeleton_hashes(skeleton, k, window)
+    boiler = skeleton_hashes(skeleton, k, window, languages)
     docs, refused = [], []
     for doc, why in zip(submissions + others, fingerprint_all(submissions + others, k, window, boiler)):
         if why:

@@ -16,6 +16,7 @@ from .assignment import Assignment
 from .collusion import find_collusion
 from .config import SimilarityConfig
 from .intake import stage_all
+from .player_kinds import code_languages
 from .report import render_page
 from .similarity import (
     Document,
@@ -23,7 +24,7 @@ from .similarity import (
     archive_documents,
     compare,
     csv_text,
-    document,
+    documents,
     highlighted,
     reference_documents,
 )
@@ -49,31 +50,57 @@ def settings(assignment: Assignment) -> SimilarityConfig:
 
 
 def submission_documents(assignment: Assignment) -> tuple[list[Document], list[str]]:
+    """Every submission's code, one document per language, and one sentence per submission naming
+    what of it was not compared (or only in part) and why."""
+    languages = code_languages(assignment.ruleset)
     docs, skipped = [], []
     for sub in stage_all(assignment):
-        folder = sub.staged or sub.source
-        doc = document(sub.id, "submission", sub.display_name, Path(folder)) if not sub.problem else None
-        if doc is None:
-            skipped.append(f"{sub.display_name}: {sub.problem or 'no code files to compare'}")
-        else:
-            docs.append(doc)
+        if sub.problem:
+            skipped.append(f"{sub.display_name}: {sub.problem}")
+            continue
+        found, notes = documents(sub.id, "submission", sub.display_name, Path(sub.staged or sub.source), languages)
+        docs += found
+        if not found:
+            skipped.append(f"{sub.display_name}: no code files to compare" + (f"; {'; '.join(notes)}." if notes else "."))
+        elif notes:
+            skipped.append(f"{sub.display_name}: {'; '.join(notes)}.")
     return docs, skipped
+
+
+def skeleton_paths(assignment: Assignment) -> list[Path]:
+    """The course's skeleton files, each relative to the course folder (the config's), so a course
+    folder that moves keeps its skeleton. `MissingSkeleton` with one sentence for a path not there:
+    left out silently, the skeleton's code would count as copying between every two students."""
+    paths = []
+    for given in settings(assignment).skeleton:
+        path = (assignment.base / given).resolve()
+        if not path.exists():
+            raise MissingSkeleton(
+                f"{assignment.config_path or 'the config'}: assignments.{assignment.name}.similarity.skeleton: "
+                f"{given} is not in the course folder {assignment.base} (skeleton paths are relative to it).")
+        paths.append(path)
+    return paths
+
+
+class MissingSkeleton(Exception):
+    """A skeleton path of the config that is not there; str() is the sentence for the instructor."""
 
 
 def run_similarity(assignment: Assignment, results: dict | None = None) -> InstructorReport:
     """Compare, check the league (when `results` holds one), write the page and the CSV."""
     cfg = settings(assignment)
-    skeleton = [(assignment.base / p).resolve() for p in cfg.skeleton]
+    skeleton = skeleton_paths(assignment)
+    languages = code_languages(assignment.ruleset)
     subs, skipped = submission_documents(assignment)
     ruleset_dir = Path(assignment.ruleset.players[next(iter(assignment.ruleset.players))]).resolve().parent.parent \
         if assignment.ruleset.players else None
     excluded = {f.resolve() for p in skeleton for f in ([p] if p.is_file() else p.rglob("*"))}
-    others = reference_documents(ruleset_dir, assignment.ruleset.players, excluded) if ruleset_dir else []
+    others = reference_documents(ruleset_dir, assignment.ruleset.players, excluded, languages) if ruleset_dir else []
     if cfg.archive:
-        others += archive_documents((assignment.base / cfg.archive).resolve(), assignment.ruleset.entry)
+        others += archive_documents((assignment.base / cfg.archive).resolve(), assignment.ruleset.entry, languages)
     cache = ComparisonCache(instructor_dir(assignment) / "comparisons.json")
-    report = compare(subs, others, skeleton, k=cfg.k, window=cfg.window, min_score=cfg.min_score,
-                     common_cutoff=cfg.common_cutoff, cache=cache)
+    report = compare(subs, others, skeleton, languages=languages, k=cfg.k, window=cfg.window,
+                     min_score=cfg.min_score, common_cutoff=cfg.common_cutoff, cache=cache)
     report.skipped = skipped + report.skipped
     out = InstructorReport(report)
     if results and results.get("games"):

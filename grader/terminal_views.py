@@ -57,6 +57,8 @@ def print_similarity(out: Console, report: InstructorReport) -> None:
         out.print(f"  {n:>2}. {p.score:4.0%}  {escape(one_line(p.a.label))} ↔ {escape(one_line(p.b.label))}")
     if len(report.similarity.pairs) > 10:
         out.print(f"  … {len(report.similarity.pairs) - 10} more on the page")
+    if report.similarity.skipped:
+        out.print(f"  not compared, or only in part: {len(report.similarity.skipped)} line(s) on the page say what and why")
     pairs = {(f.player, f.beneficiary) for f in report.flags}
     out.print(escape(report.league_note) if report.league_note else
               f"collusion: {len(pairs)} pair(s) flagged" + (f" ({len(report.flags)} findings):" if report.flags else "."))
@@ -92,3 +94,7 @@ def print_doctor(out: Console, found: Protections) -> None:
         out.print("[bold]The grader's own files[/]")
         mark = "[red]missing[/]" if found.state.startswith("missing") else "[green]active[/]"
         out.print(f"  {mark}  {'state':<12} {escape(found.state)}")
+    if found.rules:
+        out.print("[bold]Rules of the grader (on every machine)[/]")
+        for name, rule in found.rules.items():
+            out.print(f"  [green]active[/]  {name:<16} {escape(rule)}")

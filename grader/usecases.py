@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import zipfile
 from collections.abc import Iterator
@@ -30,10 +31,11 @@ from .grading import Grade
 from .league import LeagueRun, run_league
 from .match import GameResult, play_game
 from .outputs import compute_grades, results_document, write_outputs
-from .similarity_report import InstructorReport, run_similarity
+from .similarity import COMPARED_RULE
+from .similarity_report import InstructorReport, MissingSkeleton, run_similarity, skeleton_paths
 from .store import Store
 from .submissions import Submission, builtin, entry_folders
-from .validation import ValidationReport, submission_kind, validate
+from .validation import CHECK_POSITIONS_RULE, ValidationReport, submission_kind, validate
 
 
 class Refused(Exception):
@@ -63,6 +65,16 @@ class CheckOutcome:
     @property
     def passed(self) -> bool:
         return self.report.passed
+
+    @property
+    def seed(self) -> int:
+        """The check's own seed: it drew the probe positions and seeded every process and smoke game."""
+        return self.report.seed
+
+    @property
+    def replay(self) -> str:
+        """The sentence every door shows with the verdict: the seed, and how to run the same check again."""
+        return self.report.replay
 
     @property
     def note(self) -> str | None:
@@ -240,6 +252,8 @@ def cannot_run(assignment: Assignment) -> str | None:
     if not assignment.submissions_dir.is_dir():
         return (f"{key}.submissions: the folder {assignment.submissions_dir} does not exist "
                 f"(paths are relative to the config file).")
+    if assignment.config.similarity is not None and (missing := _missing_skeleton(assignment)):
+        return missing                      # said before the league, not after it has been played
     try:
         assignment.reports_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -323,8 +337,20 @@ def similarity(assignment: Assignment) -> InstructorReport:
     if not assignment.submissions_dir.is_dir():
         raise Refused(f"{assignment.config_path or 'the config'}: assignments.{assignment.name}.submissions: "
                       f"the folder {assignment.submissions_dir} does not exist.")
+    missing = _missing_skeleton(assignment)
+    if missing:
+        raise Refused(missing)
     played = (assignment.reports_dir / "results.json").exists()
     return run_similarity(assignment, results(assignment) if played else None)
+
+
+def _missing_skeleton(assignment: Assignment) -> str | None:
+    """The sentence naming a skeleton path the config gives that is not in the course folder."""
+    try:
+        skeleton_paths(assignment)
+    except MissingSkeleton as exc:
+        return str(exc)
+    return None
 
 
 # ------------------------------------------------------------------ this machine
@@ -341,12 +367,14 @@ class Protections:
     fixes: dict[str, str] = field(default_factory=dict)    # layer -> the one change that gives it here
     advice: list[str] = field(default_factory=list)        # changes that make the sandbox faster here
     state: str = ""                    # where the grader keeps its own files, and the rule (sandbox/state_dir.py)
+    rules: dict[str, str] = field(default_factory=dict)    # the grader's own rules, on every machine
 
 
 def protections() -> Protections:
     found = sandbox.protections()
     return Protections(found, java.describe(), available(), hasattr(os, "geteuid") and os.geteuid() != 0,
-                       host.fixes(found), host.advice(found), state_dir.describe())
+                       host.fixes(found), host.advice(found), state_dir.describe(),
+                       {"check positions": CHECK_POSITIONS_RULE, "similarity": COMPARED_RULE})
 
 
 # ------------------------------------------------------------------ a course folder and its exports
@@ -377,6 +405,14 @@ def init_course(folder: Path, names: list[str]) -> CourseFolder:
         subs = tuple(folder / "submissions" / n for n in dict.fromkeys(names))
         for sub in subs:
             sub.mkdir(parents=True, exist_ok=True)
+        for name in dict.fromkeys(names):
+            for source, target in course_folder.skeleton_copies(name):
+                if source.is_dir():
+                    shutil.copytree(source, folder / target, dirs_exist_ok=True,
+                                    ignore=shutil.ignore_patterns("__pycache__"))
+                else:
+                    (folder / target).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(source, folder / target)
         config.write_text(course_folder.config_text(list(dict.fromkeys(names))), encoding="utf-8")
         readme = folder / "README.md"
         if not readme.exists():

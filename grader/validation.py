@@ -36,6 +36,8 @@ from .submissions import Submission, builtin
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
 INFRA_RETRIES = 2   # a smoke game or probe position the machine spoiled (an infra verdict) is played again, this often
+CHECK_POSITIONS_RULE = ("a check's probe positions are drawn from its own fresh seed, reached by play in the "
+                        "assignment's game; every door shows the seed, and `grader check --seed` replays it")
 PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "none", "timeout", "illegal",
                  "start_failed"}
 
@@ -74,6 +76,12 @@ class ValidationReport:
         return {"submission": self.submission, "kind": self.kind, "passed": self.passed, "points": self.points,
                 "max_points": self.max_points, "checks": [asdict(c) for c in self.checks],
                 "games": self.games, "sandbox": self.sandbox, "seed": self.seed, "environment": self.environment}
+
+    @property
+    def replay(self) -> str:
+        """The sentence every door shows: the check's seed drew its positions and its luck, and replays them."""
+        return (f"Seed {self.seed}: `grader check --seed {self.seed}` runs this check again "
+                f"with the same positions and the same luck.")
 
     @property
     def failed_stage(self) -> str | None:
@@ -127,7 +135,7 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
     if too_new is not None:
         report.checks.append(Check("interface", "Interface", False, 0, 0, too_new))
         return _finish(report)
-    probe_seed = seat_seed(seeds.CHECK_KEY, report.seed, "probes")
+    probe_seed = probes_seed(report.seed)
     interface = _interface(assignment, sub, factory, probe_seed)
     report.checks.append(interface)
     if not interface.passed:
@@ -141,6 +149,21 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(check)
         report.games = games
     return _finish(report)
+
+
+def probes_seed(check_seed: int) -> int:
+    """The probe processes' seed, from the check's."""
+    return seat_seed(seeds.CHECK_KEY, check_seed, "probes")
+
+
+def cases_seed(check_seed: int, probe: str) -> int:
+    """The seed that draws the positions of the probe named `probe`, from the check's: a fresh check
+    asks fresh positions, and `grader check --seed` asks the same ones again."""
+    return _drawing_seed(probes_seed(check_seed), probe)
+
+
+def _drawing_seed(probes_seed: int, probe: str) -> int:
+    return seat_seed(seeds.CHECK_KEY, probes_seed, f"{probe}/cases")
 
 
 def submission_kind(assignment: Assignment, sub: Submission) -> str:
@@ -409,8 +432,9 @@ def cores() -> int:
 
 def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1,
            seed: int = 0) -> Check:
-    cases: list[ProbeCase] = (probe.cases(assignment.game, seat_seed(seeds.CHECK_KEY, seed, f"{probe.name}/cases"))
-                              if probe.seeded else probe.cases(assignment.game))
+    """One probe stage: its players' processes seeded with `seed` (`probes_seed`), its positions drawn
+    from a seed made from it."""
+    cases = probe.cases(assignment.game, _drawing_seed(seed, probe.name))
     asker = _Asker(assignment, sub, factory, seed)
     asker.course_moves = probe.course_moves
     failed: list[tuple[ProbeCase, str, dict]] = []

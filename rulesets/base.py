@@ -337,14 +337,58 @@ class Probe:
     name: str
     title: str
     points: float
-    cases: Callable[..., list[ProbeCase]]            # (its game) or, if seeded, (its game, seed)
+    # cases(the assignment's game, the check's own seed): the seed (fresh per check, recorded, replayable)
+    # draws the positions, so a check's positions cannot be told from a game's (see `played_turns`)
+    cases: Callable[[Any, int], list[ProbeCase]]     # Any: the ruleset's own Game subclass
     required: bool = True
     scoring: str = "all"
     informational: bool = False   # reported, never counted
-    seeded: bool = False          # cases(game, seed): the check's own seed (varied per run, recorded) shapes them
     # the cases ask for a game's moves, where the course's client played a random move for a player that
     # returned nothing or raised (policy on_none / on_error "random"): such an answer counts as that move
     course_moves: bool = False
+
+
+Told = list[dict]          # the opponent's moves since a seat's previous turn, as a game's `last` tells them
+PLAYOUT_PLIES = 100        # a played position is drawn from the first this many plies of a random game
+
+
+def played_turns(game: Game, seed: int, count: int, turns: int = 3, longest: int = PLAYOUT_PLIES
+                 ) -> list[list[tuple[State, Told]]]:
+    """Positions as a league game reaches them, drawn from `seed` (a check's own: never the same twice).
+
+    Each game starts at `game.new_state` (the assignment's own game, so its sizes and starts are the
+    league's) with a seed drawn from `seed`, goes on by random play (`State.random_move`) to a ply
+    drawn from [0, longest) or, when it ends sooner, to a position drawn from those it went through;
+    then one seat's consecutive turns are taken (at most `turns`), each with what a game tells the
+    seat before it. `count` turns in all, games in order, each game a list of its turns in order."""
+    rng = random.Random(seed)
+    out: list[list[tuple[State, Told]]] = []
+    while (left := count - sum(map(len, out))) > 0:
+        state = game.new_state(rng.randrange(2**48))
+        if state.is_over:
+            continue
+        line = [state.copy()]
+        target = rng.randrange(longest)
+        while state.ply < target and not state.is_over:
+            state.play(state.random_move(rng))
+            line.append(state.copy())
+        if state.is_over:
+            state = line[rng.randrange(len(line) - 1)].copy()
+        seat = state.to_move
+        played: list[tuple[State, Told]] = []
+        told: Told = []
+        while not state.is_over:
+            if state.to_move == seat:
+                played.append((state.copy(), told))
+                told = []
+                if len(played) == min(turns, left):
+                    break
+            move, mover = state.random_move(rng), state.to_move
+            state.play(move)
+            if mover != seat:
+                told.append({"seat": mover, "move": state.move_to_json(move)})
+        out.append(played)
+    return out
 
 
 def check_arity(owner: Any, name: str, nargs: int) -> str | None:

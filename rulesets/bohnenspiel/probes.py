@@ -2,20 +2,18 @@
 
 Positions come in games, as the course's players met them (one client, so one player object, per
 game): each of the rules file's worked examples B0–B5 (including the positions where skipping is
-the only move or is barred) is a game of its own, and the rest are short random games from a fixed
-seed, asking one seat its consecutive turns in order, told the opponent's moves as a game tells
-them. A player instance never sees two games (ProbeCase.game).
+the only move or is barred) is a game of its own, and the rest are short random games drawn from
+the check's own seed (rulesets.base.played_turns), asking one seat its consecutive turns in order,
+told the opponent's moves as a game tells them. A player instance never sees two games
+(ProbeCase.game).
 """
 from __future__ import annotations
 
-import random
-
-from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase
+from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase, played_turns
 
 from .engine import SKIP, BohnenspielGame, BohnenspielState, move_label
 
 RANDOM_POSITIONS = 24
-SEED = 424
 TURNS_PER_GAME = 3          # one seat's consecutive turns asked in each random game
 
 
@@ -61,40 +59,6 @@ def legal_move_check(state: BohnenspielState):
     return check
 
 
-def random_games(game: BohnenspielGame, count: int = RANDOM_POSITIONS, seed: int = SEED,
-                 turns: int = TURNS_PER_GAME) -> list[list[tuple[BohnenspielState, list]]]:
-    """Random games from `seed`, each as one seat's consecutive turns (at most `turns`), every turn
-    with the opponent's moves since the seat's previous one (a game's `last`); `count` turns in all."""
-    rng = random.Random(seed)
-    out: list[list[tuple[BohnenspielState, list]]] = []
-    while sum(map(len, out)) < count:
-        state = game.new_state(0)
-        start = rng.randrange(0, 100)
-        while not state.is_over and state.ply < start:
-            state.play(rng.choice(state.legal_moves()))
-        if state.is_over:
-            continue
-        seat = state.to_move
-        played: list[tuple[BohnenspielState, list]] = []
-        told: list[dict] = []
-        while not state.is_over and len(played) < min(turns, count - sum(map(len, out))):
-            if state.to_move == seat:
-                played.append((state.copy(), told))
-                told = []
-            move = rng.choice(state.legal_moves())
-            mover = state.to_move
-            state.play(move)
-            if mover != seat:
-                told.append({"seat": mover, "move": state.move_to_json(move)})
-        out.append(played)
-    return out
-
-
-def random_positions(game: BohnenspielGame, count: int = RANDOM_POSITIONS, seed: int = SEED) -> list[BohnenspielState]:
-    """The random games' positions, none of them finished."""
-    return [state for turns in random_games(game, count, seed) for state, _ in turns]
-
-
 def _case(label: str, state: BohnenspielState, game: str, told: list) -> ProbeCase:
     seat = state.to_move
     return ProbeCase(label=f"{label} (player {seat} to move)", state=state, method="move",
@@ -103,14 +67,16 @@ def _case(label: str, state: BohnenspielState, game: str, told: list) -> ProbeCa
                      reuse=True, game=game)
 
 
-def legal_move_cases(game: Game) -> list[ProbeCase]:
+def legal_move_cases(game: Game, seed: int) -> list[ProbeCase]:
     """One player instance per game, as in the course: a worked example is a game of one turn; a
-    random game asks one seat's consecutive turns in order."""
+    random game (drawn from `seed`, the check's own) asks one seat's consecutive turns in order."""
     assert isinstance(game, BohnenspielGame)
     cases: list[ProbeCase] = [_case(label, state, label, []) for label, state in worked_examples(game).items()]
-    for g, turns in enumerate(random_games(game)):
-        cases += [_case(f"random game {g + 1}, turn {k + 1} (ply {state.ply})", state, f"random game {g + 1}", told)
-                  for k, (state, told) in enumerate(turns)]
+    for g, turns in enumerate(played_turns(game, seed, RANDOM_POSITIONS, TURNS_PER_GAME)):
+        for k, (state, told) in enumerate(turns):
+            assert isinstance(state, BohnenspielState)
+            cases.append(_case(f"random game {g + 1}, turn {k + 1} (ply {state.ply})", state,
+                               f"random game {g + 1}", told))
     return cases
 
 

@@ -4,20 +4,20 @@ One stage, "legal_moves" (1 point, required, all cases must pass). The positions
 as the course's agents met them: one agent instance plays one game, so it sees one board size,
 one seat, and its own turns in the order the game produced them (each later position reachable
 from the earlier one). The games start from the rules file's worked examples (the course's
-world_1 with each player to move, empty 4x4 and 6x6 boards) and from random boards of sizes
-7..11 (`new_state` from fixed seeds), and go on by random-walk play (the course's random agent).
+world_1 with each player to move, empty 4x4 and 6x6 boards) and go on by random-walk play (the
+course's random agent); the other games are the assignment's own, as a league plays them, drawn
+from the check's own seed (rulesets.base.played_turns), so no two checks ask the same positions.
 """
 from __future__ import annotations
 
 import random
 
-from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase
+from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase, played_turns
 
 from .engine import PLAYER_NAMES, ColosseumGame, ColosseumState
 from .examples import EMPTY_BOARDS, empty_board, world_1
 
-RANDOM_SEED = 424
-RANDOM_SIZES = (7, 8, 9, 10, 11)
+PLAYED_TURNS = 15          # the agent's turns asked in the games drawn from the check's seed
 TURNS_PER_GAME = 3          # the agent's turns asked in each game (fewer if the game ends first)
 
 
@@ -43,33 +43,32 @@ def game_turns(start: ColosseumState, rng: random.Random, turns: int = TURNS_PER
     return out
 
 
-def games(game: ColosseumGame) -> list[tuple[str, list[ColosseumState]]]:
+def games(game: ColosseumGame, seed: int) -> list[tuple[str, list[ColosseumState]]]:
     """Every game the probe plays with one agent instance: (its name, the agent's positions)."""
-    return [(name, [state for state, _ in turns]) for name, turns in told_games(game)]
+    return [(name, [state for state, _ in turns]) for name, turns in told_games(game, seed)]
 
 
-def told_games(game: ColosseumGame) -> list[tuple[str, list[tuple[ColosseumState, list]]]]:
-    """`games`, each position with the moves the agent is told of before it (a game's `last`)."""
-    rng = random.Random(RANDOM_SEED)
+def told_games(game: ColosseumGame, seed: int) -> list[tuple[str, list[tuple[ColosseumState, list]]]]:
+    """`games`, each position with the moves the agent is told of before it (a game's `last`);
+    `seed` (the check's own) draws the random walks and the played games."""
+    rng = random.Random(seed)
     starts: list[tuple[str, ColosseumState, list]] = [("world_1, A to move", world_1(game, 0), []),
                                                        ("world_1, B to move", world_1(game, 1), [])]
     for size, me, opponent in (EMPTY_BOARDS[0], EMPTY_BOARDS[-1]):
         starts.append((f"empty {size}x{size}, A at {me}, B at {opponent}", empty_board(game, size, me, opponent), []))
-    for n, size in enumerate(RANDOM_SIZES):
-        state = ColosseumGame(board_size=size).new_state(rng.randrange(2**31))
-        first: list = []
-        if n % 2:                                   # every other game from the second player's seat
-            move = state.random_move(rng)
-            state.play(move)
-            first = [{"seat": 0, "move": state.move_to_json(move)}]
-        starts.append((f"random {size}x{size}", state, first))
-    return [(name, game_turns(start, rng, before=told)) for name, start, told in starts if not start.is_over]
+    out = [(name, game_turns(start, rng, before=told)) for name, start, told in starts if not start.is_over]
+    for n, turns in enumerate(played_turns(game, rng.randrange(2**48), PLAYED_TURNS, TURNS_PER_GAME)):
+        first = turns[0][0]
+        assert isinstance(first, ColosseumState)
+        out.append((f"played game {n + 1} ({first.size}x{first.size}, ply {first.ply})",
+                    [(s, told) for s, told in turns if isinstance(s, ColosseumState)]))
+    return out
 
 
-def positions(game: ColosseumGame) -> list[tuple[str, ColosseumState]]:
+def positions(game: ColosseumGame, seed: int) -> list[tuple[str, ColosseumState]]:
     """Every position the probe asks about, with a label, game by game."""
     return [(f"{name}, the agent's turn {k + 1}" if k else name, state)
-            for name, turns in games(game) for k, state in enumerate(turns)]
+            for name, turns in games(game, seed) for k, state in enumerate(turns)]
 
 
 def _checker(state: ColosseumState):
@@ -89,12 +88,12 @@ def _checker(state: ColosseumState):
     return check
 
 
-def legal_move_cases(game: Game) -> list[ProbeCase]:
+def legal_move_cases(game: Game, seed: int) -> list[ProbeCase]:
     """One agent instance per game, as in the course: 30 s for its first step, 2 s for each later
     one (ProbeCase.reuse); a new game (another board size or seat) starts a fresh instance."""
     assert isinstance(game, ColosseumGame)
     cases = []
-    for name, turns in told_games(game):
+    for name, turns in told_games(game, seed):
         for k, (state, told) in enumerate(turns):
             data = state.to_json()
             setup = {"seat": state.turn, "state": data, "name": "probe", "options": {}}

@@ -29,7 +29,6 @@ from . import board as B
 from .engine import DoubleCardGame, DoubleCardState
 from .scripted import Exchange, winning_moves
 
-SEED = 472                     # the cases' seed when no check seed is given (the check passes its own)
 # (label, seat of the player under test, turns it answers, seed offset). Each turn costs the player's
 # own thinking, so a game is here only for a phase no other game covers: the first move, the middle
 # game, the first recycling move, the recycling phase (each from both seats where it matters).
@@ -128,7 +127,7 @@ def _show(target: DoubleCardState, source: DoubleCardState) -> None:
     target.__dict__.update(source.copy().__dict__)
 
 
-def legal_move_cases(game: DoubleCardGame, seed: int = SEED) -> list[ProbeCase]:
+def legal_move_cases(game: DoubleCardGame, seed: int) -> list[ProbeCase]:
     """`seed`: the check's (it varies per run), so the scripted opponent's moves do not tell a check
     from a game either."""
     return [_case(game, label, seat, ["guard"] * turns, seed + k) for label, seat, turns, k in LEGAL_GAMES]
@@ -168,7 +167,7 @@ def _blocks(position: DoubleCardState, move: tuple, me: int) -> bool:
     return not winning_moves(after, 1 - me)
 
 
-def tactics_cases(game: DoubleCardGame, seed: int = SEED) -> list[ProbeCase]:
+def tactics_cases(game: DoubleCardGame, seed: int) -> list[ProbeCase]:
     judges = {"gift": takes_the_win, "threat": blocks_the_threat}
     return [_case(game, label, seat, ["guard"] * quiet + [policy], seed + 100 + k, judges[policy])
             for label, seat, quiet, policy, k in TACTICS]
@@ -176,7 +175,7 @@ def tactics_cases(game: DoubleCardGame, seed: int = SEED) -> list[ProbeCase]:
 
 def probes(game: DoubleCardGame) -> list[Probe]:
     return [Probe(name="legal_moves", title="Legal moves in scripted games", points=1.0,
-                  cases=legal_move_cases, required=True, scoring="all", seeded=True),
+                  cases=legal_move_cases, required=True, scoring="all"),
             Probe(name="tactics", title="Wins in one taken, threats blocked", points=0.0,
-                  cases=tactics_cases, required=False, scoring="share", informational=True, seeded=True)]
+                  cases=tactics_cases, required=False, scoring="share", informational=True)]
 

@@ -2,8 +2,9 @@
 
 Each case hands the shim a position and a seat; the shim brings a fresh Player there and returns
 its generator's answer as plain JSON, which `check` compares with the engine as sets (walls as
-sets of undirected edges, so order and direction never matter). The suite is the course's, fixed:
-the same positions whatever board size the league is configured with.
+sets of undirected edges, so order and direction never matter). The course's hand-made positions
+are the same whatever board size the league is configured with; the other positions are reached by
+play in the assignment's own game, drawn from the check's own seed, so a check asks what a game does.
 
 The page leaves two conventions of the path rule open, and in some positions they change which
 obstacles are legal: whether pawns block the path to the goal row, and whether the opponent's goal
@@ -14,18 +15,17 @@ depends on anything else. Positions that cannot occur in play (a pawn on its goa
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Callable, Set
 from typing import Any
 
-from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
+from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase, played_turns
 
 from . import geometry as G
 from .engine import QuoridorGame, QuoridorState, _wall_from_wire, position, step, wall_move
 from .geometry import wall_text
 
-RANDOM_SEED = 2018
-RANDOM_POSITIONS = 30
+PLAYED_POSITIONS = 30      # positions drawn from the check's own seed, besides the hand-made ones
+TURNS_PER_GAME = 3         # of one seat, in each game played to draw them
 # (label, sizex, sizey, me, opponent, walls, max_obstacles, walls left (me, opponent) or None)
 HAND_MADE = [
     ("Q1: the assignment page's 4x4 example", 4, 4, (0, 0), (0, 3), [("H", 0, 1)], 5, None),
@@ -110,38 +110,38 @@ def _walls_read_as(state: QuoridorState, seat: int, pawns_block: bool, goal_from
     return out
 
 
-def _random_positions() -> list[tuple[str, QuoridorState, int]]:
-    """Mid-game positions reached with random legal moves from a fixed seed, on several sizes."""
-    rng = random.Random(RANDOM_SEED)
-    sizes = [(9, 9), (9, 9), (9, 9), (5, 5), (7, 5), (4, 6)]
+def _played_positions(game: QuoridorGame, seed: int) -> list[tuple[str, QuoridorState, int]]:
+    """Positions as the assignment's league games reach them, drawn from `seed` (the check's own), each
+    asked of the player to move (rulesets.base.played_turns): a few turns of one seat per game, as
+    random play to a position costs a check more than its answers do."""
+    longest = 3 * (game.params["sizex"] + game.params["sizey"])
     out: list[tuple[str, QuoridorState, int]] = []
-    while len(out) < RANDOM_POSITIONS:
-        sx, sy = rng.choice(sizes)
-        game = QuoridorGame(sizex=sx, sizey=sy, max_obstacles=rng.choice([2, 4, 6]), start="random",
-                            initial_obstacles=rng.randint(0, 2))
-        state = game.new_state(rng.randrange(10**6))
-        for _ in range(rng.randint(2, 3 * (sx + sy))):
-            moves = state.legal_moves()
-            walls = [m for m in moves if m[0] == "wall"]
-            move = rng.choice(walls if walls and rng.random() < 0.5 else moves)
-            after = state.copy()
-            after.play(move)
-            if after.is_over:
-                break
-            state = after
-        seat = rng.randrange(2)
-        out.append((f"random mid-game position {len(out) + 1} ({sx}x{sy}, ply {state.ply}, asking player {seat + 1})", state, seat))
+    for turns in played_turns(game, seed, PLAYED_POSITIONS, turns=TURNS_PER_GAME, longest=longest):
+        for state, _ in turns:
+            assert isinstance(state, QuoridorState) and state.to_move is not None
+            seat = state.to_move
+            label = (f"played position {len(out) + 1} ({state.sizex}x{state.sizey}, ply {state.ply}, "
+                     f"asking player {seat + 1})")
+            out.append((label, state, seat))
     return out
 
 
 @functools.lru_cache(maxsize=1)
-def _suite() -> tuple:
-    return tuple(_hand_made() + _random_positions())
+def _hand_made_suite() -> tuple:
+    return tuple(_hand_made())
 
 
-def positions() -> list[tuple[str, QuoridorState, int]]:
-    """The course's fixed suite: (label, position, seat asked), each position a fresh copy."""
-    return [(label, state.copy(), seat) for label, state, seat in _suite()]
+@functools.lru_cache(maxsize=1)
+def _hand_made_obstacle_answers() -> tuple[tuple[frozenset, frozenset[frozenset]], ...]:
+    """The hand-made positions' answers, worked out once per process: thousands of shortest paths, a
+    large part of a check's own CPU, which a service worker checking upload after upload need not repeat."""
+    return tuple(obstacle_answers(state, seat) for _, state, seat in _hand_made_suite())
+
+
+def positions(game: QuoridorGame, seed: int) -> list[tuple[str, QuoridorState, int]]:
+    """(label, position, seat asked): the course's hand-made suite, then positions played in the
+    assignment's own game from `seed`; each position a fresh copy."""
+    return [(label, state.copy(), seat) for label, state, seat in _hand_made_suite()] + _played_positions(game, seed)
 
 
 def _who(state: QuoridorState, seat: int) -> str:
@@ -213,13 +213,6 @@ def obstacle_answers(state: QuoridorState, seat: int) -> tuple[frozenset, frozen
             frozenset(wall_readings(state, seat).values()))
 
 
-@functools.lru_cache(maxsize=1)
-def _suite_obstacle_answers() -> tuple[tuple[frozenset, frozenset[frozenset]], ...]:
-    """The fixed suite's answers, worked out once per process: about 10 000 shortest paths, the largest
-    part of a check's own CPU, which a service worker checking upload after upload need not repeat."""
-    return tuple(obstacle_answers(state, seat) for _, state, seat in _suite())
-
-
 def expand_obstacles_case(label: str, state: QuoridorState, seat: int,
                           answers: tuple[frozenset, frozenset[frozenset]] | None = None) -> ProbeCase:
     expected, accepted = answers if answers is not None else obstacle_answers(state, seat)
@@ -253,13 +246,15 @@ def expand_obstacles_case(label: str, state: QuoridorState, seat: int,
                      args={"state": state.to_json(), "seat": seat}, check=check)
 
 
-def expand_player_cases(game: QuoridorGame) -> list[ProbeCase]:
-    return [expand_player_case(label, state, seat) for label, state, seat in positions()]
+def expand_player_cases(game: QuoridorGame, seed: int) -> list[ProbeCase]:
+    return [expand_player_case(label, state, seat) for label, state, seat in positions(game, seed)]
 
 
-def expand_obstacles_cases(game: QuoridorGame) -> list[ProbeCase]:
-    return [expand_obstacles_case(label, state, seat, answers)
-            for (label, state, seat), answers in zip(positions(), _suite_obstacle_answers(), strict=True)]
+def expand_obstacles_cases(game: QuoridorGame, seed: int) -> list[ProbeCase]:
+    asked = positions(game, seed)
+    known = _hand_made_obstacle_answers()
+    return [expand_obstacles_case(label, state, seat, known[n] if n < len(known) else None)
+            for n, (label, state, seat) in enumerate(asked)]
 
 
 def probes(game: QuoridorGame) -> list[Probe]:

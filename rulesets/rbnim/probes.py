@@ -1,17 +1,19 @@
 """Correctness stages of a Red-Blue Nim module: is the computer's move the one the search implies?
 
 "search" (share of positions, 10 points by default): on every position with 1..N red and 1..N
-blue marbles in both versions, the student's choose_move must return the reference's move, the
-first best move in the prescribed order. A mismatch lists the value of every root move so the
+blue marbles in both versions, and on positions reached by play in the assignment's own game that
+lie outside that grid (drawn from the check's own seed, rulesets.base.played_turns, so a check
+asks what a game does), the student's choose_move must return the reference's move, the first best
+move in the prescribed order. A mismatch lists the value of every root move so the
 student sees where the ordering or the values went wrong.
 "depth_limited" (informational by default): with a depth given, the move must be one that a
 depth-limited alpha-beta in the prescribed order chooses under some evaluation function (the
 course leaves the function to the student): where the horizon cannot change the choice, only the
-reference's move; elsewhere every move some evaluation function leads to.
+reference's move; elsewhere every move some evaluation function leads to. Same positions.
 """
 from __future__ import annotations
 
-from rulesets.base import IllegalMove, Mismatch, Probe, ProbeCase
+from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase, played_turns
 
 from .engine import RBNimGame, RBNimState
 from .rules import VERSIONS, describe
@@ -20,6 +22,7 @@ from .search import depth_limited_choices, move_values, search
 SIZE = 6
 POINTS = 10.0
 DEPTH = 4
+PLAYED = 12                 # positions drawn by play in the assignment's game (those off the grid are asked)
 
 
 def signed(value: int) -> str:
@@ -35,6 +38,21 @@ def positions(size: int = SIZE) -> list[RBNimState]:
     """Every start position with 1..size marbles in each pile, standard first, then misère."""
     return [RBNimGame(red=r, blue=b, version=v).new_state(0)
             for v in VERSIONS for r in range(1, size + 1) for b in range(1, size + 1)]
+
+
+def asked(game: Game, seed: int, size: int = SIZE) -> list[RBNimState]:
+    """The grid of `positions(size)`, then the positions that play in `game` from `seed` (the check's
+    own) reaches outside it: where the league's piles are no larger than the grid, none."""
+    grid = positions(size)
+    seen = {(s.red, s.blue, s.version) for s in grid}
+    played = []
+    for turns in played_turns(game, seed, PLAYED, turns=1):
+        state, _ = turns[0]
+        assert isinstance(state, RBNimState)
+        if (state.red, state.blue, state.version) not in seen:
+            seen.add((state.red, state.blue, state.version))
+            played.append(state)
+    return grid + played
 
 
 def _where(state: RBNimState) -> str:
@@ -95,21 +113,21 @@ def _case(state: RBNimState, depth: int | None, check) -> ProbeCase:
                      check=check)
 
 
-def search_cases(size: int = SIZE) -> list[ProbeCase]:
-    return [_case(s, None, exact_move_check(s)) for s in positions(size)]
+def search_cases(states: list[RBNimState]) -> list[ProbeCase]:
+    return [_case(s, None, exact_move_check(s)) for s in states]
 
 
-def depth_limited_cases(size: int = SIZE, depth: int = DEPTH) -> list[ProbeCase]:
-    return [_case(s, depth, depth_limited_check(s, depth)) for s in positions(size)]
+def depth_limited_cases(states: list[RBNimState], depth: int = DEPTH) -> list[ProbeCase]:
+    return [_case(s, depth, depth_limited_check(s, depth)) for s in states]
 
 
 def probes(game: RBNimGame, size: int = SIZE, points: float = POINTS, depth: int = DEPTH,
            depth_points: float = 0.0) -> list[Probe]:
     """The two stages; depth_limited counts only when given points (the extra credit)."""
     return [
-        Probe(name="search", title=f"The computer's move on every position up to {size}×{size}", points=points,
-              cases=lambda _game: search_cases(size), required=False, scoring="share"),
+        Probe(name="search", title=f"The computer's move on every position up to {size}×{size} and in played games", points=points,
+              cases=lambda game, seed: search_cases(asked(game, seed, size)), required=False, scoring="share"),
         Probe(name="depth_limited", title=f"Depth-limited play (depth {depth}, any evaluation function)",
-              points=depth_points, cases=lambda _game: depth_limited_cases(size, depth),
+              points=depth_points, cases=lambda game, seed: depth_limited_cases(asked(game, seed, size), depth),
               required=False, scoring="share", informational=not depth_points),
     ]

@@ -83,18 +83,23 @@ def test_an_exception_in_the_child_is_raised_in_the_caller():
 def test_similarity_tokenises_each_document_in_a_bounded_child(tmp_path):
     # three files just under the per-file cap whose tokens cost the tokenizer minutes: that document is
     # set aside with a sentence, and the rest of the class is still compared
-    from grader.similarity import compare, document
+    import rulesets
+    from grader.player_kinds import code_languages
+    from grader.similarity import compare, documents
+
+    languages = code_languages(rulesets.load("rbnim"))
 
     def sub(name: str, files: dict[str, str]):
         (tmp_path / name).mkdir()
         for file, text in files.items():
             (tmp_path / name / file).write_text(text)
-        return document(name, "submission", name, tmp_path / name)
+        (doc,), _ = documents(name, "submission", name, tmp_path / name, languages)
+        return doc
 
     table = "x = [" + "a," * 250_000 + "]\n"
     subs = [sub("alice", {"red_blue_nim.py": CORRECT}), sub("bob", {"red_blue_nim.py": CORRECT + "\n# mine\n"}),
             sub("mallory", {f"t{n}.py": table for n in range(3)})]
-    report = compare(subs, [], [], min_score=0.3)
+    report = compare(subs, [], [], languages=languages, min_score=0.3)
     assert report.skipped == [("mallory: the code of mallory could not be read within 512 MB and 10 s of the "
                                "grader's time: it took too long.")]
     assert [(p.a.id, p.b.id) for p in report.pairs] == [("alice", "bob")]

@@ -47,7 +47,7 @@ class FakePlayer:
 
 
 def _probe(n_cases):
-    def cases(game):
+    def cases(game, seed):
         return [ProbeCase(f"case {n}", None, "move", {"n": n},
                           check=lambda v: None if int(v) % 3 else
                           Mismatch(f"case {v} is wrong"), fresh=True)
@@ -114,7 +114,7 @@ class GameInstance:
 def test_one_instance_per_game_and_a_stop_gets_a_fresh_second_opinion(assignment):
     """Issue 30: an instance sees one game's positions only, in order; a reused instance stopped on
     a position is replaced by a fresh one asked the same position before anything is counted."""
-    def cases(game):
+    def cases(game, seed):
         return [ProbeCase(f"game {g} turn {t}", None, "move", {"n": 10 * g + t}, check=lambda v: None,
                           setup=[("setup", {})], reuse=True, game=f"game {g}") for g in (1, 2) for t in (1, 2, 3)]
 
@@ -138,7 +138,7 @@ def test_a_probes_setup_says_what_a_games_setup_says(assignment):
                 said.append(args)
             return CallResult(Verdict.OK, value="1")
 
-    def cases(game):
+    def cases(game, seed):
         return [ProbeCase("c", None, "move", {"n": 1}, check=lambda v: None,
                           setup=[("setup", {"seat": 0, "name": "probe", "options": {}})], fresh=True)]
 

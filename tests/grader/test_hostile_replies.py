@@ -114,7 +114,7 @@ def readers(name: str):
             later.play(later.random_move(rng))
     out = [("move", lambda v, s=s: _Game.legal(s, v)) for s in (start, later) if not s.is_over]
     for probe in rs.probes(game):
-        cases = probe.cases(game)
+        cases = probe.cases(game, 1)
         for case in cases[:2] + cases[-2:]:
             out.append((case.method, case.check))
     return rs, out

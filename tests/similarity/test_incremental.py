@@ -10,7 +10,7 @@ from grader.collusion import find_collusion
 from grader.similarity import compare
 from grader.similarity_cache import ComparisonCache
 
-from .test_similarity import HONEST_A, HONEST_B, SKELETON, sub
+from .test_similarity import HONEST_A, HONEST_B, LANGUAGES, SKELETON, sub
 
 
 def _documents(tmp_path, texts: dict[str, str], run: str):
@@ -34,21 +34,21 @@ def test_only_the_changed_submissions_pairs_are_compared_again(tmp_path, monkeyp
     path = tmp_path / "cache.json"
 
     cache = ComparisonCache(path)
-    first = compare(_documents(tmp_path, texts, "1"), [], [SKELETON], min_score=0.3, cache=cache)
+    first = compare(_documents(tmp_path, texts, "1"), [], [SKELETON], languages=LANGUAGES, min_score=0.3, cache=cache)
     cache.save()
     assert len(compared) >= 2 and {"copier_a", "copier_b"} <= {x for pair in compared for x in pair}
 
     compared.clear()                              # nothing changed: nothing compared, the same report
-    again = compare(_documents(tmp_path, texts, "2"), [], [SKELETON], min_score=0.3, cache=ComparisonCache(path))
+    again = compare(_documents(tmp_path, texts, "2"), [], [SKELETON], languages=LANGUAGES, min_score=0.3, cache=ComparisonCache(path))
     assert compared == [] and _pairs(again) == _pairs(first)
 
     compared.clear()                              # copier_b changes: only pairs with it are compared
     cache = ComparisonCache(path)
     texts["copier_b"] = disguise(HONEST_B) + "\n\ndef extra(self):\n    return self.count_walls_left() + 1\n"
-    changed = compare(_documents(tmp_path, texts, "3"), [], [SKELETON], min_score=0.3, cache=cache)
+    changed = compare(_documents(tmp_path, texts, "3"), [], [SKELETON], languages=LANGUAGES, min_score=0.3, cache=cache)
     assert compared and all("copier_b" in pair for pair in compared), compared
     assert cache.hits >= 1
-    fresh = compare(_documents(tmp_path, texts, "4"), [], [SKELETON], min_score=0.3)     # no cache at all
+    fresh = compare(_documents(tmp_path, texts, "4"), [], [SKELETON], languages=LANGUAGES, min_score=0.3)     # no cache at all
     assert _pairs(changed) == _pairs(fresh)
 
 

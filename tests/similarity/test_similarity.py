@@ -7,12 +7,15 @@ import io
 import textwrap
 from pathlib import Path
 
+import rulesets
 from benchmarks.disguise import disguise
 from grader import cli
-from grader.similarity import Document, compare, document, reference_documents
+from grader.player_kinds import code_languages
+from grader.similarity import Document, compare, documents, reference_documents
 
 ROOT = Path(__file__).resolve().parents[2]
 SKELETON = ROOT / "rulesets" / "quoridor" / "skeleton"
+LANGUAGES = code_languages(rulesets.load("quoridor"))
 
 # Two honest, independently written move generators on top of the course skeleton.
 HONEST_A = SKELETON.joinpath("player.py").read_text() + textwrap.dedent('''
@@ -84,13 +87,14 @@ def sub(doc_id: str, text: str, name: str = "player.py", tmp: Path | None = None
     folder = tmp / doc_id
     folder.mkdir(parents=True)
     (folder / name).write_text(text)
-    return document(doc_id, "submission", doc_id, folder)
+    (doc,), _ = documents(doc_id, "submission", doc_id, folder, LANGUAGES)
+    return doc
 
 
 def test_a_disguised_copy_ranks_first_and_honest_work_on_the_skeleton_is_not_listed(tmp_path):
     subs = [sub("honest_a", HONEST_A, tmp=tmp_path), sub("honest_b", HONEST_B, tmp=tmp_path),
             sub("copier", disguise(HONEST_A), tmp=tmp_path)]
-    report = compare(subs, [], [SKELETON], min_score=0.3)
+    report = compare(subs, [], [SKELETON], languages=LANGUAGES, min_score=0.3)
     assert [(p.a.id, p.b.id) for p in report.pairs] == [("honest_a", "copier")], report.pairs
     assert report.pairs[0].score > 0.8 and report.pairs[0].slices_a and report.pairs[0].slices_b
 
@@ -98,7 +102,7 @@ def test_a_disguised_copy_ranks_first_and_honest_work_on_the_skeleton_is_not_lis
 def test_without_the_skeleton_the_shared_template_makes_honest_work_look_alike(tmp_path):
     """The skeleton test above can fail: without the skeleton, the honest pair is listed."""
     subs = [sub("honest_a", HONEST_A, tmp=tmp_path), sub("honest_b", HONEST_B, tmp=tmp_path)]
-    assert compare(subs, [], [], min_score=0.3).pairs
+    assert compare(subs, [], [], languages=LANGUAGES, min_score=0.3).pairs
 
 
 def test_copies_of_the_graders_own_baseline_and_engine_are_found(tmp_path):
@@ -111,8 +115,8 @@ def test_copies_of_the_graders_own_baseline_and_engine_are_found(tmp_path):
     pasted = HONEST_B.replace("    def count_walls_left(self):", generator + "\n    def count_walls_left(self):")
     subs = [sub("baseline_copy", disguise(baseline), tmp=tmp_path), sub("engine_paste", pasted, tmp=tmp_path),
             sub("honest_a", HONEST_A, tmp=tmp_path)]
-    refs = reference_documents(ROOT / "rulesets" / "quoridor", ruleset.players, {SKELETON / "player.py"})
-    report = compare(subs, refs, [SKELETON], min_score=0.3)
+    refs = reference_documents(ROOT / "rulesets" / "quoridor", ruleset.players, {SKELETON / "player.py"}, LANGUAGES)
+    report = compare(subs, refs, [SKELETON], languages=LANGUAGES, min_score=0.3)
     found = {(p.a.id, p.b.id) for p in report.pairs}
     assert ("baseline_copy", "builtin:baseline") in found
     assert ("engine_paste", "reference:engine") in found
@@ -124,9 +128,9 @@ def test_an_earlier_years_submission_is_compared(tmp_path):
 
     (tmp_path / "archive" / "2024" / "olga").mkdir(parents=True)
     (tmp_path / "archive" / "2024" / "olga" / "player.py").write_text(HONEST_A)
-    archive = archive_documents(tmp_path / "archive", "player.py")
+    archive = archive_documents(tmp_path / "archive", "player.py", LANGUAGES)
     assert [d.id for d in archive] == ["archive:2024/olga"]
-    report = compare([sub("this_year", disguise(HONEST_A), tmp=tmp_path)], archive, [SKELETON])
+    report = compare([sub("this_year", disguise(HONEST_A), tmp=tmp_path)], archive, [SKELETON], languages=LANGUAGES)
     assert [(p.a.id, p.b.id) for p in report.pairs] == [("this_year", "archive:2024/olga")]
 
 

@@ -61,7 +61,7 @@ def test_baseline_never_walls_itself_into_the_smaller_region(players, open_playe
     from rulesets.colosseum.probes import positions
     handler = open_player(players["baseline"])
     checked = 0
-    for _, state in positions(game):
+    for _, state in positions(game, 424):
         def loses(move, state=state):
             after = state.copy()
             after.play(move)

@@ -49,7 +49,7 @@ def run_probe(where: Path, probe_name: str, game: QuoridorGame | None = None):
     probe = next(p for p in RULESET.probes(game) if p.name == probe_name)
     handler = shim.open_submission(str(where), {})
     failures = []
-    for case in probe.cases(game):
+    for case in probe.cases(game, 2018):      # the positions a check with this seed asks
         reply = getattr(handler, f"rpc_{case.method}")(**case.args)
         mismatch = case.check(reply)
         if mismatch is not None:

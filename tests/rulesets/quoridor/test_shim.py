@@ -226,25 +226,33 @@ def test_every_reading_of_the_path_rule_passes_expand_obstacles(reading, tmp_pat
 def test_a_wrong_answer_where_readings_differ_names_the_conventions(game):
     from rulesets.quoridor.probes import expand_obstacles_case, positions
 
-    label, state, seat = next(p for p in positions() if p[0].startswith("Q3"))
+    label, state, seat = next(p for p in positions(game, 2018) if p[0].startswith("Q3"))
     mismatch = expand_obstacles_case(label, state, seat).check([])
     assert "is missing" in mismatch.message and "conventions the page leaves open" in mismatch.message
 
 
-def test_no_probe_position_is_over():
+def test_no_probe_position_is_over(game):
     """A pawn already on its goal row cannot occur in play: no such position is asked."""
     from rulesets.quoridor.probes import positions
 
-    for label, state, _seat in positions():
+    for label, state, _seat in positions(game, 2018):
         assert all(state.pos[s][1] != state.goal_row(s, state.sizey) for s in (0, 1)), label
 
 
-def test_probe_suite_is_fixed_whatever_the_game_size():
+def test_hand_made_positions_are_the_courses_and_the_others_are_played_in_the_leagues_game():
+    """The course's hand-made suite whatever the game size; the other 30 positions are reached by play
+    in the assignment's own game (its board size), drawn from the check's seed."""
     from rulesets.quoridor.probes import expand_player_cases
 
-    small = [c.label for c in expand_player_cases(QuoridorGame(sizex=5, sizey=5))]
-    assert small == [c.label for c in expand_player_cases(QuoridorGame())]
-    assert len(small) >= 70 and sum("random mid-game" in label for label in small) == 30
+    small = expand_player_cases(QuoridorGame(sizex=5, sizey=5), 2018)
+    large = expand_player_cases(QuoridorGame(), 2018)
+    made = [c.label for c in small if not c.label.startswith("played ")]
+    assert made == [c.label for c in large if not c.label.startswith("played ")] and len(made) >= 40
+    for cases, size in ((small, 5), (large, 9)):
+        played = [c.state for c in cases if c.label.startswith("played ")]
+        assert len(played) == 30 and {(s.sizex, s.sizey) for s in played} == {(size, size)}
+    assert ([c.args for c in expand_player_cases(QuoridorGame(), 2019)][len(made):]
+            != [c.args for c in large][len(made):])
 
 
 # ---- whole games ---------------------------------------------------------------------------------

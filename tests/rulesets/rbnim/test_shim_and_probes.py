@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from rulesets.rbnim.engine import RBNimGame
-from rulesets.rbnim.probes import depth_limited_cases, probes, search_cases
+from rulesets.rbnim.probes import asked, depth_limited_cases, positions, probes, search_cases
 
 
 def run_cases(handler, cases):
@@ -25,10 +25,23 @@ def write_module(tmp_path, body: str):
 
 
 def test_cases_cover_both_versions_up_to_six():
-    cases = search_cases()
+    cases = search_cases(positions())
     assert len(cases) == 72 and cases[0].label == "1 red, 1 blue, standard"
     assert cases[-1].label == "6 red, 6 blue, misere" and cases[-1].args["depth"] is None
-    assert len(search_cases(3)) == 18
+    assert len(search_cases(positions(3))) == 18
+
+
+def test_positions_past_the_grid_come_from_play_in_the_leagues_game_drawn_by_the_seed():
+    """Besides the grid, the positions a league game (8 red, 10 blue) reaches outside it, drawn from
+    the check's seed; a game no larger than the grid adds none (the grid already holds them all)."""
+    grid = [(s.red, s.blue, s.version) for s in positions()]
+    league = RBNimGame(red=8, blue=10)
+    drawn = {seed: [(s.red, s.blue, s.version) for s in asked(league, seed)] for seed in (1, 2)}
+    for seed, states in drawn.items():
+        assert states[:72] == grid and len(states) > 72, seed
+        assert all((r > 6 or b > 6) and r <= 8 and b <= 10 for r, b, _ in states[72:]), states
+    assert drawn[1] != drawn[2] and drawn[1] == [(s.red, s.blue, s.version) for s in asked(league, 1)]
+    assert [(s.red, s.blue) for s in asked(RBNimGame(red=5, blue=6), 1)] == [(s.red, s.blue) for s in positions()]
 
 
 def test_stages_as_declared():
@@ -45,11 +58,11 @@ def test_interface_is_clean(folders, open_module, name):
 
 @pytest.mark.parametrize("name", ["builtin:perfect", "correct_module"])
 def test_correct_modules_pass_every_position(folders, open_module, name):
-    assert run_cases(open_module(folders[name]), search_cases()) == []
+    assert run_cases(open_module(folders[name]), search_cases(positions())) == []
 
 
 def test_wrong_order_fails_exactly_the_misere_positions_it_orders_wrongly(folders, open_module):
-    failed = run_cases(open_module(folders["wrong_order"]), search_cases())
+    failed = run_cases(open_module(folders["wrong_order"]), search_cases(positions()))
     assert len(failed) == 23 and all(label.endswith("misere") for label, _ in failed)
     label, message = failed[0]
     assert label == "1 red, 4 blue, misere"
@@ -59,7 +72,7 @@ def test_wrong_order_fails_exactly_the_misere_positions_it_orders_wrongly(folder
 
 
 def test_off_by_one_terminal_test_is_caught(folders, open_module):
-    failed = dict(run_cases(open_module(folders["off_by_one"]), search_cases()))
+    failed = dict(run_cases(open_module(folders["off_by_one"]), search_cases(positions())))
     assert len(failed) == 35
     assert "1 red, 1 blue, standard" not in failed
     assert failed["3 red, 5 blue, standard"].startswith("At (3 red, 5 blue, standard) the computer should take 2 blue "
@@ -68,8 +81,8 @@ def test_off_by_one_terminal_test_is_caught(folders, open_module):
 
 
 def test_depth_limited_stage_accepts_perfect_play_and_flags_blunders(folders, open_module):
-    assert run_cases(open_module(folders["builtin:perfect"]), depth_limited_cases(size=4)) == []
-    failed = dict(run_cases(open_module(folders["off_by_one"]), depth_limited_cases(size=6)))
+    assert run_cases(open_module(folders["builtin:perfect"]), depth_limited_cases(positions(4))) == []
+    failed = dict(run_cases(open_module(folders["off_by_one"]), depth_limited_cases(positions(6))))
     assert failed["3 red, 5 blue, standard, depth 4"] == (
         "At (3 red, 5 blue, standard) a depth-4 alpha-beta in the prescribed order takes take 2 blue whatever "
         "its evaluation function, but choose_move took take 2 red. Values of the moves in order with perfect "
@@ -117,7 +130,7 @@ DEPTH_LIMITED = """
 def test_any_evaluation_function_passes_the_depth_limited_stage(tmp_path, open_module, evaluation):
     """The course leaves the evaluation function to the student: every one is right at depth 4."""
     handler = open_module(write_module(tmp_path, DEPTH_LIMITED.replace("{EVAL}", evaluation)))
-    assert run_cases(handler, depth_limited_cases()) == []
+    assert run_cases(handler, depth_limited_cases(positions())) == []
 
 
 def test_the_reference_handles_piles_of_any_size():
@@ -136,7 +149,7 @@ def test_bad_returns_become_one_sentence(tmp_path, open_module):
         "invalid": "choose_move returned ('green', 1), which is not a move: 'green' is not a pile; "
                    "the piles are \"red\" and \"blue\"."}
     assert "returned None" in handler.rpc_choose(3, 3, "misere")["invalid"]
-    failed = run_cases(handler, search_cases(1))
+    failed = run_cases(handler, search_cases(positions(1)))
     assert failed[0][1].startswith("At (1 red, 1 blue, standard) choose_move did not return a move")
 
 
@@ -145,7 +158,7 @@ def test_an_illegal_move_is_explained(tmp_path, open_module):
         def choose_move(red, blue, version, depth=None):
             return "red", 2
     """))
-    failed = dict(run_cases(handler, search_cases(2)))
+    failed = dict(run_cases(handler, search_cases(positions(2))))
     assert failed["1 red, 1 blue, standard"] == ("At (1 red, 1 blue, standard) choose_move returned take 2 red, "
                                                  "which is illegal: the red pile has only 1 marble.")
 

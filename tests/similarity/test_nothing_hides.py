@@ -1,0 +1,112 @@
+"""The similarity report compares everything a student wrote (issue 38.4): every text source file of
+every language whatever its folder, a big file on its code's head and tail (never skipped), a note
+for what was not compared; the skeleton is found relative to the course folder, and a skeleton
+path that is not there is one sentence, not a report in which the skeleton counts as copying.
+
+Three exact copies of a classmate's player once appeared in no pair: one in data/brain.py, one
+beside two one-line .c files (only the language with the most files was compared), one padded
+with a 530 KB comment (files over 512 KB were skipped: "no code files to compare")."""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from grader import cli, usecases
+from grader.assignment import load_assignments
+from grader.similarity import without_comments
+
+from .test_similarity import HONEST_A, HONEST_B, SKELETON
+
+PADDING = "".join(f"# {n:06d} " + "padding that is only a comment, " * 3 + "\n" for n in range(5200))   # 530 KB
+
+
+def _course(folder: Path, subs: dict[str, dict[str, str]], skeleton: str = "skeleton") -> Path:
+    for name, files in subs.items():
+        for rel, text in files.items():
+            (folder / "subs" / name / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / "subs" / name / rel).write_text(text)
+    (folder / "skeleton").mkdir(parents=True, exist_ok=True)
+    (folder / "skeleton" / "player.py").write_text(SKELETON.joinpath("player.py").read_text())
+    cfg = folder / "config.yaml"
+    cfg.write_text(textwrap.dedent(f"""
+        assignments:
+          q:
+            ruleset: quoridor
+            submissions: subs
+            reports: out/q
+            similarity: {{skeleton: [{skeleton}]}}
+        """))
+    return cfg
+
+
+def _pairs(cfg: Path) -> tuple[dict[frozenset, float], list[str]]:
+    report = usecases.similarity(load_assignments(cfg)["q"]).similarity
+    return {frozenset((p.a.id, p.b.id)): p.score for p in report.pairs}, report.skipped
+
+
+STUB = "from data.brain import Player  # noqa\n"
+
+
+@pytest.mark.parametrize("trick", ["in data/brain.py", "beside two one-line .c files", "after a 530 KB comment",
+                                   "before a 530 KB comment", "after a 9 MB comment"])
+def test_each_hidden_copy_appears_as_a_pair(tmp_path, trick):
+    copy = {"in data/brain.py": {"player.py": STUB, "data/brain.py": HONEST_A, "data/__init__.py": ""},
+            "beside two one-line .c files": {"player.py": HONEST_A, "a.c": "int a;\n", "b.c": "int b;\n"},
+            "after a 530 KB comment": {"player.py": PADDING + HONEST_A},
+            "before a 530 KB comment": {"player.py": HONEST_A + PADDING},
+            "after a 9 MB comment": {"player.py": PADDING * 17 + HONEST_A}}[trick]
+    cfg = _course(tmp_path, {"alice": {"player.py": HONEST_A}, "bob": {"player.py": HONEST_B}, "mallory": copy})
+    pairs, skipped = _pairs(cfg)
+    assert pairs.get(frozenset(("alice", "mallory")), 0) >= 0.9, (pairs, skipped)
+    assert frozenset(("alice", "bob")) not in pairs
+    if "comment" in trick:                      # compared in part, and the report says how
+        assert any(s.startswith("mallory: player.py (compared in part: ") for s in skipped), skipped
+
+
+def test_what_was_not_compared_is_listed_with_why(tmp_path):
+    files = {"player.py": HONEST_A, "notes.txt": "my plan\n", "weights.bin": "x", "blob.py": "\0binary\n"}
+    cfg = _course(tmp_path, {"alice": {"player.py": HONEST_B}, "mallory": files})
+    _, skipped = _pairs(cfg)
+    (line,) = [s for s in skipped if s.startswith("mallory:")]
+    assert "blob.py (not text)" in line and "2 file(s) not of a compared language (notes.txt, weights.bin)" in line
+
+
+def test_comments_are_dropped_in_linear_time_whatever_the_text():
+    assert without_comments("a = 1  # x\n\n'''doc\n'''\nb = 2\n", "python") == "a = 1  \nb = 2"
+    assert without_comments("int a; /* x */ // y\n/* open", "c") == "int a;  "
+    assert without_comments("x" + " /*x" * 200_000, "c") == "x "     # unclosed openers: one pass, not n²
+
+
+def test_a_moved_course_folder_keeps_its_skeleton(tmp_path, capsys):
+    """Honest work on the skeleton shares the skeleton's code: with the skeleton found in the moved
+    folder, that is not a pair; had it been lost silently, it would be. `grader init` copies the
+    course's skeleton into the course folder and names it relative to it; a config naming it by an
+    absolute path (which a move leaves behind) is refused with a sentence."""
+    course = usecases.init_course(tmp_path / "course", ["quoridor"])
+    assert "skeleton: [skeleton/quoridor/skeleton, skeleton/quoridor/obstacle.py]" in course.config.read_text()
+    for name, text in (("alice", HONEST_A), ("bob", HONEST_B)):
+        (course.folder / "submissions" / "quoridor" / name).mkdir()
+        (course.folder / "submissions" / "quoridor" / name / "player.py").write_text(text)
+    report = usecases.similarity(load_assignments(course.config)["quoridor"]).similarity
+    assert report.pairs == [] and report.settings["skeleton"]
+    shutil.move(tmp_path / "course", tmp_path / "moved")
+    moved = load_assignments(tmp_path / "moved" / "config.yaml")["quoridor"]
+    assert usecases.similarity(moved).similarity.pairs == []
+
+    cfg = _course(tmp_path / "other", {"alice": {"player.py": HONEST_A}},
+                  skeleton=str(tmp_path / "other" / "skeleton"))
+    assert cli.main(["--config", str(cfg), "similarity", "q"]) == 2
+    err = capsys.readouterr().err
+    assert "similarity.skeleton" in err and "relative to the course folder" in err and "Traceback" not in err, err
+
+
+def test_a_missing_skeleton_path_is_one_sentence(tmp_path, capsys):
+    cfg = _course(tmp_path, {"alice": {"player.py": HONEST_A}}, skeleton="gone/skeleton")
+    assert cli.main(["--config", str(cfg), "similarity", "q"]) == 2
+    err = capsys.readouterr().err
+    assert "similarity.skeleton" in err and "gone/skeleton is not in the course folder" in err, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert usecases.cannot_run(load_assignments(cfg)["q"]) is not None       # `grader run` says so before its league
