@@ -126,3 +126,46 @@ def test_a_required_pid_namespace_is_refused_in_the_container(tmp_path):
     assert "pid_namespace (unshare(CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWNET): Operation not permitted" in done.stderr
     assert "--cap-add SYS_ADMIN" in done.stderr
     assert check(course(tmp_path, ["pid_namespace"]), STUDENT, False).returncode in (0, 1)
+
+
+# A player started in the container by each start mode: its attacks are the module's functions.
+PLAYER = ATTACKS.replace("if _escaped():\n    raise RuntimeError(\"escaped: \" + \", \".join(_escaped()))\n", "") + '''
+def escaped():
+    return _escaped()
+'''
+IN_CONTAINER = '''
+import json, sys
+from sandbox import Limits, PlayerProcess, prefork
+pool = prefork.PreforkPool() if sys.argv[2] == "prefork" else None
+p = PlayerProcess("sandbox.module_shim", sys.argv[1], Limits(start_s=60.0, call_s=30.0), name="sub", prefork=pool)
+start = p.start()
+escaped = p.call("escaped", {})
+report = p.close()
+print(json.dumps({"started_by": p.started_by, "start": start.verdict.value, "escaped": escaped.value,
+                  "verdict": escaped.verdict.value, "protections": report.protections}))
+'''
+
+
+@pytest.mark.parametrize("mode", ["spawn", "prefork"])
+def test_each_start_mode_in_the_container_blocks_the_attacks_and_says_what_held(tmp_path, mode):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "player.py").write_text(PLAYER.replace("PORT", str(listener.getsockname()[1])))
+    os.chmod(folder, 0o755)
+    (folder / "player.py").chmod(0o644)
+    done = subprocess.run([sys.executable, str(DOCKER), sys.executable, "-c", IN_CONTAINER, str(folder), mode],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    listener.close()
+    assert done.stdout.strip(), done.stderr
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (got["started_by"], got["start"], got["verdict"], got["escaped"]) == (mode, "ok", "ok", [])
+    held = got["protections"]
+    for layer in ("pid_namespace", "private_root", "netns", "uid"):
+        assert held[layer].startswith("missing"), (layer, held[layer])
+    assert "Operation not permitted" in held["pid_namespace"] + held["private_root"]
+    for layer in ("landlock", "seccomp", "no_new_privs", "capabilities"):
+        assert not held[layer].startswith("missing"), (layer, held[layer])
+    assert not os.path.exists("/tmp/escaped-by-a-player")
