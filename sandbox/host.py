@@ -181,6 +181,9 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     reason = uid_reason()
     out["uid"] = (f"a uid of its own per player ({box.UID_BASE} onwards, locked under {box.RUN_DIR})"
                   if reason is None else f"missing: {reason}")
+    if reason is None and root and pid_namespace_reason() is not None:
+        out["uid"] += ("; missing: without a private root only for a submission other users can reach by its path "
+                       "(the grader's staging folder is 0700, so there the player keeps uid 0 without capabilities)")
     reason = pid_namespace_reason()
     userns = "" if root else " (pre-forked start, in a user namespace; none when spawned)"
     out["pid_namespace"] = (f"pid 1 of its own pid namespace: no other process visible{userns}"
@@ -250,7 +253,7 @@ def fixes(prot: dict[str, str]) -> dict[str, str]:
     if userns is not None:
         namespaces = next((fix for why, fix in USERNS_FIXES.items() if why in userns), AS_ROOT)
     where: dict[str, Callable[[], str]] = {
-        "memory": cgroup_fix, "uid": lambda: AS_ROOT, "capabilities": lambda: AS_ROOT,
+        "memory": cgroup_fix, "uid": lambda: namespaces if root else AS_ROOT, "capabilities": lambda: AS_ROOT,
         "pid_namespace": lambda: namespaces, "private_root": lambda: namespaces,
         "first_turn": lambda: namespaces, "network": lambda: namespaces,
         "landlock": lambda: "a Linux 5.13+ kernel with Landlock among its security modules (boot option lsm=…,landlock)",
