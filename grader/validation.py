@@ -19,7 +19,7 @@ from typing import Any
 
 import sandbox
 from rulesets.base import IllegalMove, NoMove, Probe, ProbeCase, refuse
-from sandbox import Verdict
+from sandbox import Verdict, host
 from sandbox.seeding import seat_seed
 
 from . import bounded, python_source, seeds
@@ -136,7 +136,7 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
         report.checks.append(Check("interface", "Interface", False, 0, 0, too_new))
         return _finish(report)
     probe_seed = probes_seed(report.seed)
-    interface = _interface(assignment, sub, factory, probe_seed)
+    interface = _interface(assignment, sub, factory, probe_seed, report.sandbox)
     report.checks.append(interface)
     if not interface.passed:
         return _finish(report)
@@ -263,7 +263,9 @@ def _start(assignment: Assignment, sub: Submission, factory: PlayerFactory, seed
     return proc, proc.start()
 
 
-def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int) -> Check:
+def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory, seed: int,
+               held: dict[str, str]) -> Check:
+    """The first player started: `held` (the host's list) then says what its ready report said held."""
     entry = assignment.ruleset.entry
     proc, res = _start(assignment, sub, factory, seed)
     try:
@@ -282,7 +284,9 @@ def _interface(assignment: Assignment, sub: Submission, factory: PlayerFactory, 
               "program": "The program starts."}.get(kind, f"{entry} loads and has every required method.")
         return Check("interface", "Interface", True, 0, 0, ok)
     finally:
-        proc.close()
+        closed = proc.close()
+        if held:
+            held.update(host.as_held(held, getattr(closed, "protections", None) or {}))
 
 
 def _load_failure(entry: str, res, limit: float) -> str:

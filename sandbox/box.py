@@ -111,10 +111,12 @@ def acquire() -> Slot:
     raise OSError(f"all {SLOTS} player uids from {UID_BASE} are in use")
 
 
-def unreadable_reason(folder: str) -> str | None:
+def unreadable_reason(folder: str, by_path: bool = False) -> str | None:
     """Why a uid of its own could not read this submission folder (None: it can). The grader
     stages folders 0555 and files 0444; a caller's private folder (a 0700 temp dir) keeps the
-    player at uid 0 without capabilities, and its protections say why."""
+    player at uid 0 without capabilities, and its protections say why. `by_path`: the player has no
+    private root (which mounts the folder where it can be reached), so every folder above it must
+    let other users through too (the staging folder is the grader's own, 0700)."""
     try:
         mode = os.stat(folder).st_mode
     except OSError as exc:
@@ -122,6 +124,12 @@ def unreadable_reason(folder: str) -> str | None:
     if mode & 0o005 != 0o005:
         return (f"{folder} is mode {mode & 0o777:o}, not readable by other users, so the player keeps "
                 f"uid 0 (stage it readable by others: chmod -R o+rX)")
+    above = os.path.dirname(os.path.abspath(folder))
+    while by_path and above != os.path.dirname(above):
+        if os.stat(above).st_mode & 0o001 == 0:
+            return (f"without a private root the player reaches its submission by its path, and {above} "
+                    f"lets no other user through, so the player keeps uid 0 without capabilities")
+        above = os.path.dirname(above)
     return None
 
 

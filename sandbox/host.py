@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import os
 import platform
+import subprocess
+import sys
 from collections.abc import Callable
 
 from . import blame, pinning
@@ -62,7 +64,29 @@ def pid_namespace_reason() -> str | None:
         return f"{platform.system()} has no pid namespaces"
     if os.geteuid() != 0:
         return userns_reason()
-    return None
+    return namespaces_probe()
+
+
+# unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET) in a fresh interpreter, its errno the exit status.
+NAMESPACES_PROBE = ("import ctypes, sys; libc = ctypes.CDLL(None, use_errno=True); "
+                    "sys.exit(0 if libc.unshare(0x00020000 | 0x20000000 | 0x40000000) == 0 else ctypes.get_errno())")
+
+
+@functools.cache
+def namespaces_probe() -> str | None:
+    """Why root cannot make the mount, pid and network namespaces a player needs here (None: it
+    can): tried in a process of its own, since root in a container (Docker's default seccomp
+    profile and capabilities, no CAP_SYS_ADMIN) is refused them. Cached: once a process."""
+    try:
+        done = subprocess.run([sys.executable, "-S", "-c", NAMESPACES_PROBE], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"the namespace probe could not run: {exc}"
+    if done.returncode == 0:
+        return None
+    if done.returncode > 0:
+        return (f"unshare(CLONE_NEWNS|CLONE_NEWPID|CLONE_NEWNET): {os.strerror(done.returncode)} "
+                f"(a container without CAP_SYS_ADMIN, or a seccomp policy, forbids new namespaces)")
+    return f"the namespace probe ended by signal {-done.returncode}"
 
 
 # Every name protections() reports, in its order: what a course may require (grader/config.py
@@ -78,6 +102,24 @@ def unmet(required: list[str], prot: dict[str, str]) -> dict[str, str]:
         return dict.fromkeys(required, prot["sandbox"])
     return {name: prot.get(name, "missing: not reported") for name in required
             if "missing" in prot.get(name, "missing")}
+
+
+# A player's ready report (sandbox/child.py) names some layers apart from protections(): its own name -> ours.
+READY_NAMES = {"netns": "network"}
+
+
+def as_held(prot: dict[str, str], ready: dict[str, str]) -> dict[str, str]:
+    """`prot` (protections()) corrected by one player's ready report: where the player said a layer
+    was missing that the host's list claims (or the reverse), the player's word stands, since it
+    is what the kernel did for it. Layers the two agree on keep the host's description."""
+    out = dict(prot)
+    if "sandbox" in prot:                      # the portable sandbox's list is already its players'
+        return out
+    for name, state in ready.items():
+        ours = READY_NAMES.get(name, name)
+        if ours in out and out[ours].startswith("missing") != state.startswith("missing"):
+            out[ours] = state
+    return out
 
 
 USERNS_SYSCTLS = (("/proc/sys/user/max_user_namespaces", "0", "user.max_user_namespaces is 0"),
@@ -145,6 +187,9 @@ def protections(limits: Limits | None = None) -> dict[str, str]:
     reason = uid_reason()
     out["uid"] = (f"a uid of its own per player ({box.UID_BASE} onwards, locked under {box.RUN_DIR})"
                   if reason is None else f"missing: {reason}")
+    if reason is None and root and pid_namespace_reason() is not None:
+        out["uid"] += ("; missing: without a private root only for a submission other users can reach by its path "
+                       "(the grader's staging folder is 0700, so there the player keeps uid 0 without capabilities)")
     reason = pid_namespace_reason()
     userns = "" if root else " (pre-forked start, in a user namespace; none when spawned)"
     out["pid_namespace"] = (f"pid 1 of its own pid namespace: no other process visible{userns}"
@@ -189,6 +234,8 @@ USERNS_FIXES = {"user.max_user_namespaces is 0": "sysctl -w user.max_user_namesp
                 "AppArmor restricts unprivileged user namespaces":
                     "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0"}
 AS_ROOT = "run the grader as root (sudo), which also gives each player a uid of its own"
+CONTAINER = ("give the grader's container CAP_SYS_ADMIN and a seccomp profile that allows unshare "
+             "(docker run --cap-add SYS_ADMIN --security-opt seccomp=unconfined), or grade outside a container")
 DELEGATE = ("run the grader in a systemd unit with Delegate=yes (systemd-run --scope -p Delegate=yes grader …; "
             "as an ordinary user add --user)")
 
@@ -216,11 +263,11 @@ def fixes(prot: dict[str, str]) -> dict[str, str]:
         return {"sandbox": "grade on Linux: only there does the sandbox confine files, network and processes"}
     root = hasattr(os, "geteuid") and os.geteuid() == 0
     userns = None if root else userns_reason()
-    namespaces = AS_ROOT
+    namespaces = AS_ROOT if not root or namespaces_probe() is None else CONTAINER
     if userns is not None:
         namespaces = next((fix for why, fix in USERNS_FIXES.items() if why in userns), AS_ROOT)
     where: dict[str, Callable[[], str]] = {
-        "memory": cgroup_fix, "uid": lambda: AS_ROOT, "capabilities": lambda: AS_ROOT,
+        "memory": cgroup_fix, "uid": lambda: namespaces if root else AS_ROOT, "capabilities": lambda: AS_ROOT,
         "pid_namespace": lambda: namespaces, "private_root": lambda: namespaces,
         "first_turn": lambda: namespaces, "network": lambda: namespaces, "parent_death": lambda: namespaces,
         "landlock": lambda: "a Linux 5.13+ kernel with Landlock among its security modules (boot option lsm=…,landlock)",

@@ -218,7 +218,7 @@ class PlayerProcess:
         from . import box, spawn  # Linux only (namespaces, wait4): the portable sandbox has its own start
 
         lim = self.limits
-        uid_missing = host.uid_reason() or box.unreadable_reason(self.submission)
+        uid_missing = host.uid_reason() or box.unreadable_reason(self.submission, host.pid_namespace_reason() is not None)
         if uid_missing is None:
             try:
                 self.slot = box.acquire()
