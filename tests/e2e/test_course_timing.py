@@ -4,6 +4,7 @@ passes (limits scaled down from 30 s / 2 s through the config, in both start mod
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -37,7 +38,7 @@ def test_an_agent_using_most_of_its_first_move_passes_every_stage(tmp_path, cli,
     (agent / "timing.json").write_text(json.dumps({"first_move_s": 2.5, "move_s": 0.1}))  # of 6 s and 1 s
     doc = check(cli, timed_arena(), agent)
     assert stage(doc, "legal_moves")["passed"], stage(doc, "legal_moves")["message"]
-    assert "All 24 positions answered correctly" in stage(doc, "legal_moves")["message"]
+    assert re.match(r"All \d+ positions answered correctly", stage(doc, "legal_moves")["message"])
     assert doc["passed"], doc["checks"]
 
 
@@ -64,7 +65,7 @@ def test_a_wrong_agent_still_fails_after_the_fresh_second_opinion(tmp_path, cli,
     body = "import time\nif not hasattr(self, 'seen'):\n    time.sleep(1.5)\n    self.seen = 1\nreturn (99, 99), 0"
     doc = check(cli, timed_arena(smoke_games=0), student(tmp_path / "wrong", body))
     legal = stage(doc, "legal_moves")
-    assert not legal["passed"] and legal["message"].startswith("24 of 24 positions answered wrongly")
+    assert not legal["passed"] and re.match(r"(\d+) of \1 positions answered wrongly", legal["message"])
     assert "illegal" in legal["message"] and "took" not in legal["message"]
 
 
