@@ -54,6 +54,8 @@ def print_check_report(assignment: Assignment, sub: Submission, report: Validati
             shown.add(c.picture)
     for g in report.games:
         replaced = f", {g['replaced']} of {g['moves']} moves replaced by random ones" if g.get("replaced") else ""
+        if g.get("why_replaced"):
+            replaced += f" (the first: {escape(g['why_replaced'])})"
         out.print(f"  game vs {markup(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                   f"{g['result']} ({escape(g['reason'])}){replaced}")
     if any(c.needs_human for c in report.checks):

@@ -599,15 +599,17 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"
+        incidents = mine.incidents if mine else []
+        why = next((inc["message"] for inc in incidents if _course_replaced(inc, incidents)), "")
         games.append({"opponent": opponent.display_name, "seat": seat, "result": outcome,
                       "reason": result.reason, "detail": result.detail, "seed": seed,
                       "moves": mine.moves if mine else 0,
-                      "replaced": sum(i["kind"] == "substituted" for i in (mine.incidents if mine else [])),
+                      "replaced": sum(i["kind"] == "substituted" for i in incidents),
+                      "why_replaced": why,           # the first failure the course's rule replaced: no fault, but said
                       "retried": retried})           # why each earlier try was the machine's
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue
-        incidents = mine.incidents if mine else []
         bad = [inc for inc in incidents if inc["kind"] != "substituted" and not _course_replaced(inc, incidents)]
         excused += sum(_course_replaced(inc, incidents) for inc in incidents)
         if bad:
