@@ -145,12 +145,15 @@ def die_with_parent(request_fd: int) -> str:
     return "SIGKILL when the parent ends"
 
 
-def die_with(parent: int) -> str:
-    """SIGKILL when the thread that started us ends; exit now if `parent` (our parent's pid) has
-    already gone. For a trusted helper while it cannot watch its parent otherwise (a template
-    importing its shim); `outlive_parent()` lifts it."""
+def die_with(control_fd: int) -> str:
+    """SIGKILL when the thread that started us ends; exit now if the parent has already gone (its
+    end of `control_fd`, a socket only it holds, has hung up). For a trusted helper while it cannot
+    watch its parent otherwise (a template importing its shim); `outlive_parent()` lifts it. No pid
+    is passed: what a template is told, its players could read."""
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "PR_SET_PDEATHSIG")
-    if os.getppid() != parent:
+    poller = select.poll()
+    poller.register(control_fd, select.POLLHUP)
+    if poller.poll(0):
         os._exit(0)
     return "SIGKILL when the parent ends"
 

@@ -58,8 +58,7 @@ class Zygote:
         try:
             self.proc = subprocess.Popen(
                 [*PYTHON, "-m", "sandbox.zygote",
-                 json.dumps({"shim": shim, "python_path": list(python_path), "control_fd": theirs.fileno(),
-                             "manager": os.getpid()})],
+                 json.dumps({"shim": shim, "python_path": list(python_path), "control_fd": theirs.fileno()})],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), close_fds=True, start_new_session=True, cwd="/",
                 env=CHILD_ENV)

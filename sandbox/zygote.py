@@ -160,7 +160,7 @@ def main() -> None:
             userns = confine.enter_user_namespace()
         except OSError as exc:
             userns = f"missing: no user namespace here ({exc})"
-    confine.die_with(args["manager"])              # after the user namespace: entering one clears it
+    confine.die_with(control.fileno())             # after the user namespace: entering one clears it
     boot = child.Bootstrap(ChildConfig(shim=args["shim"], python_path=list(args.get("python_path", []))))
     try:
         shim = boot.load()
