@@ -35,14 +35,15 @@ from . import cgroup
 
 log = logging.getLogger(__name__)
 
-RUN_DIR = Path(os.environ.get("GRADER_SANDBOX_RUN_DIR") or
-               ("/run/grader-sandbox" if os.geteuid() == 0 else f"/tmp/grader-sandbox-{os.getuid()}"))
+# Used as root only (an ordinary user gets neither box uids nor a private root): never a name made
+# up in a folder others can write, such as /tmp, where another account could make it first.
+RUN_DIR = Path(os.environ.get("GRADER_SANDBOX_RUN_DIR") or "/run/grader-sandbox")
 UID_BASE = 1_700_000_000            # far above login uids and the usual subuid ranges
 SLOTS = 1000                        # concurrent players on one machine, all grader runs together
 ROOT_NAME = "root"                  # RUN_DIR/root: the (empty) mount point of each private root
 # The box uids are the machine's: as root their locks are always here (another RUN_DIR would hand
-# the same uid to two players); an ordinary user gets no box uids, and keeps its own folder.
-SLOTS_DIR = Path("/run/grader-sandbox/slots") if os.geteuid() == 0 else RUN_DIR / "slots"
+# the same uid to two players).
+SLOTS_DIR = Path("/run/grader-sandbox/slots")
 
 CLONE_NEWNS = 0x00020000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 0x1, 0x2, 0x4, 0x8, 0x1000, 0x4000, 0x40000
