@@ -32,7 +32,7 @@ from . import build_cache
 from .assignment import Assignment
 from .config import ProgramsConfig
 from .confined_files import DIRECTORY, Refused, Tally, copy_out, entries, open_beneath, tally
-from .player_kinds import KINDS, BuildJob, NotBuildable, RunJob, kind_of
+from .player_kinds import KINDS, BuildJob, NotBuildable, RunJob, kind_of, program_needs
 from .submissions import Submission
 
 OUTPUT_KB = 64               # the compiler's captured messages
@@ -94,8 +94,7 @@ def _build(assignment: Assignment, sub: Submission) -> Built:
     ruleset, cfg = assignment.ruleset, assignment.config.programs
     name = kind_of(ruleset, sub.staged)
     if name is None or sub.staged is None:
-        return Built(False, "The submission is no program this grader can build: it needs C or C++ sources, "
-                            "Main.java, Cargo.toml, a Python program, or an executable script named player.")
+        return Built(False, f"The submission is no program this grader can build: it needs {program_needs()}.")
     if name != "java" and name not in cfg.builds:
         return Built(False, f"The submission needs the {name} build, which this assignment does not allow "
                             f"(allowed: {', '.join(cfg.builds) or 'none'}).", name)
@@ -246,22 +245,12 @@ def _keep(folder: Path, dest: Path, executable: str | None, limit_bytes: int, li
         os.close(fd)
 
 
-# A trivial program of each kind, built through the sandbox by `grader doctor`.
-TRIVIAL: dict[str, dict[str, str]] = {
-    "g++": {"main.cpp": "#include <cstdio>\nint main() { std::puts(\"ok\"); }\n"},
-    "gcc": {"main.c": "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n"},
-    "javac": {"Main.java": "public class Main { public static void main(String[] a) { System.out.println(\"ok\"); } }\n"},
-    "cargo": {"Cargo.toml": "[package]\nname = \"ok\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-              "src/main.rs": "fn main() { println!(\"ok\"); }\n"},
-}
-
-
 @functools.cache
 def available() -> dict[str, str]:
     """Each build on this host, for `grader doctor`: "active" only when a trivial program of its kind
     was built through the sandbox just now (once per process), else "missing: <why>"."""
     out = {}
-    for name, files in TRIVIAL.items():
+    for name, files in ((n, dict(k.trivial)) for n, k in KINDS.items() if k.trivial):
         tool = KINDS[name].tool or name
         path = shutil.which(tool)
         if path is None:

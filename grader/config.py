@@ -18,6 +18,7 @@ from rulesets.base import BadParams
 from sandbox.host import LAYERS
 
 from .console_driver import check_patterns, console_kind
+from .player_kinds import PROGRAMS
 
 POLICIES = ("forfeit", "random", "disqualify")
 
@@ -108,23 +109,28 @@ class LeagueConfig(Strict):
     dask: dict[str, Any] = Field(default_factory=dict)
 
 
-BuildKind = Literal["g++", "gcc", "javac", "cargo", "none", "python"]
-
-
-def _every_build() -> list[BuildKind]:
-    return ["g++", "gcc", "javac", "cargo", "none", "python"]
+def _every_build() -> list[str]:
+    return list(PROGRAMS)
 
 
 class ProgramsConfig(Strict):
     """Builds of players (grader/builds.py; Java players too): which line-protocol builds are allowed, and
     the limits of every build and of the build cache."""
 
-    builds: list[BuildKind] = Field(default_factory=_every_build)
+    builds: list[str] = Field(default_factory=_every_build)        # rows of grader/player_kinds.py
     build_time_s: float = Field(120, gt=0)
     build_memory_mb: int = Field(1024, ge=64)
     output_mb: int = Field(64, ge=1)            # what one build may leave in its folder, in all
     output_files: int = Field(4096, ge=16)
     cache_mb: int = Field(2048, ge=1)           # the build cache: least recently used evicted above it
+
+    @field_validator("builds")
+    @classmethod
+    def _known_builds(cls, builds: list[str]) -> list[str]:
+        unknown = [b for b in builds if b not in PROGRAMS]
+        if unknown:
+            raise ValueError(f"unknown build {unknown[0]!r}: the builds are {', '.join(PROGRAMS)}")
+        return builds
 
 
 class ThresholdRule(Strict):

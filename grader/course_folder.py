@@ -13,6 +13,8 @@ import yaml
 import rulesets
 from rulesets.base import Policy
 
+from .player_kinds import PROGRAMS
+
 PROJECT = Path(__file__).resolve().parent.parent
 BUNDLED_CONFIG = PROJECT / "config.yaml"
 
@@ -95,8 +97,7 @@ def assignment_block(name: str) -> str:
         _line("grading", grading, "how grades are given; with kind none every export refuses"),
     ]
     if ruleset.lines is not None:
-        lines.append(_line("programs", bundled.get("programs") or {"builds": ["g++", "gcc", "javac", "cargo", "none",
-                                                                             "python"]},
+        lines.append(_line("programs", bundled.get("programs") or {"builds": list(PROGRAMS)},
                            "programs in other languages: the builds allowed"))
     if bundled.get("options"):
         lines.append(_line("options", bundled["options"], "passed to the game's student API"))

@@ -38,6 +38,7 @@ import yaml
 from . import usecases
 from .assignment import Assignment, ConfigError, load_assignments, pick
 from .check_report import game_line, sandbox_summary, verdict_sentence
+from .player_kinds import KINDS
 from .validation import ValidationReport
 
 SOURCE_PARTS = ("grader", "sandbox", "rulesets", "pyproject.toml", "README.md", "config.yaml")   # pyproject's data
@@ -162,8 +163,8 @@ def build_autograder(assignment: Assignment, config_path: Path, out: Path, *, vi
     return out
 
 
-TOOL_PACKAGES = {"javac": ("javac", "openjdk-17-jdk-headless"), "g++": ("g++", "g++"), "gcc": ("gcc", "gcc"),
-                 "cargo": ("cargo", "cargo")}
+TOOL_PACKAGES = {name: (kind.tool, kind.package) for name, kind in KINDS.items()     # (command, Ubuntu package)
+                 if kind.tool is not None and kind.package}
 
 
 def toolchain(assignment: Assignment) -> list[tuple[str, str]]:

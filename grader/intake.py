@@ -15,15 +15,15 @@ from rulesets.base import JavaApi
 
 from .assignment import Assignment
 from .console_driver import console_kind, entry_file
-from .player_kinds import detect
-from .submissions import ProgramBuild, Submission, discover, load
+from .player_kinds import PROGRAMS, detect, program_needs, single_file_suffixes
+from .submissions import Programs, Submission, discover, load
 
 
 class Kinds(TypedDict):
     """The keyword arguments of `submissions.load`/`discover` that say which kinds are accepted."""
 
     java: JavaApi | None
-    program: ProgramBuild | None
+    program: Programs | None
 
 
 def kinds(assignment: Assignment) -> Kinds:
@@ -34,10 +34,12 @@ def kinds(assignment: Assignment) -> Kinds:
     console = console if getattr(console, "any_entry", False) else None
     if api is None and console is None:
         return Kinds(java=assignment.ruleset.java, program=None)
-    program = partial(_program, api=api, console=console)
-    if console is not None:             # the sentence for a folder that is none of them names it too
-        program.needs = ("C, C++ or Rust sources, Main.java, an executable script named player, or a Python "  # type: ignore[attr-defined]
-                         "program that asks its questions at the console (main.py, game.py: any name)")
+    builds = PROGRAMS if api is not None else ()
+    also = ("a Python program that asks its questions at the console (main.py, game.py: any name)"
+            if console is not None else "")        # the sentence for a folder that is none of them names it too
+    program = Programs(partial(_program, api=api, console=console),
+                       program_needs(tuple(b for b in builds if not (also and b == "python")), also),
+                       single_file_suffixes(builds))
     return Kinds(java=assignment.ruleset.java, program=program)
 
 

@@ -18,8 +18,10 @@ from pathlib import Path
 
 from rulesets import linear_re
 
-LANGUAGES = {"g++": ("C++", (".cpp", ".cc", ".cxx", ".hpp", ".hh", ".h")), "gcc": ("C", (".c", ".h")),
-             "javac": ("Java", (".java",)), "cargo": ("Rust", (".rs",))}
+from .player_kinds import KINDS
+
+# the compiled kinds (those with a build) and their languages, from the table of player kinds
+LANGUAGES = {name: (kind.title, kind.sources) for name, kind in KINDS.items() if kind.build is not None and kind.asks}
 MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 4 << 20
 # a text literal written to standard output that asks something: a word, then '?' or ':' at its end

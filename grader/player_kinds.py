@@ -87,6 +87,10 @@ class Kind:
     language: str = ""                                 # its source files' language, for the similarity report
     sources: tuple[str, ...] = ()                      # suffixes of its source files (headers too), the
     #                                                    lexer's first: what the similarity report compares
+    title: str = ""                                    # the language as people name it ("C++"), in sentences
+    asks: str = ""                                     # what in a folder asks for it, in "a program needs …"
+    package: str = ""                                  # the Ubuntu package that installs `tool` (Gradescope's setup)
+    trivial: tuple[tuple[str, str], ...] = ()          # a trivial program of its kind ({path: text}), for `grader doctor`
 
 
 def _tool(name: str) -> str | None:
@@ -246,21 +250,45 @@ def _script_run(job: RunJob) -> Command:
                    address_space_mb=2048)
 
 
+# gcc's row before g++'s: a .h file is C's where a suffix names one language (code_languages)
 KINDS: dict[str, Kind] = {kind.name: kind for kind in (
-    Kind("java", (), "javac", _java_api_build, None, _java_api_run, language="java", sources=(".java",)),
+    Kind("java", (), "javac", _java_api_build, None, _java_api_run, language="java", sources=(".java",),
+         title="Java", package="openjdk-17-jdk-headless"),
     Kind("cargo", ("Cargo.toml",), "cargo", _cargo_build, lambda staged: f"target/release/{crate_binary(staged)}",
-         _native_run, _native_console_run, language="rust", sources=(".rs",)),
+         _native_run, _native_console_run, language="rust", sources=(".rs",), title="Rust",
+         asks="Rust sources with Cargo.toml", package="cargo",
+         trivial=(("Cargo.toml", '[package]\nname = "ok"\nversion = "0.1.0"\nedition = "2021"\n'),
+                  ("src/main.rs", 'fn main() { println!("ok"); }\n'))),
     Kind("javac", ("Main.java",), "javac", _javac_build, None, _javac_run, _javac_console_run, language="java",
-         sources=(".java",)),
+         sources=(".java",), title="Java", asks="Main.java", package="openjdk-17-jdk-headless",
+         trivial=(("Main.java", 'public class Main { public static void main(String[] a) { System.out.println("ok"); } }\n'),)),
+    Kind("gcc", ("*.c",), "gcc", _native_build("gcc", "-std=c11", (".c",), ("-lm",)), lambda staged: "player",
+         _native_run, _native_console_run, language="c", sources=(".c", ".h"), title="C", asks="C sources",
+         package="gcc", trivial=(("main.c", '#include <stdio.h>\nint main(void) { puts("ok"); return 0; }\n'),)),
     Kind("g++", ("*.cpp", "*.cc", "*.cxx"), "g++", _native_build("g++", "-std=c++17", (".cpp", ".cc", ".cxx"), ()),
          lambda staged: "player", _native_run, _native_console_run, language="cpp",
-         sources=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx")),
-    Kind("gcc", ("*.c",), "gcc", _native_build("gcc", "-std=c11", (".c",), ("-lm",)), lambda staged: "player",
-         _native_run, _native_console_run, language="c", sources=(".c", ".h")),
-    Kind("none", ("player",), None, None, None, _script_run),
-    Kind("python", ("*.py",), None, None, None, _python_run, language="python", sources=(".py",)),
+         sources=(".cpp", ".cc", ".cxx", ".hpp", ".hh", ".hxx", ".h"), title="C++", asks="C++ sources", package="g++",
+         trivial=(("main.cpp", '#include <cstdio>\nint main() { std::puts("ok"); }\n'),)),
+    Kind("none", ("player",), None, None, None, _script_run, asks="an executable script named player"),
+    Kind("python", ("*.py",), None, None, None, _python_run, language="python", sources=(".py",), title="Python",
+         asks="a Python program (player.py, main.py or a single .py file)"),
 )}
 PROGRAMS = ("cargo", "javac", "g++", "gcc", "none", "python")      # the line-protocol kinds, in detection order
+
+
+def program_needs(kinds: tuple[str, ...] = PROGRAMS, also: str = "") -> str:
+    """What a folder must hold to be one of `kinds` (or `also`), as a phrase: "Rust sources with
+    Cargo.toml, …, or an executable script named player" (each row's `asks`), for the sentence that
+    refuses one."""
+    phrases = [KINDS[name].asks for name in kinds if KINDS[name].asks] + ([also] if also else [])
+    return ", ".join(phrases[:-1]) + (", or " if len(phrases) > 1 else "") + phrases[-1]
+
+
+def single_file_suffixes(kinds: tuple[str, ...] = PROGRAMS) -> tuple[str, ...]:
+    """The suffixes of one uploaded file that is a whole program of one of `kinds` (`player.cxx`):
+    their `*.suffix` patterns; Python's entry file is the ruleset's, so not among them."""
+    return tuple(pattern[1:] for name in kinds if name != "python"
+                 for pattern in KINDS[name].patterns if pattern.startswith("*."))
 
 
 def code_languages(ruleset: Ruleset) -> dict[str, str]:

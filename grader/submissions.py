@@ -174,23 +174,26 @@ def _arrange_java(tree: Path, java: JavaApi, out: Path) -> Path | None:
     return out
 
 
-ProgramBuild = Callable[[Path], "str | None"]
-# what a line-protocol program's folder holds (a ProgramBuild's `needs` says it for its ruleset)
-PROGRAM_NEEDS = "C, C++ or Rust sources, Main.java, or an executable script named player"
-"""Which build a folder's files ask for (None: it is no program): the kinds table's `detect`,
-handed in by whoever knows the assignment (grader/intake.py), so staging never imports the builds."""
+@dataclass(frozen=True)
+class Programs:
+    """What makes a folder, or one uploaded file, a line-protocol program: taken from the table of
+    player kinds by whoever knows the assignment (grader/intake.py), so staging never imports the builds."""
+
+    build: Callable[[Path], str | None]   # the build a folder's files ask for; None: it is no program
+    needs: str                            # what a program's folder holds, for the sentence that refuses one
+    single_files: tuple[str, ...]         # suffixes of one uploaded file that is a whole program (.c, .cxx)
 
 
-def _program_root(tree: Path, program: ProgramBuild) -> Path | None:
+def _program_root(tree: Path, program: Programs) -> Path | None:
     """A line-protocol program's folder: the top, or its only sub-folder."""
-    if program(tree):
+    if program.build(tree):
         return tree
     subs = [d for d in tree.iterdir() if d.is_dir() and d.name not in IGNORED]
-    return subs[0] if len(subs) == 1 and program(subs[0]) else None    # (.py programs have player.py or one file)
+    return subs[0] if len(subs) == 1 and program.build(subs[0]) else None    # (.py programs have player.py or one file)
 
 
 def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, builtin: bool = False,
-         java: JavaApi | None = None, program: ProgramBuild | None = None) -> Submission:
+         java: JavaApi | None = None, program: Programs | None = None) -> Submission:
     """Stage one submission. Problems (too big, hostile zip, no entry file) go in `.problem`, never raise.
     With `java`, a submission without `entry` may be a Java player in the course's layout; with
     `program`, a program in any language speaking the ruleset's line protocol (the function says
@@ -211,12 +214,13 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
         elif path.suffix == ".py":
             tree.mkdir()
             shutil.copyfile(path, tree / entry)
-        elif (path.suffix == ".java" and java is not None) or (path.suffix in (".cpp", ".cc", ".c") and program is not None):
+        elif (path.suffix == ".java" and java is not None) or (program is not None and path.suffix in program.single_files):
             tree.mkdir()
             shutil.copyfile(path, tree / path.name)
         else:
-            kinds = "a .py or .java file" if java is not None else "a .py file"
-            sub.problem = f"{path.name} is neither a folder, {kinds} nor a .zip archive."
+            files = [".py", *([".java"] if java is not None else []), *(program.single_files if program else [])]
+            sub.problem = (f"{path.name} is neither a folder, a {', '.join(files[:-1])}{' or ' if len(files) > 1 else ''}"
+                           f"{files[-1]} file nor a .zip archive.")
             return sub
         meta_file = (tree / METADATA)
         if meta_file.is_file():            # the submitter's own file: decoded as untrusted JSON
@@ -240,7 +244,7 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
                 sub.problem = (sub.problem[:-1] + f"; a Java player needs exactly one {java.entry} "
                                f"(package {java.package}).")
             if program is not None:
-                sub.problem = sub.problem[:-1] + "; a program needs " + getattr(program, "needs", PROGRAM_NEEDS) + "."
+                sub.problem = sub.problem[:-1] + "; a program needs " + program.needs + "."
             return sub
         size = _size_mb(root)
         if size > max_mb:
@@ -269,12 +273,12 @@ def load(path: Path, entry: str, max_mb: float, sub_id: str | None = None, built
 
 
 def discover(folder: Path, entry: str, max_mb: float, java: JavaApi | None = None,
-             program: ProgramBuild | None = None) -> list[Submission]:
+             program: Programs | None = None) -> list[Submission]:
     """Every submission in a folder: sub-folders, zips and .py (and .java) files, in name order."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    files = (".zip", ".py") + ((".java",) if java is not None else ()) + ((".cpp", ".cc", ".c") if program is not None else ())
+    files = (".zip", ".py") + ((".java",) if java is not None else ()) + (program.single_files if program else ())
     children = [c for c in sorted(folder.iterdir()) if not c.name.startswith((".", "_"))
                 and (c.is_dir() or c.suffix.lower() in files)]
     ids = [c.stem if c.is_file() else c.name for c in children]

@@ -43,6 +43,9 @@ KINDS = {
 }
 LANGUAGE = {"python": "python", "java": "java", "cpp": "cpp", "rust": "rust"}
 START_MODES = ("prefork", "spawn")
+# A door's first test carries its module fixture's whole work (a check of each kind, two leagues):
+# several minutes at load 20 with spawned players, past pytest-timeout's default 300 s.
+pytestmark = pytest.mark.timeout(1200)
 
 
 def _block(name: str, folder: str, mode: str) -> dict:

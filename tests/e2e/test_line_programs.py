@@ -192,3 +192,19 @@ def test_bohnenspiel_programs_get_the_position_as_json(tmp_path, cli, build, nam
     result = cli("check", tmp_path / build, "--assignment", "bohnenspiel")
     assert result.status == 0, result.text
     assert f"PASS  Build ({build})" in result.out and "PASS  Legal moves in set positions" in result.out, result.text
+
+
+def test_a_program_in_one_file_of_any_suffix_its_kind_names_is_checked_and_entered(tmp_path, cli):
+    """A C++ player handed in as one `player.cxx` file: the table of player kinds builds *.cxx, so
+    staging takes it as a file too (it was refused as "neither a folder, a .py file nor a .zip"),
+    alone and among a league's submissions."""
+    single = tmp_path / "subs" / "alice.cxx"
+    single.parent.mkdir()
+    shutil.copyfile(CPP / "player.cpp", single)
+    result = cli("--config", config(tmp_path), "check", single, "--assignment", "d")
+    assert result.status == 0, result.text
+    assert "PASS  Build (g++)" in result.out, result.text
+    (tmp_path / "subs" / "notes.txt").write_text("not a player\n")
+    result = cli("--config", config(tmp_path), "check", tmp_path / "subs" / "notes.txt", "--assignment", "d")
+    assert result.status != 0
+    assert "neither a folder, a .py, .cpp, .cc, .cxx or .c file nor a .zip archive" in result.text, result.text

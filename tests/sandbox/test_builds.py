@@ -11,6 +11,7 @@ import shutil
 import stat
 import subprocess
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,16 @@ from grader import build_cache, builds
 from grader.builds import build_kind
 from grader.config import ProgramsConfig
 from grader.confined_files import open_beneath
-from grader.player_kinds import KINDS, NotBuildable, RunJob, crate_binary, detect
-from grader.submissions import load
+from grader.player_kinds import (
+    KINDS,
+    NotBuildable,
+    RunJob,
+    crate_binary,
+    detect,
+    program_needs,
+    single_file_suffixes,
+)
+from grader.submissions import Programs, load
 from sandbox import Limits, PlayerProcess, state_dir
 from tests.example_programs import RUST_MAIN
 
@@ -43,7 +52,7 @@ def staged(tmp_path: Path, files: dict[str, str], name: str = "prog"):
     for rel, text in files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text)
-    sub = load(folder, "player.py", 10.0, program=detect)
+    sub = load(folder, "player.py", 10.0, program=Programs(detect, program_needs(), single_file_suffixes()))
     assert sub.problem is None, sub.problem
     return sub
 
@@ -228,7 +237,7 @@ def test_doctor_calls_a_build_active_only_after_a_trivial_sandboxed_build(monkey
     state = builds.available()
     assert state["g++"].endswith("a trivial program built in the sandbox"), state
     builds.available.cache_clear()
-    monkeypatch.setitem(builds.TRIVIAL, "g++", {"main.cpp": "this is not C++\n"})
+    monkeypatch.setitem(builds.KINDS, "g++", replace(KINDS["g++"], trivial=(("main.cpp", "this is not C++\n"),)))
     assert builds.available()["g++"].startswith("missing: "), "a toolchain that cannot build is not active"
     builds.available.cache_clear()
 

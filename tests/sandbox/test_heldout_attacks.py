@@ -305,8 +305,8 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
 
     from grader.builds import build_kind
     from grader.config import ProgramsConfig
-    from grader.player_kinds import detect
-    from grader.submissions import load
+    from grader.player_kinds import detect, program_needs, single_file_suffixes
+    from grader.submissions import Programs, load
     if sh.which("g++") is None:
         pytest.skip("no g++ here")
     folder = tmp_path / "cpp"
@@ -314,7 +314,7 @@ def test_a_source_file_named_like_an_option_is_compiled_as_a_file(tmp_path):
     (folder / "main.cpp").write_text('#include <cstdio>\nint main() {\n#ifdef INJECTED\n  std::puts("injected");\n'
                                      '#else\n  std::puts("clean");\n#endif\n}\n')
     (folder / "-DINJECTED=1.cpp").write_text("static int unused_by_anyone = 0;\n")
-    sub = load(folder, "player.py", 10.0, program=detect)
+    sub = load(folder, "player.py", 10.0, program=Programs(detect, program_needs(), single_file_suffixes()))
     assert sub.problem is None, sub.problem
     built = build_kind("g++", sub.staged, "sandbox.module_shim", ProgramsConfig(), key=None)
     assert built.ok and built.folder is not None, (built.message, built.compiler)
