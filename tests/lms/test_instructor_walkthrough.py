@@ -20,6 +20,7 @@ from lms_builders import (
     moodle_worksheet,
 )
 
+import rulesets
 from grader.cli import main
 from grader.report import read_shard
 
@@ -161,7 +162,7 @@ def test_init_refuses_to_overwrite_a_course_and_import_refuses_the_demo_config(t
     assert not (ROOT / "submissions" / "quoridor" / "evaeva").exists()
 
 
-@pytest.mark.parametrize("name", ["quoridor", "colosseum", "bohnenspiel", "doublecard", "rbnim"])
+@pytest.mark.parametrize("name", rulesets.names())
 def test_every_game_gets_a_config_that_loads_with_the_courses_grading(tmp_path, capsys, name):
     from grader.assignment import load_assignments
 
