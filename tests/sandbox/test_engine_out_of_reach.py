@@ -300,3 +300,16 @@ def test_a_ruleset_installed_in_site_packages_stays_hidden(tmp_path, monkeypatch
     assert readable(sp / "fakegame" / "shim.py") and readable(sp / "fakegame" / "view.py")
     assert not readable(sp / "fakegame" / "engine.py") and not readable(sp / "fakegame" / "__init__.py")
     assert readable(sp / "numpylike") and "/srv/cache" in paths
+
+
+@pytest.mark.parametrize("game", rulesets.names())
+def test_the_shim_itself_loads_no_reference_code(game):
+    """The student side is derived from what the shim loads, so a shim that loaded the engine would
+    make the engine "student side": the rules' own modules must never be among it."""
+    ruleset = rulesets.load(game)
+    modules, files = student_side(ruleset.shim)
+    reference = {ruleset.game.__module__, getattr(ruleset.probes, "__module__", None), rulesets.module_of(game) + ".__init__"}
+    assert not modules & reference, sorted(modules & reference)
+    package = Path(sys.modules[rulesets.module_of(game)].__file__ or "")
+    assert str(package.resolve()) not in files and not any(f.startswith(str(p.resolve())) for p in ruleset.players.values()
+                                                           for f in files)
