@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -156,7 +157,7 @@ def run() -> tuple[str, list[dict]]:
     return "Outputs of a 300-student league (results.json + both sites)", rows
 
 
-def pictures_by_game(games: tuple[str, ...] | None = None) -> list[dict]:
+def pictures_by_game(games: Sequence[str] | None = None) -> list[dict]:
     """Each game's sites per stored game, pictures stored per ply (frames, the fallback) against
     drawn by the board script: the difference between two sizes, so the pages that do not grow
     with the games cancel out (frames: 299 and 897 games, as a tenth of 300 students plays about

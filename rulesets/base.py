@@ -130,6 +130,11 @@ class State(ABC):
     def render_svg(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
         """A self-contained <svg> element of the board (no external resources)."""
 
+    def why_illegal(self, move: Move) -> str | None:
+        """A sentence saying why the canonical `move` is illegal here, None if it is legal (games
+        override it to say which rule it breaks)."""
+        return None if move in self.legal_moves() else "it is not one of the legal moves here."
+
     def random_move(self, rng: random.Random) -> Move:
         """The move the "substitute a random move" policy plays for a failing player."""
         return rng.choice(self.legal_moves())

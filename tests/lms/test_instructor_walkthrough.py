@@ -21,8 +21,8 @@ from lms_builders import (
 )
 
 import rulesets
-from grader.cli import main
 from grader.report import read_shard
+from tests.checking import grader_cli as grader
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {n: (ROOT / "submissions" / "quoridor" / n / "player.py").read_text() for n in ("alice", "bob", "cyril")}
@@ -36,14 +36,6 @@ MOODLE = {"101": student("Alice Nováková", "alice"), "102": student("Bořek Dv
 CANVAS = {"2001": student("Cyril Černý", "cyril")}
 GRADESCOPE = {"3001": student("Dana Veselá", "alice", "Dana's own notes")}
 BRUTE = {"evaeva": student("Eva Malá", "bob", "Eva's version")}
-
-
-def grader(capsys, *argv: object) -> tuple[int, str, str]:
-    capsys.readouterr()
-    status = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err
-    return status, out.out, out.err
 
 
 def make_course(tmp_path: Path, capsys, monkeypatch) -> Path:
