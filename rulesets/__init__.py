@@ -34,14 +34,17 @@ def names() -> tuple[str, ...]:
 
 
 def module_of(name: str) -> str:
-    """The module whose `RULESET` is game `name`."""
-    return f"{__name__}.{name}" if name in bundled() else installed()[name]
+    """The module whose `RULESET` is game `name`; ValueError with a sentence if no game has that name."""
+    if name in bundled():
+        return f"{__name__}.{name}"
+    module = installed().get(name)
+    if module is None:
+        raise ValueError(f"unknown ruleset {name!r}; known rulesets: {', '.join(names())}; {WHERE}.")
+    return module
 
 
 def load(name: str) -> Ruleset:
     """The `RULESET` of game `name`; ValueError with a sentence if there is none."""
-    if name not in names():
-        raise ValueError(f"unknown ruleset {name!r}; known rulesets: {', '.join(names())}; {WHERE}.")
     module = importlib.import_module(module_of(name))
     record = getattr(module, "RULESET", None)
     if not isinstance(record, Ruleset):
