@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 
 import pytest
 
@@ -29,6 +30,8 @@ def new_game(capsys):
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         rulesets.names.cache_clear()
+        for module in [m for m in sys.modules if m == f"rulesets.{NAME}" or m.startswith(f"rulesets.{NAME}.")]:
+            del sys.modules[module]
 
 
 def test_a_new_game_is_checked_and_graded_in_a_league_with_no_other_edit(tmp_path, capsys, new_game):

@@ -22,6 +22,7 @@ from sandbox import Limits, PlayerProcess, Verdict
 from sandbox.wire import ChildConfig
 
 RULESETS = Path(rulesets.__file__).resolve().parent
+GAMES = rulesets.names()            # once, at collection: a game made while the tests run is not half-seen
 LIMITS = Limits(start_s=60.0, call_s=60.0, first_call_s=60.0, kill_after_s=5.0)
 
 # what a shim loads when imported as the sandbox imports it (no package __init__ run): the modules,
@@ -52,7 +53,7 @@ def every_student_side() -> tuple[frozenset[str], frozenset[str]]:
     """What any game's shim loads: a player of one game may read another's student side too."""
     modules: set[str] = set()
     files: set[str] = set()
-    for name in rulesets.names():
+    for name in GAMES:
         m, f = student_side(rulesets.load(name).shim)
         modules |= m
         files |= f
@@ -255,7 +256,7 @@ def play_one_move(ruleset, folder: Path, pool) -> tuple:
 
 
 @pytest.mark.parametrize("kind", ["import", "read", "walk", "modules"])
-@pytest.mark.parametrize("game", rulesets.names())
+@pytest.mark.parametrize("game", GAMES)
 def test_the_player_cannot_reach_the_engine(tmp_path, require, start_mode, request, game, kind):
     """import: the engine, probes, built-in players or the grader by name or by file; read: any file
     of them; walk: frames, closures, the garbage collector and State's subclasses; modules: sys.modules."""
@@ -302,7 +303,7 @@ def test_a_ruleset_installed_in_site_packages_stays_hidden(tmp_path, monkeypatch
     assert readable(sp / "numpylike") and "/srv/cache" in paths
 
 
-@pytest.mark.parametrize("game", rulesets.names())
+@pytest.mark.parametrize("game", GAMES)
 def test_the_shim_itself_loads_no_reference_code(game):
     """The student side is derived from what the shim loads, so a shim that loaded the engine would
     make the engine "student side": the rules' own modules must never be among it."""
