@@ -21,8 +21,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
+
+import rulesets
 
 STUDENTS = 300
 FULL_GAMES = STUDENTS * (STUDENTS - 1)          # a double round robin: 89 700; the issue's 90 300 counts 301 entrants
@@ -154,11 +157,12 @@ def run() -> tuple[str, list[dict]]:
     return "Outputs of a 300-student league (results.json + both sites)", rows
 
 
-def pictures_by_game(games=("bohnenspiel", "colosseum", "quoridor", "doublecard", "rbnim")) -> list[dict]:
+def pictures_by_game(games: Sequence[str] | None = None) -> list[dict]:
     """Each game's sites per stored game, pictures stored per ply (frames, the fallback) against
     drawn by the board script: the difference between two sizes, so the pages that do not grow
     with the games cancel out (frames: 299 and 897 games, as a tenth of 300 students plays about
     870, and Quoridor's pictures take 4.4 GB there; the board script: 897 and 8 970 games)."""
+    games = rulesets.names() if games is None else games
     rows = []
     for game in games:
         per = {}

@@ -38,7 +38,7 @@ def _measure(name: str) -> dict:
 
 def run():
     rows = []
-    for name in rulesets.NAMES:
+    for name in rulesets.names():
         try:
             rows.append(_measure(name))
         except (ImportError, AttributeError) as exc:

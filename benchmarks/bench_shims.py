@@ -33,7 +33,7 @@ def _start_ms(ruleset, folder: str, pool) -> tuple[float, float]:
 def run():
     rows = []
     with prefork.PreforkPool() as pool:
-        for name in rulesets.NAMES:
+        for name in rulesets.names():
             ruleset = rulesets.load(name)
             folder = str(next(iter(ruleset.players.values())))
             spawned, forked = _start_ms(ruleset, folder, None), _start_ms(ruleset, folder, pool)

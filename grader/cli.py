@@ -147,6 +147,15 @@ def cmd_init(args) -> int:
     return 0
 
 
+def cmd_new_game(args) -> int:
+    made = usecases.new_game(args.name, args.like)
+    console.print(f"Made the game {escape(made.name)} in {escape(str(made.folder))}: "
+                  + ", ".join(escape(str(p.relative_to(made.folder))) for p in made.files) + ".")
+    console.print(f"Next: grader init <course folder> --assignment {escape(made.name)}, then grader check "
+                  f"{escape(str(made.folder / 'skeleton'))} --assignment {escape(made.name)} (docs/NEW_GAME.md).")
+    return 0
+
+
 def cmd_import(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
@@ -296,6 +305,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("folder", help="the course folder to make (anywhere)")
     p.add_argument("--assignment", action="append", help="a game this course grades (repeat for several)")
     p.set_defaults(func=cmd_init)
+
+    p = sub.add_parser("new-game", help="a new game's package from a template: rules, shim, probes, a built-in, a skeleton")
+    p.add_argument("name", help="the game's name (a Python package name: lower-case, digits, _)")
+    p.add_argument("--like", default="colosseum",
+                   help="the shape of the course's student API to start from (colosseum: a class with a method)")
+    p.set_defaults(func=cmd_new_game)
 
     p = sub.add_parser("import", help="import a class download from the LMS (Moodle, Canvas, Gradescope, BRUTE, folder)")
     p.add_argument("source", help="the downloaded zip or its unpacked folder")

@@ -238,8 +238,8 @@ class AssignmentConfig(Strict):
     @field_validator("ruleset")
     @classmethod
     def _known_ruleset(cls, value: str) -> str:
-        if value not in rulesets.NAMES:
-            raise ValueError(f"must be one of {', '.join(rulesets.NAMES)}")
+        if value not in rulesets.names():
+            raise ValueError(f"must be one of {', '.join(rulesets.names())}; {rulesets.WHERE}")
         return value
 
 

@@ -1,16 +1,9 @@
 """Grading an interactive command-line program: the grader plays the human through stdin/stdout.
 
 The program runs in the sandbox under `sandbox.console_shim` (one fresh process per scenario).
-A ruleset declares its command-line kind as data, `CONSOLE_PROGRAM` in its package (or a `program`
-attribute of the Ruleset), an object with:
-
-    entry: str                      the script, e.g. "red_blue_nim.py"
-    entries: tuple[str, ...]        (optional) the scripts it may be, the first present is run
-    is_program(facts) -> bool       whether a Python source (grader.python_source.Facts) is this kind
-    patterns: dict[str, str]        default regular expressions (and answer templates) by name
-    templates: tuple[str, ...]      names in `patterns` that are str.format templates (optional)
-    points: float                   what the kind is worth
-    scenarios() -> list             objects with .label: str and .play(console) -> None
+A ruleset declares its command-line kind as data, the `console` field of its Ruleset record: a
+rulesets.console.ConsoleProgram (entry and the names it may have, is_program(facts), patterns and
+templates, points, and scenarios() -> objects with .label: str and .play(console) -> None).
 
 `play` drives a `Console` (launch, send, find, expect) and raises `console.fail(sentence)` when
 the program does something wrong. Output the driver cannot follow raises `Unparsable` (through
@@ -33,13 +26,14 @@ and the remaining scenarios are not tried.
 """
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rulesets import linear_re
+from rulesets.base import Ruleset
+from rulesets.console import ConsoleProgram
 from sandbox import Limits, PlayerProcess, Verdict
 from sandbox.command import Command
 from sandbox.console_lines import ConsoleLines
@@ -295,15 +289,12 @@ class ConsoleReport:
                 "needs_human": self.needs_human, "scenarios": [vars(s) for s in self.scenarios]}
 
 
-def console_kind(ruleset) -> Any | None:
-    """The ruleset's command-line kind: `ruleset.program`, else `CONSOLE_PROGRAM` of its package, else None."""
-    kind = getattr(ruleset, "program", None)
-    if kind is None:
-        kind = getattr(importlib.import_module(f"rulesets.{ruleset.name}"), "CONSOLE_PROGRAM", None)
-    return kind
+def console_kind(ruleset: Ruleset) -> ConsoleProgram | None:
+    """The ruleset's command-line kind (its record's `console` field), None if it has none."""
+    return ruleset.console
 
 
-def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str, str]:
+def check_patterns(kind: ConsoleProgram, patterns: dict | None, *more: dict | None) -> dict[str, str]:
     """The kind's default patterns with config overrides (later ones win: the assignment's, then one
     submission's); ValueError with a sentence if one is bad."""
     merged = dict(kind.patterns)
@@ -317,7 +308,7 @@ def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str,
             raise ValueError(f"program pattern {name!r} must be text, not {value!r}.")
         merged[name] = value
     for name, value in merged.items():
-        if name in getattr(kind, "templates", ()):
+        if name in kind.templates:
             continue
         try:
             linear_re.compile(value)
@@ -328,16 +319,16 @@ def check_patterns(kind, patterns: dict | None, *more: dict | None) -> dict[str,
     return merged
 
 
-def entry_file(kind, folder: Path) -> str | None:
+def entry_file(kind: ConsoleProgram, folder: Path) -> str | None:
     """The kind's script present in `folder` (the first of `kind.entries`), None if none is. A kind
     that takes a script of any name (`kind.any_entry`: students named theirs game.py, DoubleCard.py,
     driver.py) gets the one a person would run (`console_script`)."""
-    if getattr(kind, "any_entry", False):
+    if kind.any_entry:
         return console_script(kind, Path(folder))
-    return next((name for name in getattr(kind, "entries", (kind.entry,)) if (Path(folder) / name).is_file()), None)
+    return next((name for name in kind.names() if (Path(folder) / name).is_file()), None)
 
 
-def console_script(kind, folder: Path) -> str | None:
+def console_script(kind: ConsoleProgram, folder: Path) -> str | None:
     """Of the top-level .py files that are the kind's program (`kind.is_program`, read in a bounded
     child, never run), the one no other file imports; of several, the first named in `kind.entries`,
     else the only one that does something when started (`if __name__ == "__main__"`, a top-level
@@ -350,7 +341,7 @@ def console_script(kind, folder: Path) -> str | None:
     found = {path.name: facts for path, facts in zip(paths, read) if isinstance(facts, python_source.Facts)}
     imported = {name for facts in found.values() for name in facts.imported}
     scripts = [name for name, facts in found.items() if kind.is_program(facts) and name[:-3] not in imported]
-    named = [name for name in getattr(kind, "entries", ()) if name in scripts]
+    named = [name for name in kind.entries if name in scripts]
     if named:
         return named[0]
     started = [name for name in scripts if found[name].runs]
@@ -359,7 +350,7 @@ def console_script(kind, folder: Path) -> str | None:
     return None
 
 
-def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],
+def run_scenario(kind: ConsoleProgram, scenario, submission_dir: Path, limits: Limits, patterns: dict[str, str],
                  entry: str | None = None, program: Command | None = None) -> ScenarioResult:
     """One scenario in a fresh sandboxed process (`program`: a compiled console program: the JVM
     shim's, which answers the console shim's calls, or a C/C++/Rust program itself (`io="lines"`),
@@ -368,7 +359,7 @@ def run_scenario(kind, scenario, submission_dir: Path, limits: Limits, patterns:
     lines = ConsoleLines() if program is not None and program.io == "lines" else None    # C, C++, Rust
     proc = PlayerProcess(SHIM, submission_dir, limits, options={"entry": entry}, name=f"program {scenario.label}",
                          program=program, lines=lines)
-    console = Console(proc, patterns, limits, tuple(getattr(kind, "templates", ())))
+    console = Console(proc, patterns, limits, kind.templates)
     try:
         res = proc.start()
         if not res.ok:

@@ -154,7 +154,7 @@ def installed_versions(folder: Path) -> dict[str, str]:
 def main() -> int:
     """`python -m grader.course_env`: build the environment of every bundled ruleset that names one."""
     status = 0
-    for name in rulesets.NAMES:
+    for name in rulesets.names():
         ruleset = rulesets.load(name)
         if ruleset.requirements is None:
             continue

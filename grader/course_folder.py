@@ -56,7 +56,7 @@ def skeleton_copies(name: str) -> list[tuple[Path, str]]:
 
 def known_assignments() -> list[str]:
     """What `grader init --assignment` accepts: each game this grader knows."""
-    return list(rulesets.NAMES)
+    return list(rulesets.names())
 
 
 def _flow(value: Any) -> str:

@@ -29,9 +29,9 @@ class Kinds(TypedDict):
 def kinds(assignment: Assignment) -> Kinds:
     """The kinds of submission this assignment accepts beside its Python entry file."""
     lines = assignment.ruleset.lines
-    api = tuple(getattr(lines, "API_NAMES", ())) if lines is not None else None
+    api = lines.API_NAMES if lines is not None else None
     console = console_kind(assignment.ruleset)
-    console = console if getattr(console, "any_entry", False) else None
+    console = console if console is not None and console.any_entry else None
     if api is None and console is None:
         return Kinds(java=assignment.ruleset.java, program=None)
     builds = PROGRAMS if api is not None else ()

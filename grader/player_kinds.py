@@ -348,7 +348,7 @@ def detect(staged: Path | None, api: tuple[str, ...] = ()) -> str | None:
 
 def _api_names(ruleset: Ruleset) -> tuple[str, ...]:
     """The names that make a .py file the ruleset's Python API rather than a console program."""
-    return tuple(getattr(ruleset.lines, "API_NAMES", ()))
+    return ruleset.lines.API_NAMES if ruleset.lines is not None else ()
 
 
 def language(ruleset: Ruleset, staged: Path | None) -> str:

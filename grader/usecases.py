@@ -25,6 +25,7 @@ import sandbox
 from sandbox import host, java, state_dir
 
 from . import bounded, course_folder, intake, python_source
+from . import new_game as new_game_scaffold
 from .assignment import Assignment
 from .builds import available
 from .grading import Grade
@@ -446,3 +447,17 @@ def export_refusal(assignment: Assignment, doc: dict[str, Any], rows: list[dict[
                 f"tell nobody anything; nothing was written. Check grading: in {where} and the league "
                 f"('grader standings {assignment.name}').")
     return None
+
+
+# ------------------------------------------------------------------ a new game (issue 41.4)
+
+
+def new_game(name: str, like: str) -> new_game_scaffold.NewGame:
+    """A new game's package written from the template `like`, found by `rulesets.names()` at once."""
+    try:
+        return new_game_scaffold.write(name, like)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    except OSError as exc:
+        raise Refused(f"cannot write the new game's package in {new_game_scaffold.SCAFFOLD.parent}: "
+                      f"{exc.strerror or exc}; nothing was left half-made.") from None

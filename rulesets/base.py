@@ -16,7 +16,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:     # types only: the shim imports this module, and must not load the manager-side adapters
+    from .console import ConsoleProgram
+    from .lines import LineAdapter
 
 # A move is a hashable plain value in the game's canonical form (a tuple, an int, a string):
 # each game has its own, so the shared API types it loosely.
@@ -125,6 +129,11 @@ class State(ABC):
     @abstractmethod
     def render_svg(self, marks: dict[str, Iterable[Move]] | None = None) -> str:
         """A self-contained <svg> element of the board (no external resources)."""
+
+    def why_illegal(self, move: Move) -> str | None:
+        """A sentence saying why the canonical `move` is illegal here, None if it is legal (games
+        override it to say which rule it breaks)."""
+        return None if move in self.legal_moves() else "it is not one of the legal moves here."
 
     def random_move(self, rng: random.Random) -> Move:
         """The move the "substitute a random move" policy plays for a failing player."""
@@ -236,7 +245,9 @@ class ProbeResult:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """Everything the grader needs to know about one game."""
+    """Everything the grader needs to know about one game: every extension point is a field here
+    (none is looked up by name), and `rulesets.load` finds the record as `RULESET` of the game's
+    package. Optional fields default to "the game does not offer it"."""
 
     name: str
     title: str
@@ -251,7 +262,8 @@ class Ruleset:
     blunder: Callable[..., bool | None] | None = None   # (state, move) → an obviously losing move? (collusion check)
     replies: dict = field(default_factory=dict)  # RPC -> rulesets.replies.Shape of its reply
     java: JavaApi | None = None      # Java players too: the course's Java API (sandbox/java.py)
-    lines: type | None = None          # programs in any language: the line protocol's manager-side adapter
+    lines: type[LineAdapter] | None = None   # programs in any language: the line protocol's manager-side adapter
+    console: ConsoleProgram | None = None    # a command-line program the course asked for (grader/console_driver.py)
     move_call: str = "move function"   # what the student's code that picks a move is called, for sentences
     requirements: Path | None = None   # the course's packages (a requirements file): grader/course_env.py
     python: tuple[int, int] | None = None   # the Python the course ran, where it fixed one: a submission whose
@@ -260,6 +272,12 @@ class Ruleset:
     # the start position (of new_state(seed)) in the compact form the board script reads, where the
     # script cannot derive it from the seed and the params (Python's RNG drew it): stored in each record
     board_start: Callable[[Any], JSON] | None = None
+    # replies the shim itself makes, per RPC (each fits `replies`): the cross-game tests fuzz from them
+    sample_replies: dict[str, tuple[JSON, ...]] = field(default_factory=dict)
+    # further replies `parse_move` and the probes' checks read that the shim never makes (other forms)
+    loose_replies: dict[str, tuple[JSON, ...]] = field(default_factory=dict)
+    # how the shim sends an engine move, where not as State.move_to_json (the course's transport text)
+    move_reply: Callable[[Move], JSON] | None = None
 
 
 @dataclass(frozen=True)

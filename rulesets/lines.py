@@ -5,17 +5,28 @@ time the program is to move it receives one line, the position as the grader sto
 (`State.to_json()`) plus `"seat"` (0 or 1, its own seat), and answers one line: its move in any
 form the ruleset's `parse_move` accepts (the course's notation). It needs no board of its own.
 A ruleset offering it sets `lines=` a subclass naming `API_NAMES` (what makes a .py file its
-Python API rather than a program).
+Python API rather than a program); a game with a line protocol of its own subclasses `LineAdapter`.
 """
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
+from typing import ClassVar
 
 from sandbox import CallResult, Verdict
 
 
-class JsonStateLines:
-    API_NAMES: tuple[str, ...] = ()
+class LineAdapter(ABC):
+    """One program's conversation, manager side: `call` answers the grader's RPCs by lines."""
+
+    API_NAMES: ClassVar[tuple[str, ...]] = ()   # names that make a .py file the Python API, not a program
+
+    @abstractmethod
+    def call(self, proc, method: str, args: dict, soft: float) -> CallResult:
+        ...
+
+
+class JsonStateLines(LineAdapter):
 
     def __init__(self) -> None:
         self.seat = 0

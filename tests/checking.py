@@ -1,11 +1,13 @@
 """`grader check --json` run as a student runs it (its own process, the bundled config), one copy for
-every test that reads the check's JSON."""
+every test that reads the check's JSON; and the CLI run in the test's own process."""
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+from grader.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,3 +19,13 @@ def check_json(path: Path, assignment: str, *extra: str) -> tuple[int, dict]:
                           capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.stdout.strip(), proc.stderr
     return proc.returncode, json.loads(proc.stdout)
+
+
+def grader_cli(capsys, *argv: object) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of the grader's CLI run in this process with `argv`; never a traceback."""
+
+    capsys.readouterr()
+    status = main([str(a) for a in argv])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return status, out.out, out.err

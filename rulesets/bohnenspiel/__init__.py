@@ -9,6 +9,7 @@ from rulesets.replies import INVALID, OneOf, Str
 
 from .blunders import blunder
 from .engine import BohnenspielGame, BohnenspielState
+from .moves import move_label
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
@@ -45,6 +46,9 @@ RULESET = Ruleset(
     java=JavaApi(sources=Path(__file__).resolve().parent / "java", bridge="bohnenspiel.GraderBridge"),
     lines=BohnenspielLines,
     board_script=Path(__file__).resolve().parent / "board.js",
+    sample_replies={"move": ("PIT 0 3", "SKIP 1", "pit 4")},
+    loose_replies={"move": (["pit", 2], {"move_type": "PIT", "pit": 1})},
+    move_reply=move_label,             # the shim sends the course's transport text, not the stored form
 )
 
 __all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
+from rulesets.values import is_int, short_repr
 
 from .moves import (  # noqa: F401 - this module's API
     CAPTURED,
@@ -17,8 +18,6 @@ from .moves import (  # noqa: F401 - this module's API
     SKIP,
     SKIPS,
     START_BEANS,
-    _is_int,
-    _short,
     move_label,
     parse_wire,
     pit_move,
@@ -73,9 +72,9 @@ class BohnenspielState(State):
             if self.barred[p]:
                 return f"player {p} may not skip right after the opponent skipped."
             return None
-        if not (isinstance(move, tuple) and len(move) == 2 and move[0] == "pit" and _is_int(move[1])
+        if not (isinstance(move, tuple) and len(move) == 2 and move[0] == "pit" and is_int(move[1])
                 and 0 <= move[1] < PITS):
-            return f"{_short(move)} is not a Bohnenspiel move."
+            return f"{short_repr(move)} is not a Bohnenspiel move."
         if self.pits[p][move[1]] == 0:
             return f"pit {move[1]} of player {p} is empty."
         return None
@@ -162,7 +161,7 @@ class BohnenspielGame(Game):
         if unknown:
             raise BadParams(f"Bohnenspiel has no parameter {unknown[0]!r}; the only one is max_turns.")
         max_turns = params.get("max_turns", DEFAULT_MAX_TURNS)
-        if not _is_int(max_turns) or max_turns < 1:
+        if not is_int(max_turns) or max_turns < 1:
             raise BadParams(f"max_turns must be a whole number of at least 1, not {max_turns!r}.")
         return {"max_turns": max_turns}
 

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from rulesets.base import JSON, IllegalMove, Move, refuse
+from rulesets.values import is_int, short_repr
 
 PITS = 6
 START_BEANS = 6
@@ -41,29 +42,29 @@ def parse_wire(data: JSON) -> tuple[Move, int | None]:
         refuse(data)
         kind = data.get("move_type", data.get("type"))
         player = data.get("player_id", data.get("player"))
-        if not isinstance(kind, str) or (player is not None and not _is_int(player)):
-            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
+        if not isinstance(kind, str) or (player is not None and not is_int(player)):
+            raise IllegalMove(f"{short_repr(data)} is not a Bohnenspiel move.")
         return _build(kind, data.get("pit"), player, data)
     if isinstance(data, str):
         m = _TRANSPORT.match(data)
         if not m:
-            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or "
+            raise IllegalMove(f"{short_repr(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or "
                               f"\"SKIP <player>\".")
         kind, a, b = m.group(1), m.group(2), m.group(3)
         if kind.lower() == "pit":
             if a is None:
-                raise IllegalMove(f"{_short(data)} names no pit.")
+                raise IllegalMove(f"{short_repr(data)} names no pit.")
             player, pit = (int(a), int(b)) if b is not None else (None, int(a))
             return _build(kind, pit, player, data)
         if b is not None:
-            raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
+            raise IllegalMove(f"{short_repr(data)} is not a Bohnenspiel move.")
         return _build(kind, None, None if a is None else int(a), data)
     if isinstance(data, (list, tuple)) and data and isinstance(data[0], str):
         if len(data) == 2 and data[0].lower() == "pit":
             return _build("pit", data[1], None, data)
         if len(data) == 1 and data[0].lower() == "skip":
             return SKIP, None
-    raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or \"SKIP <player>\".")
+    raise IllegalMove(f"{short_repr(data)} is not a Bohnenspiel move; send \"PIT <player> <pit>\" or \"SKIP <player>\".")
 
 
 def _build(kind: str, pit: Any, player: int | None, data: JSON) -> tuple[Move, int | None]:
@@ -76,19 +77,10 @@ def _build(kind: str, pit: Any, player: int | None, data: JSON) -> tuple[Move, i
     if kind == "nothing":
         raise IllegalMove("NOTHING is never a legal move; play a pit or skip.")
     if kind != "pit":
-        raise IllegalMove(f"{_short(data)} is not a Bohnenspiel move.")
-    if not _is_int(pit) or not 0 <= pit < PITS:
-        raise IllegalMove(f"{_short(data)} names pit {_short(pit)}; pits are numbered 0 to 5.")
+        raise IllegalMove(f"{short_repr(data)} is not a Bohnenspiel move.")
+    if not is_int(pit) or not 0 <= pit < PITS:
+        raise IllegalMove(f"{short_repr(data)} names pit {short_repr(pit)}; pits are numbered 0 to 5.")
     return pit_move(pit), player
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _short(x: Any) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def sow(board, p: int, start: int) -> None:

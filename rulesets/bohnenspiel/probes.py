@@ -9,7 +9,9 @@ told the opponent's moves as a game tells them. A player instance never sees two
 """
 from __future__ import annotations
 
-from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase, played_turns
+from rulesets.base import Game, Mismatch, Probe, ProbeCase
+from rulesets.legal_probe import legal_move_cases as shared_cases
+from rulesets.legal_probe import legal_move_check as shared_check
 
 from .engine import SKIP, BohnenspielGame, BohnenspielState, move_label
 
@@ -43,41 +45,20 @@ def worked_examples(game: BohnenspielGame) -> dict[str, BohnenspielState]:
 
 def legal_move_check(state: BohnenspielState):
     """A check(reply) that accepts any legal move of `state` and explains anything else."""
-    legal = state.legal_moves()
-
-    def check(reply) -> Mismatch | None:
-        try:
-            move = state.parse_move(reply)
-        except IllegalMove as exc:
-            return Mismatch(f"the player answered {reply!r}, which is not a move: {exc}")
-        why = state.why_illegal(move)
-        if why is None:
-            return None
-        listed = ", ".join(move_label(m) for m in legal)
-        return Mismatch(f"the player chose {move_label(move)}, which is illegal because {why} "
-                        f"The legal moves were: {listed}.", {"chosen": [move]})
-    return check
-
-
-def _case(label: str, state: BohnenspielState, game: str, told: list) -> ProbeCase:
-    seat = state.to_move
-    return ProbeCase(label=f"{label} (player {seat} to move)", state=state, method="move",
-                     args={"state": state.to_json(), "last": told}, check=legal_move_check(state),
-                     setup=[("setup", {"seat": seat, "state": state.to_json(), "name": "probe", "options": {}})],
-                     reuse=True, game=game)
+    listed = ", ".join(move_label(m) for m in state.legal_moves())
+    return shared_check(
+        state, not_a_move=lambda reply, exc: Mismatch(f"the player answered {reply!r}, which is not a move: {exc}"),
+        illegal=lambda move, why: Mismatch(f"the player chose {move_label(move)}, which is illegal because {why} "
+                                           f"The legal moves were: {listed}.", {"chosen": [move]}))
 
 
 def legal_move_cases(game: Game, seed: int) -> list[ProbeCase]:
     """One player instance per game, as in the course: a worked example is a game of one turn; a
     random game (drawn from `seed`, the check's own) asks one seat's consecutive turns in order."""
     assert isinstance(game, BohnenspielGame)
-    cases: list[ProbeCase] = [_case(label, state, label, []) for label, state in worked_examples(game).items()]
-    for g, turns in enumerate(played_turns(game, seed, RANDOM_POSITIONS, TURNS_PER_GAME)):
-        for k, (state, told) in enumerate(turns):
-            assert isinstance(state, BohnenspielState)
-            cases.append(_case(f"random game {g + 1}, turn {k + 1} (ply {state.ply})", state,
-                               f"random game {g + 1}", told))
-    return cases
+    return shared_cases(game, seed, worked_examples(game), check=legal_move_check,
+                        label=lambda text, state: f"{text} (player {state.to_move} to move)",
+                        count=RANDOM_POSITIONS, turns=TURNS_PER_GAME)
 
 
 def probes(game: BohnenspielGame) -> list[Probe]:

@@ -42,6 +42,8 @@ RULESET = Ruleset(
                 "their cell each turn; when the walls separate them, the larger region wins.",
     board_script=Path(__file__).resolve().parent / "board.js",
     board_start=board_start,
+    sample_replies={"move": ([[0, 0], 1], [[2, 3], 0], {"invalid": "no"})},
+    loose_replies={"move": ([1, 2, 3],)},           # a flat [row, col, dir]: parse_move reads it too
 )
 
 __all__ = ["RULESET", "ColosseumGame", "ColosseumState"]

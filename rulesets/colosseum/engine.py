@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rulesets.base import BadParams, Game, IllegalMove, Outcome, State, refuse
+from rulesets.values import is_int
 
 from .notation import DIRECTION_NAMES, PLAYER_NAMES, Cell, Move, cell_text, has_wall, move_text  # noqa: F401 - this module's API
 from .render import render_svg, render_text
@@ -110,10 +111,6 @@ def region_roots(walls: list[int], size: int) -> list[int]:
                     parent[a] = b
     return [find(i) for i in range(size * size)]
 
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class ColosseumState(State):
@@ -256,7 +253,7 @@ class ColosseumState(State):
                 values = tuple(data)
             else:
                 values = None
-            if values is not None and all(_is_int(v) for v in values):
+            if values is not None and all(is_int(v) for v in values):
                 return int(values[0]), int(values[1]), int(values[2])
         shown = repr(data)
         if len(shown) > 80:
@@ -314,12 +311,12 @@ def state_from_parts(game: ColosseumGame, size: int, barriers: Iterable[Iterable
                      positions: Iterable[Iterable[int]], turn: int = 0, ply: int = 0) -> ColosseumState:
     """A position set up by hand: barriers as (r, c, d) on any side (both halves may be listed,
     as the course's test fixtures do). ValueError with a sentence for anything inconsistent."""
-    if not _is_int(size) or size < 1:
+    if not is_int(size) or size < 1:
         raise ValueError(f"board_size must be a positive integer, not {size!r}")
     walls = bordered_board(size)
     for item in barriers:
         item = tuple(item)
-        if len(item) != 3 or not all(_is_int(v) for v in item):
+        if len(item) != 3 or not all(is_int(v) for v in item):
             raise ValueError(f"barrier {item!r} is not (row, col, dir)")
         r, c, d = item
         if not (0 <= r < size and 0 <= c < size and 0 <= d <= 3):
@@ -331,7 +328,7 @@ def state_from_parts(game: ColosseumGame, size: int, barriers: Iterable[Iterable
     cells = []
     for p in positions:
         p = tuple(p)
-        if len(p) != 2 or not all(_is_int(v) for v in p) or not all(0 <= v < size for v in p):
+        if len(p) != 2 or not all(is_int(v) for v in p) or not all(0 <= v < size for v in p):
             raise ValueError(f"position {p!r} is not a cell of the {size}x{size} board")
         cells.append((p[0], p[1]))
     if len(cells) != 2 or cells[0] == cells[1]:
@@ -353,10 +350,10 @@ class ColosseumGame(Game):
         if unknown:
             raise BadParams(f"unknown parameter {unknown[0]!r}: colosseum takes only board_size")
         value = params.get("board_size", list(DEFAULT_BOARD_SIZE))
-        if _is_int(value):
+        if is_int(value):
             lo = hi = value
         elif (isinstance(value, (list, tuple)) and len(value) == 2
-              and all(_is_int(v) for v in value)):
+              and all(is_int(v) for v in value)):
             lo, hi = value
         else:
             raise BadParams(f"board_size must be an integer or a [min, max] pair of integers, "

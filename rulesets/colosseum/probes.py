@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from rulesets.base import Game, IllegalMove, Mismatch, Probe, ProbeCase, played_turns
+from rulesets.base import Game, Mismatch, Probe, ProbeCase, played_turns
+from rulesets.legal_probe import legal_move_check, turn_case
 
 from .engine import PLAYER_NAMES, ColosseumGame, ColosseumState
 from .examples import EMPTY_BOARDS, empty_board, world_1
@@ -72,35 +73,19 @@ def positions(game: ColosseumGame, seed: int) -> list[tuple[str, ColosseumState]
 
 
 def _checker(state: ColosseumState):
-    who = PLAYER_NAMES[state.turn]
-
-    def check(reply) -> Mismatch | None:
-        try:
-            move = state.parse_move(reply)
-        except IllegalMove as exc:
-            return Mismatch(f"As {who} (K={state.max_step}) the agent did not return a move: {exc}.")
-        reason = state.why_illegal(move)
-        if reason is None:
-            return None
-        return Mismatch(f"As {who} (K={state.max_step}) the agent returned {state.move_text(move)}, "
-                        f"which is illegal: {reason}.", marks={"illegal": [move]})
-
-    return check
+    who = f"As {PLAYER_NAMES[state.turn]} (K={state.max_step}) the agent"
+    return legal_move_check(
+        state, not_a_move=lambda reply, exc: Mismatch(f"{who} did not return a move: {exc}."),
+        illegal=lambda move, why: Mismatch(f"{who} returned {state.move_text(move)}, which is illegal: {why}.",
+                                           marks={"illegal": [move]}))
 
 
 def legal_move_cases(game: Game, seed: int) -> list[ProbeCase]:
     """One agent instance per game, as in the course: 30 s for its first step, 2 s for each later
     one (ProbeCase.reuse); a new game (another board size or seat) starts a fresh instance."""
     assert isinstance(game, ColosseumGame)
-    cases = []
-    for name, turns in told_games(game, seed):
-        for k, (state, told) in enumerate(turns):
-            data = state.to_json()
-            setup = {"seat": state.turn, "state": data, "name": "probe", "options": {}}
-            cases.append(ProbeCase(label=f"{name}, the agent's turn {k + 1}" if k else name, state=state,
-                                   method="move", args={"state": data, "last": told}, check=_checker(state),
-                                   setup=[("setup", setup)], reuse=True, game=name))
-    return cases
+    return [turn_case(f"{name}, the agent's turn {k + 1}" if k else name, state, name, told, _checker(state))
+            for name, turns in told_games(game, seed) for k, (state, told) in enumerate(turns)]
 
 
 def probes(game: ColosseumGame) -> list[Probe]:

@@ -27,6 +27,7 @@ import numpy as np
 
 from rulesets.base import check_arity, invalid
 from rulesets.entry import compile_course, forget_submissions, import_entry, install_course, open_folder
+from rulesets.values import is_int, short_repr
 
 
 def _prepare_matplotlib() -> list[str]:
@@ -53,6 +54,7 @@ def _prepare_matplotlib() -> list[str]:
     return dirs
 
 
+NUMBERS = (int, np.integer)             # a whole number the agent returns: a Python or a NumPy integer
 READ_PATHS = _prepare_matplotlib()
 PRELOAD = ["numpy", "matplotlib"] if READ_PATHS else ["numpy"]
 
@@ -102,19 +104,6 @@ def _pick_agent(registry: dict[str, type]) -> tuple[type | None, str | None]:
                   f'@register_agent("student_agent") from store.')
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _short(value: Any) -> str:
-    try:
-        text = repr(value)
-    except Exception:
-        text = f"a {type(value).__name__}"
-    text = " ".join(text.split())
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def to_wire(result: Any) -> Any:
     """What step() returned → [[r, c], d]; anything that is not ((row, col), dir) → {"invalid": ...}.
 
@@ -128,14 +117,14 @@ def to_wire(result: Any) -> Any:
     except Exception:
         why = "it is not a (position, dir) pair"
     else:
-        if not (_is_int(row) and _is_int(col)):
+        if not (is_int(row, NUMBERS) and is_int(col, NUMBERS)):
             why = "the position must be two integers"
-        elif not _is_int(direction):
+        elif not is_int(direction, NUMBERS):
             why = "dir must be an integer 0..3"
         elif not 0 <= int(direction) <= 3:
             why = f"dir {int(direction)} is not 0..3 (0 Up, 1 Right, 2 Down, 3 Left)"
     if why is not None:
-        return invalid(f"step returned {_short(result)} (expected ((row, col), dir)): {why}", result)
+        return invalid(f"step returned {short_repr(result, 80, one_line=True)} (expected ((row, col), dir)): {why}", result)
     return [[int(row), int(col)], int(direction)]
 
 

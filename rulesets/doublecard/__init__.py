@@ -32,6 +32,8 @@ RULESET = Ruleset(
                 "Player(role, first).opponent_move(text), choose_move() -> '0 5 A 2'.",
     lines=DoubleCardLines,
     board_script=Path(__file__).resolve().parent / "board.js",
+    console=CONSOLE_PROGRAM,
+    sample_replies={"move": ("0 5 A 2", "F 2 F 3 3 A 2", {"invalid": "no"})},
 )
 
 __all__ = ["CONSOLE_PROGRAM", "RULESET", "DoubleCardGame", "DoubleCardState"]

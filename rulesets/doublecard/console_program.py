@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from rulesets import linear_re
 from rulesets.base import IllegalMove
+from rulesets.console import ConsoleProgram
 
 from .engine import DoubleCardGame, DoubleCardState
 
@@ -259,25 +260,18 @@ def _same(a: str, b: str) -> bool:
     return a.upper().split() == b.upper().split()
 
 
-@dataclass(frozen=True)
-class ConsoleKind:
-    """What the grader's console driver needs: the scripts, the patterns, the scenarios, the points."""
-
-    entry: str = "player.py"
-    entries: tuple = ENTRIES
-    any_entry: bool = True             # students named theirs game.py, DoubleCard.py, driver.py, ...
-    patterns: dict | None = None
-    points: float = 10.0
-    templates: tuple = ("human_answer",)
-
-    def is_program(self, facts) -> bool:
-        """A Python source that asks at its console (an `input("...")` prompt, or a question or a menu
-        printed before a bare `input()`) and is not the course's Python API (a `Player` with `choose_move`)."""
-        return facts.reads_console and (facts.prompts or facts.asks) and "Player.choose_move" not in facts.methods
-
-    def scenarios(self) -> list[Scenario]:
-        return [Scenario("against the AI, the AI moving first", True),
-                Scenario("against the AI, the human moving first", False)]
+def is_program(facts) -> bool:
+    """A Python source that asks at its console (an `input("...")` prompt, or a question or a menu
+    printed before a bare `input()`) and is not the course's Python API (a `Player` with `choose_move`)."""
+    return facts.reads_console and (facts.prompts or facts.asks) and "Player.choose_move" not in facts.methods
 
 
-CONSOLE_PROGRAM = ConsoleKind(patterns=PATTERNS)
+def scenarios() -> list[Scenario]:
+    """A game against the AI each way round."""
+    return [Scenario("against the AI, the AI moving first", True),
+            Scenario("against the AI, the human moving first", False)]
+
+
+# students named theirs game.py, DoubleCard.py, driver.py, ...: any name is taken
+CONSOLE_PROGRAM = ConsoleProgram(entry="player.py", patterns=PATTERNS, scenarios=scenarios, is_program=is_program,
+                                 entries=ENTRIES, any_entry=True)

@@ -14,12 +14,13 @@ probes' scripted games (scripted.py: the opponent plays in the grader; the probe
 """
 from __future__ import annotations
 
+from rulesets.lines import LineAdapter
 from sandbox import CallResult, Verdict
 
 from .engine import DoubleCardGame
 
 
-class DoubleCardLines:
+class DoubleCardLines(LineAdapter):
     """One program's conversation: `call(proc, method, args, soft)` answers the grader's RPCs."""
 
     API_NAMES = ("Player",)         # a player.py binding this is the Python API, else a console program

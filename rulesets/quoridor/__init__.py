@@ -47,6 +47,10 @@ RULESET = Ruleset(
                 "expand_player(), expand_obstacles(); probes check both generators.",
     board_script=Path(__file__).resolve().parent / "board.js",
     board_start=board_start,
+    sample_replies={"move": ({"type": 1, "pos": [4, 1]}, {"type": None},
+                             {"type": 2, "edges": [[0, 0, 0, 1], [1, 0, 1, 1]]}, {"invalid": "no"}),
+                    "expand_player": ([[0, 0], [1, 2]], [[4, 1]], []),
+                    "expand_obstacles": ([[[0, 0, 0, 1], [1, 0, 1, 1]]], [[[3, 0, 3, 1], [4, 0, 4, 1]]], [])},
 )
 
 __all__ = ["RULESET", "QuoridorGame", "QuoridorState"]

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State, refuse
+from rulesets.values import is_int
 
 from . import geometry as G
 from .geometry import Cell, Wall
@@ -51,13 +52,13 @@ class QuoridorGame(Game):
         start = params.get("start", "course")
         if start not in ("course", "random"):
             if (not isinstance(start, (list, tuple)) or len(start) != 2
-                    or not all(_is_int(c) and 0 <= c < sizex for c in start)):
+                    or not all(is_int(c) and 0 <= c < sizex for c in start)):
                 raise BadParams(f"start must be \"course\", \"random\" or two columns [c1, c2] in "
                                 f"0..{sizex - 1}, not {start!r}.")
             start = [int(c) for c in start]
         out["start"] = start
         initial = params.get("initial_obstacles", 0)
-        if _is_int(initial):
+        if is_int(initial):
             if initial < 0:
                 raise BadParams(f"initial_obstacles must be a count >= 0 or a list of obstacles, not {initial}.")
             out["initial_obstacles"] = int(initial)
@@ -120,13 +121,9 @@ class QuoridorGame(Game):
         return state
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _int(params: dict, key: str, default: int, low: int, high: int) -> int:
     value = params.get(key, default)
-    if not _is_int(value) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise BadParams(f"{key} must be a whole number from {low} to {high}, not {value!r}.")
     return value
 
@@ -175,7 +172,7 @@ def _wall_from_wire(pair: Any) -> Wall:
         raise IllegalMove(f"an obstacle must be two Obstacle objects (edges), got {pair!r:.60}.")
     edges = []
     for e in pair:
-        if (not isinstance(e, (list, tuple)) or len(e) != 4 or not all(_is_int(v) for v in e)):
+        if (not isinstance(e, (list, tuple)) or len(e) != 4 or not all(is_int(v) for v in e)):
             raise IllegalMove(f"an obstacle edge must be four whole numbers fromx, fromy, tox, toy, got {e!r:.60}.")
         a, b = (e[0], e[1]), (e[2], e[3])
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
@@ -338,7 +335,7 @@ class QuoridorState(State):
         seat = self.to_move if seat is None else seat
         assert seat is not None                    # the game is not over: someone is to move
         kind = move[0] if isinstance(move, tuple) and move else None
-        if kind in ("step", "wall") and not all(_is_int(v) for v in move[-2:]):
+        if kind in ("step", "wall") and not all(is_int(v) for v in move[-2:]):
             return f"{move!r:.60} is not a move: coordinates must be whole numbers."
         if kind == "step" and len(move) == 3:
             return self._step_refusal(seat, (move[1], move[2]))
@@ -412,7 +409,7 @@ class QuoridorState(State):
             return PASS
         if kind == 1 and not isinstance(kind, bool):
             pos = data.get("pos")
-            if not isinstance(pos, (list, tuple)) or len(pos) != 2 or not all(_is_int(v) for v in pos):
+            if not isinstance(pos, (list, tuple)) or len(pos) != 2 or not all(is_int(v) for v in pos):
                 raise IllegalMove(f"a step must give the new position as [x, y], not {pos!r:.60}.")
             return step(pos[0], pos[1])
         if kind == 2 and not isinstance(kind, bool):

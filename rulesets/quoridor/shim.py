@@ -25,6 +25,7 @@ from pathlib import Path
 
 from rulesets.base import check_arity
 from rulesets.entry import compile_course, import_entry, install_course, open_folder
+from rulesets.values import is_int
 
 from . import obstacle as course_obstacle
 from .view import Board, wall_edges
@@ -57,10 +58,6 @@ def _describe(value) -> str:
     return f"a {type(value).__name__} ({value!r:.50})"
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _obstacle_problem(o, what: str) -> str | None:
     """A sentence if `o` is not a course Obstacle with whole-number fields."""
     if not isinstance(o, Obstacle):
@@ -68,7 +65,7 @@ def _obstacle_problem(o, what: str) -> str | None:
             return (f"{what} is an Obstacle of the player's own class (module {type(o).__module__}); "
                     f"it must be the course's Obstacle from obstacle.py (from obstacle import *).")
         return f"{what} is {_describe(o)}, not an Obstacle."
-    if not all(_is_int(v) for v in (o.fromx, o.fromy, o.tox, o.toy)):
+    if not all(is_int(v) for v in (o.fromx, o.fromy, o.tox, o.toy)):
         return f"{what} has fields that are not whole numbers: {o}."
     return None
 
@@ -101,7 +98,7 @@ def to_wire(answer) -> dict:
         return {"invalid": f"make_move() returned {len(answer)} values ({answer!r:.60}); it must return two."}
     result = answer[1]
     if kind == 1 and not isinstance(kind, bool):
-        if (not isinstance(result, (list, tuple)) or len(result) != 2 or not all(_is_int(v) for v in result)):
+        if (not isinstance(result, (list, tuple)) or len(result) != 2 or not all(is_int(v) for v in result)):
             return {"invalid": f"make_move() returned a step to {_describe(result)}; it must be [x, y]."}
         return {"type": 1, "pos": [result[0], result[1]]}
     if kind == 2 and not isinstance(kind, bool):
@@ -187,7 +184,7 @@ class QuoridorHandler:
             return {"invalid": f"expand_player() returned {_describe(answer)}, not a list of [x, y]."}
         out = []
         for k, cell in enumerate(answer, 1):
-            if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(_is_int(v) for v in cell):
+            if not isinstance(cell, (list, tuple)) or len(cell) != 2 or not all(is_int(v) for v in cell):
                 return {"invalid": f"item {k} of expand_player() is {_describe(cell)}, not [x, y]."}
             out.append([cell[0], flip(cell[1])])
         return out

@@ -33,6 +33,9 @@ RULESET = Ruleset(
     description="Two piles, take 1 or 2 marbles from one; facing an empty pile loses (standard) or wins "
                 "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
     board_script=Path(__file__).resolve().parent / "board.js",
+    console=CONSOLE_PROGRAM,
+    sample_replies={"move": (["red", 2], ["blue", 1], {"invalid": "no"}), "choose": (["red", 1], ["blue", 2])},
+    loose_replies={"choose": ("red 2",)},
 )
 
 __all__ = ["CONSOLE_PROGRAM", "RULESET", "RBNimGame", "RBNimState"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesets import linear_re
+from rulesets.console import ConsoleProgram
 
 from .engine import RBNimGame, RBNimState
 from .probes import values_sentence
@@ -468,31 +469,23 @@ class Human:
         return "both", form.format(pile=pile, count=count)
 
 
-@dataclass(frozen=True)
-class ConsoleKind:
-    """What the grader's console driver needs: the script, its patterns, the scenarios, the points."""
-
-    entry: str
-    patterns: dict
-    points: float = 10.0
-    templates: tuple = ("human_answer",)          # patterns that are str.format templates, not regexes
-    module_function: str = "choose_move"          # a submission defining this at top level is a module
-
-    def is_program(self, facts) -> bool:
-        """A Python source (grader.python_source.Facts) without `choose_move` is the program."""
-        return self.module_function not in facts.functions
-
-    def scenarios(self) -> list[Scenario]:
-        return [
-            Scenario("defaults (3 5: standard, computer first)", ["3", "5"], 3, 5, "standard", True),
-            Scenario("default first player (2 2 misere: computer first)", ["2", "2", "misere"], 2, 2, "misere", True),
-            Scenario("5 3 standard computer", ["5", "3", "standard", "computer"], 5, 3, "standard", True, "first"),
-            Scenario("4 4 standard human", ["4", "4", "standard", "human"], 4, 4, "standard", False),
-            Scenario("3 5 misere computer", ["3", "5", "misere", "computer"], 3, 5, "misere", True),
-            Scenario("4 4 misere human", ["4", "4", "misere", "human"], 4, 4, "misere", False, "first"),
-            Scenario("6 5 standard human", ["6", "5", "standard", "human"], 6, 5, "standard", False, "first"),
-            Scenario("5 6 misere computer", ["5", "6", "misere", "computer"], 5, 6, "misere", True, "first"),
-        ]
+def is_program(facts) -> bool:
+    """A Python source (grader.python_source.Facts) without a top-level `choose_move` is the program."""
+    return "choose_move" not in facts.functions
 
 
-CONSOLE_PROGRAM = ConsoleKind(entry="red_blue_nim.py", patterns=PATTERNS)
+def scenarios() -> list[Scenario]:
+    """The games played from the command line: each argument form, both versions, both first players."""
+    return [
+        Scenario("defaults (3 5: standard, computer first)", ["3", "5"], 3, 5, "standard", True),
+        Scenario("default first player (2 2 misere: computer first)", ["2", "2", "misere"], 2, 2, "misere", True),
+        Scenario("5 3 standard computer", ["5", "3", "standard", "computer"], 5, 3, "standard", True, "first"),
+        Scenario("4 4 standard human", ["4", "4", "standard", "human"], 4, 4, "standard", False),
+        Scenario("3 5 misere computer", ["3", "5", "misere", "computer"], 3, 5, "misere", True),
+        Scenario("4 4 misere human", ["4", "4", "misere", "human"], 4, 4, "misere", False, "first"),
+        Scenario("6 5 standard human", ["6", "5", "standard", "human"], 6, 5, "standard", False, "first"),
+        Scenario("5 6 misere computer", ["5", "6", "misere", "computer"], 5, 6, "misere", True, "first"),
+    ]
+
+
+CONSOLE_PROGRAM = ConsoleProgram(entry="red_blue_nim.py", patterns=PATTERNS, scenarios=scenarios, is_program=is_program)

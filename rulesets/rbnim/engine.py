@@ -10,8 +10,9 @@ from collections.abc import Iterable
 from html import escape
 
 from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, State
+from rulesets.values import is_int, short_repr
 
-from .moves import _is_int, _short, parse_wire
+from .moves import parse_wire
 from .rules import MISERE, after, amount, describe, is_terminal, legal_moves, normalize_version
 
 DEFAULTS = {"red": 8, "blue": 10, "version": "standard"}
@@ -38,7 +39,7 @@ class RBNimState(State):
         if is_terminal(self.red, self.blue):
             return "the game is already over."
         if move not in (("red", 1), ("red", 2), ("blue", 1), ("blue", 2)):
-            return f"{_short(move)} is not a move."
+            return f"{short_repr(move)} is not a move."
         have = self.red if move[0] == "red" else self.blue
         if move[1] > have:
             return f"the {move[0]} pile has only {have} marble{'s' if have != 1 else ''}."
@@ -130,7 +131,7 @@ class RBNimGame(Game):
             raise BadParams(f"Red-Blue Nim has no parameter {unknown[0]!r}; it has red, blue and version.")
         out = {**DEFAULTS, **params}
         for pile in ("red", "blue"):
-            if not _is_int(out[pile]) or out[pile] < 0:
+            if not is_int(out[pile]) or out[pile] < 0:
                 raise BadParams(f"{pile} must be a whole number of marbles (0 or more), not {out[pile]!r}.")
         try:
             out["version"] = normalize_version(out["version"])

@@ -6,22 +6,13 @@ student's choose_move returned.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from rulesets.base import JSON, IllegalMove, Move
+from rulesets.values import is_int, short_repr
 
 PILES = {"red": "red", "r": "red", "blue": "blue", "b": "blue"}
 # possessive quantifiers (*+, ++): no backtracking, so a crafted answer costs time linear in its length
 _TEXT = re.compile(r"^\s*+([a-z]++)\s*+[,:]?\s*+(\d++)\s*+$|^\s*+(\d++)\s*+[,:]?\s*+([a-z]++)\s*+$", re.IGNORECASE)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _short(x: Any) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_wire(data: JSON) -> Move:
@@ -35,10 +26,10 @@ def parse_wire(data: JSON) -> Move:
     elif isinstance(data, str) and (m := _TEXT.match(data)):
         pile, count = (m.group(1), int(m.group(2))) if m.group(1) else (m.group(4), int(m.group(3)))
     else:
-        raise IllegalMove(f"{_short(data)} is not a move; a move is [pile, count] such as [\"red\", 2].")
+        raise IllegalMove(f"{short_repr(data)} is not a move; a move is [pile, count] such as [\"red\", 2].")
     name = PILES.get(pile.strip().lower()) if isinstance(pile, str) else None
     if name is None:
-        raise IllegalMove(f"{_short(pile)} is not a pile; the piles are \"red\" and \"blue\".")
-    if not _is_int(count) or count not in (1, 2):
-        raise IllegalMove(f"{_short(count)} marbles cannot be taken; take 1 or 2.")
+        raise IllegalMove(f"{short_repr(pile)} is not a pile; the piles are \"red\" and \"blue\".")
+    if not is_int(count) or count not in (1, 2):
+        raise IllegalMove(f"{short_repr(count)} marbles cannot be taken; take 1 or 2.")
     return (name, count)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.base import IllegalMove, check_arity
+from rulesets.values import short_repr
 from sandbox import module_shim
 
 from .moves import parse_wire
@@ -21,17 +22,12 @@ def open_submission(path: str, options: dict) -> RBNimHandler:
     return RBNimHandler(module_shim.open_submission(path, {"entry": ENTRY}).module, options)
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def to_wire(result: Any) -> Any:
     """What choose_move returned → [pile, count], or {"invalid": sentence}."""
     try:
         pile, count = parse_wire(list(result) if isinstance(result, tuple) else result)
     except IllegalMove as exc:
-        return {"invalid": f"choose_move returned {_short(result)}, which is not a move: {exc}"}
+        return {"invalid": f"choose_move returned {short_repr(result)}, which is not a move: {exc}"}
     return [pile, count]
 
 

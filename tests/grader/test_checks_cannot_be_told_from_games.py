@@ -44,7 +44,7 @@ def _questions(case: ProbeCase) -> tuple:
     return tuple(asked)
 
 
-@pytest.mark.parametrize("name", rulesets.NAMES)
+@pytest.mark.parametrize("name", rulesets.names())
 def test_every_rulesets_probes_ask_what_the_checks_seed_draws(name):
     """For every registered game and every probe: the same seed asks the same positions again, and
     another seed asks positions the first never asked (so no fixed table answers a check)."""
@@ -57,7 +57,7 @@ def test_every_rulesets_probes_ask_what_the_checks_seed_draws(name):
         assert {_questions(c) for c in probe.cases(game, 12)} - first, f"{name}/{probe.name} asks a fixed set"
 
 
-@pytest.mark.parametrize("name", rulesets.NAMES)
+@pytest.mark.parametrize("name", rulesets.names())
 def test_played_positions_are_reached_by_play_from_the_games_own_starts(name):
     """The drawn positions are a league's: each game starts at the assignment's own start position,
     is still going on, and its turns are one seat's, in order, told only the opponent's moves."""

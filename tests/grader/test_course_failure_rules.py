@@ -199,7 +199,7 @@ def test_double_card_loses_a_game_to_a_None(tmp_path, prefork):
 def test_each_ruleset_states_every_rule_and_config_may_override_it(tmp_path):
     import rulesets
 
-    for name in rulesets.NAMES:
+    for name in rulesets.names():
         policy = rulesets.load(name).defaults.policy
         assert {k: getattr(policy, k) for k in ("on_late", "on_illegal", "on_error", "on_none")}
     assert rulesets.load("bohnenspiel").defaults.policy == Policy(on_late="random", on_illegal="forfeit",

@@ -17,7 +17,7 @@ from rulesets.base import Defaults, Policy
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name", rulesets.NAMES)
+@pytest.mark.parametrize("name", rulesets.names())
 def test_init_writes_every_course_default_of_the_ruleset_and_check_uses_the_same(tmp_path, name):
     assert main(["init", str(tmp_path / "course"), "--assignment", name]) == 0
     written = yaml.safe_load((tmp_path / "course" / "config.yaml").read_text())["assignments"][name]

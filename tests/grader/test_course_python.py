@@ -37,7 +37,7 @@ def test_a_match_statement_fails_the_check_as_the_courses_python_39_refused_it(t
 def test_the_bundled_agents_and_games_without_a_fixed_python_are_not_refused(tmp_path):
     assert rulesets.load("colosseum").python == (3, 9)
     assert too_new(BASELINE, (3, 9)) is None
-    assert all(rulesets.load(n).python is None for n in rulesets.NAMES if n != "colosseum")
+    assert all(rulesets.load(n).python is None for n in rulesets.names() if n != "colosseum")
     (tmp_path / "player.py").write_text("x = 1\n" + MATCH)      # a grammar 3.9 lacks, in a 3.9 check
     assert "`match` statement needs Python 3.10" in (too_new(tmp_path, (3, 9)) or "")
     assert too_new(tmp_path, (3, 11)) is None

@@ -3,7 +3,8 @@ grader's own code raise.
 
 A hostile player writes straight to its reply pipe, so everything after the pipe is tried here
 with seeded random inputs (the same inputs every run): the frame decoder over byte strings, and
-for every ruleset and every RPC it declares, the shape check followed by the ruleset code that
+for every discovered ruleset and every RPC it declares (seeded from the replies its record says
+its shim makes, `sample_replies`, and the other forms its code reads, `loose_replies`), the shape check followed by the ruleset code that
 reads a well-shaped reply (the engine's parse_move and the probes' checks). Only the rules' own
 refusal (IllegalMove, a Mismatch) may come out; tests/grader/test_hostile_players.py sends such
 replies from real sandboxed processes.
@@ -26,17 +27,6 @@ from sandbox import CallResult, Verdict, wire
 SCALARS = [None, True, False, 0, 1, -1, 2, 3, 7, 2 ** 31, -2 ** 31 - 1, 2 ** 62, -2 ** 62, 0.5, -3.0, 1e300,
            "", "a", "red", "blue", "pit", "PIT 0 3", "SKIP 1", "0 5 A 2", "F 2 F 3 3 A 2", "\x1b[31m", "=1+1",
            "x" * 5000, "\n", "invalid", "type", "answers", "pos", "edges", "[[1]]", "-1", "None"]
-VALID = {
-    "quoridor": {"move": [{"type": 1, "pos": [4, 1]}, {"type": None},
-                          {"type": 2, "edges": [[0, 0, 0, 1], [1, 0, 1, 1]]}, {"invalid": "no"}],
-                 "expand_player": [[[0, 0], [1, 2]], [[4, 1]], []],
-                 "expand_obstacles": [[[[0, 0, 0, 1], [1, 0, 1, 1]]], [[[3, 0, 3, 1], [4, 0, 4, 1]]], []]},
-    "colosseum": {"move": [[[0, 0], 1], [[2, 3], 0], [1, 2, 3], {"invalid": "no"}]},
-    "bohnenspiel": {"move": ["PIT 0 3", "SKIP 1", "pit 4", ["pit", 2], {"move_type": "PIT", "pit": 1}]},
-    "doublecard": {"move": ["0 5 A 2", "F 2 F 3 3 A 2", {"invalid": "no"}]},
-    "rbnim": {"move": [["red", 2], ["blue", 1], {"invalid": "no"}],
-              "choose": [["red", 1], ["blue", 2], "red 2"]},
-}
 INTS = [0, 1, 2, 3, 5, 8, 11, 12, -1, -7, 99, 10 ** 9, 2 ** 31, -2 ** 31, 2 ** 62, -2 ** 63 + 1, 2 ** 63 - 1]
 TEXTS = ["", " ", "red", "RED ", "blue", "green", "pit", "PIT 0 3", "PIT 1 3", "PIT 0 99", "PIT 0 " + "9" * 150,
          "SKIP 0", "SKIP 9", "skip", "0 5 A 2", "0 1 A 1", "9 5 A 2", "0 5 Z 2", "0 5 A 99999", "0 5 A " + "9" * 150,
@@ -102,6 +92,14 @@ def hostile_values(seeds: list, n: int = ROUNDS, seed: int = 16):
         yield random_value(rng)
 
 
+def seeds(rs, method: str) -> list:
+    """The replies the fuzzing starts from: the record's samples of this RPC; a ruleset that gives
+    none for an RPC it reads fails here, naming the field to fill."""
+    values = [*rs.sample_replies.get(method, ()), *rs.loose_replies.get(method, ())]
+    assert values, f"{rs.name}: RULESET.sample_replies has no reply of {method}() to fuzz from"
+    return values
+
+
 def readers(name: str):
     """(method, reader) pairs: the ruleset code the grader runs on a reply of that RPC."""
     rs = rulesets.load(name)
@@ -120,12 +118,12 @@ def readers(name: str):
     return rs, out
 
 
-@pytest.mark.parametrize("name", rulesets.NAMES)
+@pytest.mark.parametrize("name", rulesets.names())
 def test_a_well_shaped_reply_never_makes_ruleset_code_raise(name):
     rs, pairs = readers(name)
     assert {m for m, _ in pairs} <= set(rs.replies) | set(COMMON)
     for method, reader in pairs:
-        for value in hostile_values(VALID[name][method]):
+        for value in hostile_values(seeds(rs, method)):
             why = problem(rs.replies, method, value)
             if why is not None:
                 assert isinstance(why, str) and why.endswith(".")
@@ -134,7 +132,7 @@ def test_a_well_shaped_reply_never_makes_ruleset_code_raise(name):
                 result = reader(value)
             except IllegalMove:
                 continue
-            assert result is None or isinstance(result, (Mismatch, tuple, str)), (method, value)
+            assert result is None or isinstance(result, (Mismatch, tuple, str, int)), (method, value)   # a Mismatch or a move
 
 
 def sample(shape: R.Shape, rng: random.Random):
@@ -160,7 +158,7 @@ def sample(shape: R.Shape, rng: random.Random):
     raise AssertionError(f"no sampler for {shape!r}")
 
 
-@pytest.mark.parametrize("name", rulesets.NAMES)
+@pytest.mark.parametrize("name", rulesets.names())
 def test_every_value_of_a_declared_shape_is_read_without_an_exception(name):
     """Sampled from the shapes themselves, so every branch of every shape reaches the ruleset code."""
     rs, pairs = readers(name)
@@ -174,23 +172,22 @@ def test_every_value_of_a_declared_shape_is_read_without_an_exception(name):
                 result = reader(value)
             except IllegalMove:
                 continue
-            assert result is None or isinstance(result, (Mismatch, tuple, str)), (method, value)
+            assert result is None or isinstance(result, (Mismatch, tuple, str, int)), (method, value)   # a Mismatch or a move
 
 
-@pytest.mark.parametrize("name", rulesets.NAMES)
+@pytest.mark.parametrize("name", rulesets.names())
 def test_the_shims_own_replies_have_the_declared_shapes(name):
     """The shapes are the shims' language: every valid reply above, and every engine move, fits."""
     rs = rulesets.load(name)
-    for method, values in VALID[name].items():
-        shim_made = [v for v in values if not (isinstance(v, list) and len(v) == 3 and name == "colosseum")
-                     and not (name == "bohnenspiel" and not isinstance(v, str))
-                     and not (name == "rbnim" and isinstance(v, str))]
-        for value in shim_made:
+    assert rs.sample_replies, f"{name}: RULESET.sample_replies is empty"
+    for method, values in rs.sample_replies.items():
+        for value in values:
             assert problem(rs.replies, method, value) is None, (method, value)
     state = rs.game().new_state(2)
-    if name != "bohnenspiel":            # its shim sends the course's transport strings instead
-        for move in state.legal_moves()[:50]:
-            assert problem(rs.replies, "move", state.move_to_json(move)) is None, move
+    sent = rs.move_reply or state.move_to_json
+    for move in state.legal_moves()[:50]:
+        assert problem(rs.replies, "move", sent(move)) is None, move
+        assert state.parse_move(sent(move)) == move, move
 
 
 @pytest.mark.parametrize("value", [[[[1], [2]]], [[1, "a"], [0, 0]], [[2 ** 63, 1]], {"invalid": 3}, 7])

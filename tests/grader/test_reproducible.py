@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"quoridor": {"sizex": 5, "sizey": 5}, "colosseum": {"board_size": 6}}
 
 
-@pytest.mark.parametrize("ruleset", rulesets.NAMES)
+@pytest.mark.parametrize("ruleset", rulesets.names())
 def test_random_builtins_play_the_same_game_twice_in_both_start_modes(ruleset, tmp_path):
     moves = []
     for prefork in (True, True, False):

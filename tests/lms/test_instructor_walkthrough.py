@@ -20,8 +20,9 @@ from lms_builders import (
     moodle_worksheet,
 )
 
-from grader.cli import main
+import rulesets
 from grader.report import read_shard
+from tests.checking import grader_cli as grader
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = {n: (ROOT / "submissions" / "quoridor" / n / "player.py").read_text() for n in ("alice", "bob", "cyril")}
@@ -35,14 +36,6 @@ MOODLE = {"101": student("Alice Nováková", "alice"), "102": student("Bořek Dv
 CANVAS = {"2001": student("Cyril Černý", "cyril")}
 GRADESCOPE = {"3001": student("Dana Veselá", "alice", "Dana's own notes")}
 BRUTE = {"evaeva": student("Eva Malá", "bob", "Eva's version")}
-
-
-def grader(capsys, *argv: object) -> tuple[int, str, str]:
-    capsys.readouterr()
-    status = main([str(a) for a in argv])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err
-    return status, out.out, out.err
 
 
 def make_course(tmp_path: Path, capsys, monkeypatch) -> Path:
@@ -161,7 +154,7 @@ def test_init_refuses_to_overwrite_a_course_and_import_refuses_the_demo_config(t
     assert not (ROOT / "submissions" / "quoridor" / "evaeva").exists()
 
 
-@pytest.mark.parametrize("name", ["quoridor", "colosseum", "bohnenspiel", "doublecard", "rbnim"])
+@pytest.mark.parametrize("name", rulesets.names())
 def test_every_game_gets_a_config_that_loads_with_the_courses_grading(tmp_path, capsys, name):
     from grader.assignment import load_assignments
 

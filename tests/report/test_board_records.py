@@ -6,10 +6,12 @@ from __future__ import annotations
 import base64
 import dataclasses
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
+import rulesets
 from grader.assignment import load_assignments
 from grader.outputs import site_pictures
 from grader.report import read_shard, render_sites, script_json
@@ -34,9 +36,38 @@ def with_random_games(doc: dict, assignment) -> dict:
     return doc
 
 
-@pytest.mark.parametrize("name", ["colosseum", "quoridor", "doublecard", "rbnim", "bohnenspiel"])
+def assignment_of(name: str):
+    """The bundled config's assignment of game `name`; for a game it has none of, another's rules
+    with this game's ruleset and default parameters."""
+    every = load_assignments(CONFIG)
+    if name in every:
+        return every[name]
+    ruleset = rulesets.load(name)
+    return dataclasses.replace(next(iter(every.values())), ruleset=ruleset, game=ruleset.game())
+
+
+def package_folder(name: str) -> Path:
+    return Path(sys.modules[rulesets.module_of(name)].__file__ or "").parent
+
+
+@pytest.mark.parametrize("name", rulesets.names())
+def test_a_board_script_is_declared_exactly_where_one_exists(name):
+    """A board.js the record does not name would never be drawn (nor tested); a named one that is
+    missing would break every replay: both fail here rather than skip."""
+    ruleset = rulesets.load(name)
+    present = (package_folder(name) / "board.js").is_file()
+    if ruleset.board_script is not None:
+        assert ruleset.board_script.is_file(), f"{name}: RULESET.board_script names {ruleset.board_script}, which is missing"
+    else:
+        assert not present, f"{name}: has a board.js that RULESET.board_script does not name"
+
+
+WITH_SCRIPT = [n for n in rulesets.names() if rulesets.load(n).board_script is not None]
+
+
+@pytest.mark.parametrize("name", WITH_SCRIPT)
 def test_records_carry_moves_and_the_start_only_where_the_ruleset_needs_it(tmp_path, doc, name):
-    assignment = load_assignments(CONFIG)[name]
+    assignment = assignment_of(name)
     ruleset = assignment.ruleset
     assert ruleset.board_script is not None and ruleset.board_script.is_file()
     with_random_games(doc, assignment)

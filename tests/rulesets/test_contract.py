@@ -1,6 +1,6 @@
 """Every ruleset honours the engine contract of rulesets/base.py the same way.
 
-The grader drives all games through this API alone, so these checks run on all five games:
+The grader drives all games through this API alone, so these checks run on every discovered game:
 random playouts end with an outcome, moves survive the JSON round trip the store and replays
 rely on, states survive to_json/state_from_json, and pictures render.
 """
@@ -16,21 +16,7 @@ import pytest
 import rulesets
 from rulesets.base import IllegalMove, Outcome, Ruleset
 
-
-def available() -> list[str]:
-    names = []
-    for name in rulesets.NAMES:
-        try:
-            importlib.import_module(f"rulesets.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith(f"rulesets.{name}"):
-                continue
-            raise
-        names.append(name)
-    return names
-
-
-NAMES = available()
+NAMES = list(rulesets.names())
 
 
 @pytest.fixture(params=NAMES)
@@ -38,13 +24,13 @@ def ruleset(request) -> Ruleset:
     return rulesets.load(request.param)
 
 
-def test_all_five_games_are_shipped():
-    assert list(rulesets.NAMES) == NAMES
+def test_the_five_bundled_games_are_found():
+    assert set(rulesets.bundled()) >= {"quoridor", "colosseum", "bohnenspiel", "doublecard", "rbnim"}
 
 
 def test_descriptor(ruleset):
-    assert ruleset.name in rulesets.NAMES
-    assert ruleset.shim.startswith(f"rulesets.{ruleset.name}.")
+    assert ruleset.name in rulesets.names()
+    assert ruleset.shim.startswith(f"{rulesets.module_of(ruleset.name)}.")
     importlib.import_module(ruleset.shim)
     assert ruleset.entry.endswith(".py")
     for name, folder in ruleset.players.items():

@@ -1,13 +1,18 @@
 """The player's process holds only what the course API gives a student (issue 16.4).
 
-A hostile submission of each game tries, during its move, every way to the grader's engine:
+A hostile submission of each discovered game (its own built-in player, every function of which
+runs the attack; the student side derived from what its shim imports) tries, when first called, every way to the grader's engine:
 importing it (by name or by file), reading the ruleset's files, walking frames, closures and the
 garbage collector for engine objects, and looking through sys.modules. Each attempt reports what
 it reached by raising an exception whose message the test reads; every game, both start modes.
 """
 from __future__ import annotations
 
-import textwrap
+import functools
+import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,28 +22,56 @@ from sandbox import Limits, PlayerProcess, Verdict
 from sandbox.wire import ChildConfig
 
 RULESETS = Path(rulesets.__file__).resolve().parent
-GAMES = ("quoridor", "colosseum", "bohnenspiel", "doublecard", "rbnim")
+GAMES = rulesets.names()            # once, at collection: a game made while the tests run is not half-seen
 LIMITS = Limits(start_s=60.0, call_s=60.0, first_call_s=60.0, kill_after_s=5.0)
 
-# what a shim may load: the student-side code of the rulesets (anything else is reference code)
-STUDENT_SIDE = {"rulesets", "rulesets.base", "rulesets.entry", "rulesets.quoridor", "rulesets.quoridor.shim",
-                "rulesets.quoridor.obstacle", "rulesets.quoridor.view", "rulesets.colosseum",
-                "rulesets.colosseum.shim", "rulesets.bohnenspiel", "rulesets.bohnenspiel.shim",
-                "rulesets.bohnenspiel.course", "rulesets.bohnenspiel.moves", "rulesets.doublecard",
-                "rulesets.doublecard.shim", "rulesets.rbnim", "rulesets.rbnim.shim", "rulesets.rbnim.moves"}
-STUDENT_FILES = {f"{name.replace('.', '/')}.py" for name in STUDENT_SIDE} | {"rulesets/colosseum/course/",
-                                                                             "rulesets/quoridor/course/"}
+# what a shim loads when imported as the sandbox imports it (no package __init__ run): the modules,
+# and the course files it compiled (rulesets.entry.compile_course); run in a fresh interpreter
+SHIM_SIDE = """
+import json, sys, types
+from sandbox import child
+shim = child.import_shim(sys.argv[1])
+code = [v for v in vars(shim).values() if isinstance(v, dict)]
+print(json.dumps({"modules": sorted(n for n in sys.modules if n == "rulesets" or n.startswith("rulesets.")),
+                  "files": sorted({getattr(m, "__file__", None) or "" for m in list(sys.modules.values())}
+                                  | {c.co_filename for d in code for c in d.values() if isinstance(c, types.CodeType)})}))
+"""
+
+
+@functools.cache
+def student_side(shim: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(module names, files under rulesets/) the shim itself loads: derived, so a new game's shim is
+    covered with no table to edit."""
+    out = subprocess.run([sys.executable, "-c", SHIM_SIDE, shim], capture_output=True, text=True, check=True,
+                         cwd=RULESETS.parent)
+    found = json.loads(out.stdout)
+    files = {str(Path(f).resolve()) for f in found["files"] if f and Path(f).resolve().is_relative_to(RULESETS)}
+    return frozenset(found["modules"]), frozenset(files)
+
+
+def every_student_side() -> tuple[frozenset[str], frozenset[str]]:
+    """What any game's shim loads: a player of one game may read another's student side too."""
+    modules: set[str] = set()
+    files: set[str] = set()
+    for name in GAMES:
+        m, f = student_side(rulesets.load(name).shim)
+        modules |= m
+        files |= f
+    return frozenset(modules), frozenset(files)
 
 
 def reference_files() -> list[str]:
-    """Every file of rulesets/ that is not student-side: engines, probes, renderers, built-in players."""
-    out = []
-    for path in sorted(RULESETS.rglob("*")):
-        rel = "rulesets/" + path.relative_to(RULESETS).as_posix()
-        if path.is_file() and "__pycache__" not in rel and not any(
-                rel == f or (f.endswith("/") and rel.startswith(f)) for f in STUDENT_FILES):
-            out.append(str(path))
-    return out
+    """Every file of rulesets/ that is no shim's student side: engines, probes, renderers, built-in players."""
+    student = every_student_side()[1]
+    return [str(path) for path in sorted(RULESETS.rglob("*")) if path.is_file() and "__pycache__" not in path.parts
+            and str(path.resolve()) not in student]
+
+
+def module_name(path: str) -> str | None:
+    """The module a .py file under rulesets/ is (its package's __init__ is the package)."""
+    rel = Path(path).resolve().relative_to(RULESETS.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts) if path.endswith(".py") and all(p.isidentifier() for p in parts) else None
 
 
 ATTACK = '''
@@ -48,10 +81,7 @@ GAME = {game!r}
 ALLOWED = {allowed!r}
 FILES = {files!r}
 FOLDERS = {folders!r}
-MODULES = ["rulesets." + GAME + "." + m for m in ("engine", "probes", "render", "players", "examples",
-           "geometry", "scripted", "board", "search", "rules", "program")] + [
-           "rulesets.quoridor.engine", "rulesets.colosseum.engine", "rulesets.rbnim.search",
-           "rulesets.doublecard.scripted", "grader", "grader.validation"]
+MODULES = {modules!r} + ["grader", "grader.validation"]
 
 
 def forbidden(name):
@@ -172,83 +202,55 @@ def by_sys_modules():
 def attack(kind):
     found = {{"import": by_import, "read": by_reading, "walk": by_walking, "modules": by_sys_modules}}[kind]()
     raise RuntimeError(("FOUND " + "; ".join(found)[:600]) if found else "CLEAN " + kind)
+
+
+def arm(space, kind):
+    """Every function and method the player's module defines runs the attack instead: whichever the
+    shim calls first (the move, or a set-up the course's API makes) reports what it reached."""
+    def attacking(*args, **kwargs):
+        attack(kind)
+    for name, value in list(space.items()):
+        if isinstance(value, types.FunctionType) and value.__module__ == space["__name__"]:
+            space[name] = attacking
+        elif isinstance(value, type) and value.__module__ == space["__name__"]:
+            for attr, member in list(vars(value).items()):
+                if isinstance(member, types.FunctionType) and not (attr.startswith("__") and attr.endswith("__")):
+                    setattr(value, attr, attacking)
 '''
 
-# a minimal player of each game that runs the attack inside its move
-PLAYERS = {
-    "quoridor": ("player.py", """
-        from obstacle import *
-        from attack import attack
-        KIND = {kind!r}
+# the attacker of any game: the ruleset's own built-in player (its random one where it has one),
+# armed at the end of its entry file
+ARMING = """
 
-        class Player:
-            def __init__(self, name): pass
-            def initialization(self, sizex, sizey, myx, myy, opponentx, opponenty, max_obstacles, obstacles): pass
-            def make_move(self): attack(KIND)
-            def opponent_move(self, move_type, result): pass
-            def expand_player(self): return []
-            def expand_obstacles(self): return []
-    """),
-    "colosseum": ("student_agent.py", """
-        from agents.agent import Agent
-        from store import register_agent
-        from attack import attack
-        KIND = {kind!r}
-
-        @register_agent("student_agent")
-        class StudentAgent(Agent):
-            def step(self, chess_board, my_pos, adv_pos, max_step):
-                attack(KIND)
-    """),
-    "bohnenspiel": ("student_player.py", """
-        from bohnenspiel import BohnenspielPlayer
-        from attack import attack
-        KIND = {kind!r}
-
-        class StudentPlayer(BohnenspielPlayer):
-            def __init__(self):
-                super().__init__("attacker")
-            def choose_move(self, board_state):
-                attack(KIND)
-    """),
-    "doublecard": ("player.py", """
-        from attack import attack
-        KIND = {kind!r}
-
-        class Player:
-            def __init__(self, role, first): pass
-            def opponent_move(self, move_text): pass
-            def choose_move(self): attack(KIND)
-    """),
-    "rbnim": ("red_blue_nim.py", """
-        from attack import attack
-        KIND = {kind!r}
-
-        def choose_move(red, blue, version, depth=None):
-            attack(KIND)
-    """),
-}
-
+import attack as _attack
+_attack.arm(globals(), {kind!r})
+"""
 
 def hostile(tmp_path: Path, game: str, kind: str) -> Path:
+    ruleset = rulesets.load(game)
     files = reference_files()
     folders = sorted({str(Path(f).parent) for f in files})
+    allowed = every_student_side()[0]     # a package's name is its stand-in (its __init__ is checked apart)
+    modules = sorted({m for m in map(module_name, files) if m and m not in allowed})
     folder = tmp_path / f"{game}-{kind}"
-    folder.mkdir()
-    entry, body = PLAYERS[game]
-    (folder / entry).write_text(textwrap.dedent(body.format(kind=kind)))
-    (folder / "attack.py").write_text(ATTACK.format(game=game, allowed=sorted(STUDENT_SIDE), files=files,
-                                                    folders=folders))
+    shutil.copytree(ruleset.players.get("random") or next(iter(ruleset.players.values())), folder,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    entry = folder / ruleset.entry
+    entry.write_text(entry.read_text(encoding="utf-8") + ARMING.format(kind=kind), encoding="utf-8")
+    (folder / "attack.py").write_text(ATTACK.format(game=game, allowed=sorted(allowed), files=files,
+                                                    folders=folders, modules=modules))
     return folder
 
 
 def play_one_move(ruleset, folder: Path, pool) -> tuple:
+    """The player's first call that did not answer (its set-up or its move), and how it started."""
     state = ruleset.game().new_state(3)
     with PlayerProcess(ruleset.shim, str(folder), LIMITS, name=folder.name, prefork=pool) as p:
         started = p.start()
         assert started.ok, (started, p.close().output)
         setup = p.call("setup", {"seat": state.to_move, "state": state.to_json(), "name": "x", "options": {}})
-        assert setup.ok, (setup, p.close().output)
+        if not setup.ok:
+            return setup, p.started_by
         result = p.call("move", {"state": state.to_json(), "last": []})
         return result, p.started_by
 
@@ -299,3 +301,16 @@ def test_a_ruleset_installed_in_site_packages_stays_hidden(tmp_path, monkeypatch
     assert readable(sp / "fakegame" / "shim.py") and readable(sp / "fakegame" / "view.py")
     assert not readable(sp / "fakegame" / "engine.py") and not readable(sp / "fakegame" / "__init__.py")
     assert readable(sp / "numpylike") and "/srv/cache" in paths
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_shim_itself_loads_no_reference_code(game):
+    """The student side is derived from what the shim loads, so a shim that loaded the engine would
+    make the engine "student side": the rules' own modules must never be among it."""
+    ruleset = rulesets.load(game)
+    modules, files = student_side(ruleset.shim)
+    reference = {ruleset.game.__module__, getattr(ruleset.probes, "__module__", None), rulesets.module_of(game) + ".__init__"}
+    assert not modules & reference, sorted(modules & reference)
+    package = Path(sys.modules[rulesets.module_of(game)].__file__ or "")
+    assert str(package.resolve()) not in files and not any(f.startswith(str(p.resolve())) for p in ruleset.players.values()
+                                                           for f in files)

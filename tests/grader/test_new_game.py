@@ -1,0 +1,65 @@
+"""`grader new-game NAME --like colosseum` writes a game that works as it stands: found with no list
+to edit, a course folder made for it, its sample player checked, and a small league graded.
+
+The package goes where the guide puts it (rulesets/NAME/), so this test writes one there under a
+name of its own and removes it afterwards."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+
+import pytest
+
+import rulesets
+from grader.new_game import SCAFFOLD
+from tests.checking import grader_cli as grader
+
+NAME = "scaffold_selftest"
+
+
+@pytest.fixture
+def new_game(capsys):
+    folder = SCAFFOLD.parent / NAME
+    assert not folder.exists(), f"{folder} is left from an earlier run; remove it"
+    try:
+        status, out, err = grader(capsys, "new-game", NAME, "--like", "colosseum")
+        assert status == 0, err
+        assert f"Made the game {NAME} in {folder}" in out
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        rulesets.names.cache_clear()
+        for module in [m for m in sys.modules if m == f"rulesets.{NAME}" or m.startswith(f"rulesets.{NAME}.")]:
+            del sys.modules[module]
+
+
+def test_a_new_game_is_checked_and_graded_in_a_league_with_no_other_edit(tmp_path, capsys, new_game):
+    assert NAME in rulesets.names() and rulesets.load(NAME).name == NAME
+    course = tmp_path / "course"
+    assert grader(capsys, "init", course, "--assignment", NAME)[0] == 0
+    config = course / "config.yaml"
+    status, out, err = grader(capsys, "--config", config, "check", new_game / "skeleton", "--assignment", NAME)
+    assert status == 0 and "Result: passed" in out, out + err
+    for student in ("ada", "bo", "cy"):
+        (course / "submissions" / NAME / student).mkdir(parents=True)
+        shutil.copy(new_game / "skeleton" / "student_agent.py", course / "submissions" / NAME / student)
+    status, out, err = grader(capsys, "--config", config, "run", NAME, "--quiet")
+    assert status == 0, out + err
+    doc = json.loads((course / "reports" / NAME / "results.json").read_text())
+    assert len(doc["games"]) == 6 and all(g["reason"] == "last_stone" for g in doc["games"])
+    assert (course / "reports" / NAME / "public" / "index.html").is_file()
+
+
+@pytest.mark.parametrize(("name", "like", "says"), [
+    ("Chess!", "colosseum", "cannot name a game"),
+    ("class", "colosseum", "cannot name a game"),
+    ("quoridor", "colosseum", "already a game or folder named 'quoridor'"),
+    ("scaffold", "colosseum", "already a game or folder named 'scaffold'"),
+    ("newone", "chess", "--like 'chess' is not a template; the templates are: colosseum."),
+])
+def test_a_name_or_template_that_cannot_be_made_is_one_sentence_and_writes_nothing(capsys, name, like, says):
+    before = sorted(p.name for p in SCAFFOLD.parent.iterdir())
+    status, out, err = grader(capsys, "new-game", name, "--like", like)
+    assert status == 2 and says in out + err
+    assert sorted(p.name for p in SCAFFOLD.parent.iterdir()) == before
