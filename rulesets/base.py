@@ -235,6 +235,21 @@ class ProbeResult:
 
 
 @dataclass(frozen=True)
+class Value:
+    """What a ruleset's evaluator says of a position, for the player to move: `result` +1 won, 0 drawn,
+    -1 lost with best play; `exact` where the rules solved it, else an estimate of a search `depth` plies deep."""
+
+    result: int
+    exact: bool
+    depth: int | None = None
+
+
+# (a position not over, a node budget) → its Value: the search stops within the budget, so the same
+# position gets the same answer on any machine (grader/losing_move.py). Any: the ruleset's own State subclass
+Evaluator = Callable[[Any, int], Value]
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """Everything the grader needs to know about one game."""
 
@@ -260,6 +275,7 @@ class Ruleset:
     # the start position (of new_state(seed)) in the compact form the board script reads, where the
     # script cannot derive it from the seed and the params (Python's RNG drew it): stored in each record
     board_start: Callable[[Any], JSON] | None = None
+    evaluator: Evaluator | None = None   # positions valued, for the move that lost a game (grader/losing_move.py)
 
 
 @dataclass(frozen=True)

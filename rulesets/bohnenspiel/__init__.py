@@ -9,6 +9,7 @@ from rulesets.replies import INVALID, OneOf, Str
 
 from .blunders import blunder
 from .engine import BohnenspielGame, BohnenspielState
+from .evaluate import evaluate
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
@@ -45,6 +46,7 @@ RULESET = Ruleset(
     java=JavaApi(sources=Path(__file__).resolve().parent / "java", bridge="bohnenspiel.GraderBridge"),
     lines=BohnenspielLines,
     board_script=Path(__file__).resolve().parent / "board.js",
+    evaluator=evaluate,
 )
 
 __all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

@@ -12,6 +12,7 @@ from rulesets.replies import INVALID, Int, OneOf, Seq, Str
 
 from .console_program import CONSOLE_PROGRAM
 from .engine import RBNimGame, RBNimState
+from .evaluate import evaluate
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
@@ -33,6 +34,7 @@ RULESET = Ruleset(
     description="Two piles, take 1 or 2 marbles from one; facing an empty pile loses (standard) or wins "
                 "(misère) 2 per red and 3 per blue left; choose_move(red, blue, version, depth=None).",
     board_script=Path(__file__).resolve().parent / "board.js",
+    evaluator=evaluate,
 )
 
 __all__ = ["CONSOLE_PROGRAM", "RULESET", "RBNimGame", "RBNimState"]
