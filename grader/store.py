@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -241,6 +242,15 @@ class Store:
         """Keys of scored games: what a resumed run need not play again (infra games are replayed)."""
         return {r[0] for r in self._query("SELECT key FROM games WHERE assignment=? AND status='done'",
                                           (assignment,))}
+
+    def games_by_id(self, assignment: str, game_id: str) -> list[GameRecord]:
+        """The assignment's games whose key starts with `game_id` (hex digits: a site's game id)."""
+        if not re.fullmatch(r"[0-9a-f]+", game_id):
+            return []
+        cols = _columns(GameRecord)
+        rows = self._query(f"SELECT {', '.join(cols)} FROM games WHERE assignment=? AND key LIKE ? ORDER BY key",
+                           (assignment, game_id + "%"))
+        return [GameRecord(*row) for row in rows]
 
     def games(self, assignment: str, *, keys: set[str] | None = None) -> list[GameRecord]:
         """Every stored game of the assignment (both statuses), or only those whose key is in `keys`."""
