@@ -2,9 +2,9 @@
 the position was no better than the game's result while another move kept it better, and that move.
 
 Only for rulesets that declare an evaluator (`Ruleset.evaluator`, rulesets/base.py): exact where the
-ruleset solves positions, else the ruleset's bounded search, labelled "estimate, depth N". Each
-position's search has `NODES` nodes, so a game costs at most NODES times its moves' count, and the same
-game gets the same answer on any machine. Computed after a league's games (`analyse_league`), cached
+ruleset solves positions, else the ruleset's bounded search, labelled "estimate, depth N". A game's
+searches share `GAME_NODES` nodes, split evenly over the positions valued, so a game costs about the
+same however long it was, and the same game gets the same answer on any machine. Computed after a league's games (`analyse_league`), cached
 in the store with the game's key, and shown only to the student and the staff (never on the public site).
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rulesets.base import Game, Ruleset, State
 
 from .store import Store
 
-NODES = 400              # per position valued: a bounded search's budget (an exact evaluator needs none)
+GAME_NODES = 20_000      # one game's bounded searches together (an exact evaluator needs none)
 _RESULT_WORDS = {1: "won", 0: "drawn", -1: "lost"}
 
 
@@ -68,19 +68,21 @@ def _value(ruleset: Ruleset, state: State, seat: int, nodes: int) -> tuple[int, 
 
 
 def losing_move(ruleset: Ruleset, game: Game, seed: int, moves: list, seat: int,
-                nodes: int = NODES) -> LosingMove | None:
+                nodes: int = GAME_NODES) -> LosingMove | None:
     """The seat's first move after which its position was no better than the game's end while a move
     it had kept it better; None for a won game, a game the rules did not end (a forfeit, a cap), a
     game lost from its first move on, or a ruleset without an evaluator."""
     if ruleset.evaluator is None:
         return None
     state = game.new_state(seed)
-    played = []
+    played, valued = [], 0                  # valued: the positions after the seat's options, each searched
     for wire in moves:
+        valued += len(state.legal_moves()) if state.to_move == seat else 0
         played.append(state.parse_move(wire))
         state.play(played[-1])
     if state.outcome is None or (end := result_of(state.outcome.points, seat)) == 1:
         return None
+    nodes = max(1, nodes // max(1, valued))
     state = game.new_state(seed)
     for ply, move in enumerate(played):
         if state.to_move == seat:
@@ -101,7 +103,7 @@ def losing_move(ruleset: Ruleset, game: Game, seed: int, moves: list, seat: int,
 
 
 def analyse_league(ruleset: Ruleset, game: Game, store: Store, assignment: str, keys: set[str],
-                   nodes: int = NODES) -> int:
+                   nodes: int = GAME_NODES) -> int:
     """Find and cache the losing move of every student seat's lost or drawn game among `keys` not yet
     analysed (a built-in's seat is not); how many seats were analysed now."""
     if ruleset.evaluator is None:

@@ -56,12 +56,12 @@ def test_bohnenspiel_gets_an_estimate_labelled_with_its_depth_the_same_every_tim
     moves, points = _random_game(1)
     assert points == (1.0, 0.0)
     loser = 1
-    found = losing_move(BOHNENSPIEL, BOHNENSPIEL.game(), 1, moves, seat=loser, nodes=300)
+    found = losing_move(BOHNENSPIEL, BOHNENSPIEL.game(), 1, moves, seat=loser, nodes=20_000)
     assert found is not None and not found.exact
     assert found.depth is not None and found.depth >= 1
     assert found.label == f"estimate, depth {found.depth}" and found.label in found.sentence
-    assert losing_move(BOHNENSPIEL, BOHNENSPIEL.game(), 1, moves, seat=loser, nodes=300) == found
-    assert losing_move(BOHNENSPIEL, BOHNENSPIEL.game(), 1, moves, seat=1 - loser, nodes=300) is None
+    assert losing_move(BOHNENSPIEL, BOHNENSPIEL.game(), 1, moves, seat=loser, nodes=20_000) == found
+    assert losing_move(BOHNENSPIEL, BOHNENSPIEL.game(), 1, moves, seat=1 - loser, nodes=20_000) is None
 
 
 def test_a_ruleset_without_an_evaluator_gets_none():
