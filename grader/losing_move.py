@@ -108,7 +108,7 @@ def analyse_league(ruleset: Ruleset, game: Game, store: Store, assignment: str, 
     analysed (a built-in's seat is not); how many seats were analysed now."""
     if ruleset.evaluator is None:
         return 0
-    done = store.losing_moves(assignment)
+    done = store.analysed_seats(assignment)
     found: list[tuple[str, int, dict | None]] = []
     for g in store.each_game(assignment, keys=keys):
         if g.status != "done":

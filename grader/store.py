@@ -340,10 +340,10 @@ class Store:
                                  "VALUES (?, ?, ?, ?)", [(assignment, key, seat, json.dumps(doc))
                                                          for key, seat, doc in found])
 
-    def losing_moves(self, assignment: str) -> dict[tuple[str, int], dict | None]:
-        """Every cached analysis of the assignment: (game key, seat) → the losing move's JSON, or None."""
-        rows = self._query("SELECT key, seat, losing_json FROM losing_moves WHERE assignment=?", (assignment,))
-        return {(key, seat): json.loads(doc) for key, seat, doc in rows}
+    def analysed_seats(self, assignment: str) -> set[tuple[str, int]]:
+        """(game key, seat) of every cached analysis of the assignment, found or not."""
+        return {(key, seat) for key, seat in self._query("SELECT key, seat FROM losing_moves WHERE assignment=?",
+                                                         (assignment,))}
 
     def losing_moves_of(self, key: str) -> dict[int, dict]:
         """One game's losing moves found, by seat (a seat analysed with none found is left out)."""
