@@ -73,6 +73,10 @@ def cmd_check(args) -> int:
 def cmd_play(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
+    if args.from_game is not None:
+        return _play_branch(assignment, args)
+    if args.b is None:
+        raise UsageError("grader play needs two players (A B), or one with --from GAME_ID --ply N.")
     if args.games < 1:
         raise UsageError(f"--games must be at least 1 (got {args.games}).")
     seed = assignment.config.league.seed if args.seed is None else args.seed
@@ -85,12 +89,38 @@ def cmd_play(args) -> int:
             p0, p1 = result.points
             console.print(f"game {played.number} (seed {played.seed}): {markup(pair[0].display_name)} {p0:g} – "
                           f"{p1:g} {markup(pair[1].display_name)}: {markup(result.detail)} [{len(result.moves)} moves]")
-            for seat, rec in enumerate(result.players):
-                for inc in rec.incidents:
-                    console.print(f"    {markup(pair[seat].display_name)}: {inc['kind']}: {markup(inc['message'])}")
+            _print_incidents(pair, result)
     if args.json:
         print(json.dumps({"assignment": assignment.name, "games": games}, indent=2))
     return 0
+
+
+def _play_branch(assignment, args) -> int:
+    """`grader play MINE --from GAME --ply N`: renders `usecases.branch`."""
+    if args.b is not None or args.ply is None:
+        raise UsageError("grader play --from GAME_ID takes one player (yours) and --ply N, the recorded moves "
+                         "to replay before it takes over.")
+    branched = usecases.branch(assignment, args.a, args.from_game, args.ply, args.seat)
+    result, seats = branched.result, branched.seats
+    if args.json:
+        print(json.dumps({"assignment": assignment.name, "from": args.from_game, "ply": branched.ply,
+                          "seat": branched.seat, "seed": branched.recorded.seed, "seat0": seats[0].display_name,
+                          "seat1": seats[1].display_name, **result.to_json()}, indent=2))
+        return 0
+    p0, p1 = result.points
+    console.print(f"game {markup(args.from_game)} replayed to ply {branched.ply}, then "
+                  f"{markup(seats[branched.seat].display_name)} played seat {branched.seat}: "
+                  f"{markup(seats[0].display_name)} {p0:g} – {p1:g} {markup(seats[1].display_name)}: "
+                  f"{markup(result.detail)} [{len(result.moves)} moves]")
+    _print_incidents(seats, result)
+    return 0
+
+
+def _print_incidents(seats, result) -> None:
+    """Each seat's incidents of a played game, one indented line each."""
+    for seat, rec in enumerate(result.players):
+        for inc in rec.incidents:
+            console.print(f"    {markup(seats[seat].display_name)}: {inc['kind']}: {markup(inc['message'])}")
 
 
 def cmd_run(args) -> int:
@@ -277,10 +307,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a match between two submissions or built-ins")
     p.add_argument("a")
-    p.add_argument("b")
+    p.add_argument("b", nargs="?", help="the opponent (not with --from: the recorded game's plays again)")
     p.add_argument("--assignment")
     p.add_argument("--games", type=int, default=2)
     p.add_argument("--seed", type=int)
+    p.add_argument("--from", dest="from_game", metavar="GAME_ID",
+                   help="branch a league game (the id its replay page shows): replay it to --ply, then A plays on")
+    p.add_argument("--ply", type=int, help="with --from: how many of the recorded moves to replay first")
+    p.add_argument("--seat", type=int, help="with --from: the seat A takes (default: the one not a built-in's)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_play)
 

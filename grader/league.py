@@ -27,6 +27,7 @@ from .executors import Executor
 from .feedback import num
 from .grading import baseline_tests
 from .intake import stage_all
+from .losing_move import analyse_league
 from .match import GameResult
 from .safetext import one_line
 from .sprt import decide
@@ -200,6 +201,7 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
             _collusion_replays(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
                                progress, console)
         run.standings = _standings(assignment, store, run, entrants)
+        analyse_league(assignment.ruleset, assignment.game, store, assignment.name, set(run.keys))
         run.seconds = time.perf_counter() - t0
         store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
                                   "infra_retries": run.infra_retries, "retried": run.retried,

@@ -186,14 +186,15 @@ def _failure_sentence(who: str, res: CallResult) -> str:
 
 def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed: int,
               factory: PlayerFactory | None = None, cpu: int | None = None,
-              max_plies: int = 100000, key: bytes | None = None) -> GameResult:
+              max_plies: int = 100000, key: bytes | None = None, opening: list | None = None) -> GameResult:
     """Play one game between two staged submissions; never raises for anything a player does.
     Each seat's process is seeded with `seat_seed(key, seed, seat)` (key: the league's secret
-    unless given), never with the game's seed (grader/seeds.py)."""
+    unless given), never with the game's seed (grader/seeds.py). `opening`: a recorded game's first
+    moves (wire form), played for both seats and told to both before either is asked (a branch)."""
     key = assignment.league_key() if key is None else key
     if factory is None:
         factory = player_factory(assignment)
-    game = _Game(assignment, seed, max_plies)
+    game = _Game(assignment, seed, max_plies, opening or [])
     try:
         for i, sub in enumerate((seat0, seat1)):
             try:
@@ -220,8 +221,9 @@ def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed
 class _Game:
     """The loop of one game; `play_game` owns the processes' lifetime around it."""
 
-    def __init__(self, assignment: Assignment, seed: int, max_plies: int):
+    def __init__(self, assignment: Assignment, seed: int, max_plies: int, opening: list):
         self.a = assignment
+        self.opening = opening
         self.state = assignment.game.new_state(seed)
         self.rng = random.Random(seed ^ 0x5EED)
         self.max_plies = max_plies
@@ -267,6 +269,11 @@ class _Game:
 
     def run(self) -> GameResult:
         state = self.state
+        for wire in self.opening:                  # a recorded game's first moves: nobody is asked
+            seat = state.to_move
+            assert seat is not None                # a branch's opening ends before the game does
+            self.play(self.seats[seat], state.parse_move(wire), CallResult(Verdict.OK), substituted=True,
+                      recorded=True)
         while not state.is_over:
             if state.ply >= self.max_plies:
                 return GameResult((0.5, 0.5), (0.0, 0.0), "grader_cap",
@@ -348,8 +355,9 @@ class _Game:
         self.play(s, move, res, substituted=failure is not None)
         return None
 
-    def play(self, s: _Seat, move: Any, res: CallResult, substituted: bool) -> None:
-        """Play `move` for seat `s` and tell the other seat; a substituted move is told to `s` too."""
+    def play(self, s: _Seat, move: Any, res: CallResult, substituted: bool, recorded: bool = False) -> None:
+        """Play `move` for seat `s` and tell the other seat; a substituted move is told to `s` too, and
+        a recorded one (a branch's opening) after the others `s` has not been told yet."""
         state = self.state
         seat = s.seat
         state.play(move)
@@ -360,7 +368,7 @@ class _Game:
         told = {"seat": seat, "move": wire}
         other = self.seats[1 - seat]
         other.pending = other.pending + [told]
-        s.pending = [told] if substituted else []
+        s.pending = s.pending + [told] if recorded else [told] if substituted else []
 
     @staticmethod
     def legal(state, value):

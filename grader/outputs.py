@@ -241,6 +241,8 @@ class GameStream:
                                   for inc in p.get("incidents", [])],
                     "reproduce": (f"grader play {self.spec(seats[0])} {self.spec(seats[1])} --assignment {a.name} "
                                   f"--seed {g.seed} --games 1"),
+                    # private to the student and the staff: the public site never shows it (grader/report.py)
+                    "losing_moves": {str(seat): found for seat, found in store.losing_moves_of(g.key).items()},
                 }
 
 

@@ -148,6 +148,7 @@ class _Names:
 
     def __init__(self, submissions: list[dict], anonymised: bool, public: bool = False):
         self.anonymised = anonymised = anonymised or public
+        self.public = public
         self.key: dict[str, str] = {}
         self.name: dict[str, str] = {}
         self.hidden: dict[str, str] = {}         # public site: raw id or real name → the name shown
@@ -263,7 +264,7 @@ class _GameView:
     whenever needed and never kept (a 300-student league has ~90,000 games per site; what the
     submission pages and the numbering need of them waits in a `SiteGames` spill)."""
 
-    __slots__ = ("detail", "game_index", "id", "identity", "incidents", "index", "key", "points", "reason",
+    __slots__ = ("detail", "game_index", "id", "identity", "incidents", "index", "key", "losing", "points", "reason",
                  "reproduce", "result", "seat_keys", "seat_names", "seats", "seed", "shard")
 
     def __init__(self, g: dict, names: _Names):
@@ -282,6 +283,9 @@ class _GameView:
         self.detail = names.scrub(_text(g.get("detail")))
         self.incidents = tuple(names.scrub(_incident_text(i)) for i in _list(g.get("incidents")))
         self.reproduce = None if names.anonymised else _text(g.get("reproduce"))
+        # the move that lost the game is the student's and the staff's: never on the public site
+        self.losing = [] if names.public else [found for _, found in sorted(_dict(g.get("losing_moves")).items())
+                                               if isinstance(found, dict)]
         self.key = self.shard = ""
         self.index = 0
 
@@ -342,6 +346,8 @@ def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None,
         record["id"] = game.id
     if game.reproduce is not None:
         record["reproduce"] = game.reproduce
+    if game.losing:
+        record["losing"] = game.losing
     if start is not None:
         record["start"] = start
     if pictures is not None:

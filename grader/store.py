@@ -22,6 +22,9 @@ Schema (query it with `sqlite3 reports/<name>/results.sqlite`):
     runs(id INTEGER PRIMARY KEY, assignment, started_at, finished_at, config_json, seed, summary_json)
     pseudonyms(assignment, salt, id, name)           PRIMARY KEY (assignment, salt, id)
         the public site's stand-in names, kept so a student keeps its name from run to run.
+    losing_moves(assignment, key, seat, losing_json)  PRIMARY KEY (key, seat)
+        the move that lost a seat's game (grader/losing_move.py), cached with the game's key; "null"
+        when the game was analysed and none was found. Private: the public site never reads it.
 
 Times are Unix seconds (REAL). Example: `SELECT seat0, seat1, points0, points1 FROM games
 WHERE assignment='quoridor' AND status='done';`
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 import time
@@ -63,6 +67,9 @@ CREATE INDEX IF NOT EXISTS incidents_by_game ON incidents (game_key);
 CREATE TABLE IF NOT EXISTS pseudonyms (
     assignment TEXT NOT NULL, salt TEXT NOT NULL, id TEXT NOT NULL, name TEXT NOT NULL,
     PRIMARY KEY (assignment, salt, id));
+CREATE TABLE IF NOT EXISTS losing_moves (
+    assignment TEXT NOT NULL, key TEXT NOT NULL, seat INTEGER NOT NULL, losing_json TEXT,
+    PRIMARY KEY (key, seat));
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT, assignment TEXT NOT NULL, started_at REAL, finished_at REAL,
     config_json TEXT, seed INTEGER, summary_json TEXT);
@@ -236,6 +243,15 @@ class Store:
         return {r[0] for r in self._query("SELECT key FROM games WHERE assignment=? AND status='done'",
                                           (assignment,))}
 
+    def games_by_id(self, assignment: str, game_id: str) -> list[GameRecord]:
+        """The assignment's games whose key starts with `game_id` (hex digits: a site's game id)."""
+        if not re.fullmatch(r"[0-9a-f]+", game_id):
+            return []
+        cols = _columns(GameRecord)
+        rows = self._query(f"SELECT {', '.join(cols)} FROM games WHERE assignment=? AND key LIKE ? ORDER BY key",
+                           (assignment, game_id + "%"))
+        return [GameRecord(*row) for row in rows]
+
     def games(self, assignment: str, *, keys: set[str] | None = None) -> list[GameRecord]:
         """Every stored game of the assignment (both statuses), or only those whose key is in `keys`."""
         cols = _columns(GameRecord)
@@ -316,10 +332,28 @@ class Store:
                  "config": json.loads(r[4]) if r[4] else None, "seed": r[5],
                  "summary": json.loads(r[6]) if r[6] else None} for r in rows]
 
+    # -- the move that lost a game (grader/losing_move.py) ----------------------------------------------
+    def save_losing_moves(self, assignment: str, found: list[tuple[str, int, dict | None]]) -> None:
+        """Cache each (game key, seat, the losing move's JSON or None for "none found") in one commit."""
+        with self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO losing_moves (assignment, key, seat, losing_json) "
+                                 "VALUES (?, ?, ?, ?)", [(assignment, key, seat, json.dumps(doc))
+                                                         for key, seat, doc in found])
+
+    def analysed_seats(self, assignment: str) -> set[tuple[str, int]]:
+        """(game key, seat) of every cached analysis of the assignment, found or not."""
+        return {(key, seat) for key, seat in self._query("SELECT key, seat FROM losing_moves WHERE assignment=?",
+                                                         (assignment,))}
+
+    def losing_moves_of(self, key: str) -> dict[int, dict]:
+        """One game's losing moves found, by seat (a seat analysed with none found is left out)."""
+        rows = self._query("SELECT seat, losing_json FROM losing_moves WHERE key=?", (key,))
+        return {seat: doc for seat, text in rows if (doc := json.loads(text)) is not None}
+
     def clear(self, assignment: str) -> None:
         """Forget everything stored for one assignment (`grader run --fresh`); other assignments stay."""
         with self._transaction():
-            for table in ("games", "incidents", "submissions", "runs", "pseudonyms"):
+            for table in ("games", "incidents", "submissions", "runs", "pseudonyms", "losing_moves"):
                 self._db.execute(f"DELETE FROM {table} WHERE assignment=?", (assignment,))
 
     def integrity(self) -> str:

@@ -34,7 +34,7 @@ from .match import GameResult, play_game
 from .outputs import compute_grades, results_document, write_outputs
 from .similarity import COMPARED_RULE
 from .similarity_report import InstructorReport, MissingSkeleton, run_similarity, skeleton_paths
-from .store import Store
+from .store import GameRecord, Store
 from .submissions import Submission, builtin, entry_folders
 from .validation import CHECK_POSITIONS_RULE, ValidationReport, submission_kind, validate
 
@@ -461,3 +461,68 @@ def new_game(name: str, like: str) -> new_game_scaffold.NewGame:
     except OSError as exc:
         raise Refused(f"cannot write the new game's package in {new_game_scaffold.SCAFFOLD.parent}: "
                       f"{exc.strerror or exc}; nothing was left half-made.") from None
+
+# ------------------------------------------------------------------ a branch of a recorded game
+
+
+@dataclass(frozen=True)
+class BranchedGame:
+    """A recorded league game replayed to `ply`, then played on with the student's player in `seat`."""
+
+    recorded: GameRecord
+    ply: int
+    seat: int
+    seats: tuple[Submission, Submission]
+    result: GameResult
+
+
+def _recorded_game(assignment: Assignment, game_id: str) -> GameRecord:
+    """The one stored game of the assignment with this id (a key's first hex digits)."""
+    where = assignment.store_path
+    if not where.exists():
+        raise Refused(f"{where} does not exist: no league of {assignment.name} has been run here, so there is "
+                      f"no game {game_id} to branch from.")
+    with Store(where) as store:
+        found = [g for g in store.games_by_id(assignment.name, game_id.strip().lower()) if g.status == "done"]
+    if not found:
+        raise Refused(f"{where} holds no game {game_id} of {assignment.name} (the id is the one its replay "
+                      f"page shows).")
+    if len(found) > 1:
+        raise Refused(f"{game_id} names {len(found)} games of {assignment.name} in {where}: give more of its id.")
+    return found[0]
+
+
+def _recorded_entrant(assignment: Assignment, sid: str) -> Submission:
+    """The recorded seat's player, run again: a built-in, or the submission at the path the store kept."""
+    if sid.startswith("builtin:"):
+        return entrant(assignment, sid)
+    with Store(assignment.store_path) as store:
+        path = next((r.path for r in store.submissions(assignment.name) if r.id == sid), None)
+    if path is None or not Path(path).exists():
+        raise Refused(f"the recorded opponent {sid} is no longer at {path or 'a known path'}, so it cannot play "
+                      f"the branch.")
+    return entrant(assignment, path)
+
+
+def branch(assignment: Assignment, mine: str, game_id: str, ply: int, seat: int | None = None) -> BranchedGame:
+    """`grader play MINE --from GAME --ply N`: the recorded game's first N moves, then `mine` plays on in
+    the student's seat (`seat`, or the only seat not a built-in's) against the recorded opponent's
+    player, run again with the game's seed, as `grader play` runs it."""
+    recorded = _recorded_game(assignment, game_id)
+    moves = json.loads(recorded.moves_json or "{}").get("moves", [])
+    if not 0 <= ply < len(moves):
+        raise Refused(f"game {game_id} has {len(moves)} moves: --ply must be from 0 to {len(moves) - 1} "
+                      f"(the ply after which your player takes over), not {ply}.")
+    ids = (recorded.seat0, recorded.seat1)
+    if seat is None:
+        students = [i for i, sid in enumerate(ids) if not sid.startswith("builtin:")]
+        if len(students) != 1:
+            raise Refused(f"game {game_id} is {ids[0]} against {ids[1]}: say which seat your player takes "
+                          f"with --seat 0 or --seat 1.")
+        seat = students[0]
+    if seat not in (0, 1):
+        raise Refused(f"--seat must be 0 or 1, not {seat}.")
+    players = [entrant(assignment, mine), _recorded_entrant(assignment, ids[1 - seat])]
+    seats = (players[0], players[1]) if seat == 0 else (players[1], players[0])
+    result = play_game(assignment, *seats, seed=recorded.seed, opening=moves[:ply])
+    return BranchedGame(recorded, ply, seat, seats, result)

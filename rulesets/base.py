@@ -244,6 +244,21 @@ class ProbeResult:
 
 
 @dataclass(frozen=True)
+class Value:
+    """What a ruleset's evaluator says of a position, for the player to move: `result` +1 won, 0 drawn,
+    -1 lost with best play; `exact` where the rules solved it, else an estimate of a search `depth` plies deep."""
+
+    result: int
+    exact: bool
+    depth: int | None = None
+
+
+# (a position not over, a node budget) → its Value: the search stops within the budget, so the same
+# position gets the same answer on any machine (grader/losing_move.py). Any: the ruleset's own State subclass
+Evaluator = Callable[[Any, int], Value]
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """Everything the grader needs to know about one game: every extension point is a field here
     (none is looked up by name), and `rulesets.load` finds the record as `RULESET` of the game's
@@ -278,6 +293,7 @@ class Ruleset:
     loose_replies: dict[str, tuple[JSON, ...]] = field(default_factory=dict)
     # how the shim sends an engine move, where not as State.move_to_json (the course's transport text)
     move_reply: Callable[[Move], JSON] | None = None
+    evaluator: Evaluator | None = None   # positions valued, for the move that lost a game (grader/losing_move.py)
 
 
 @dataclass(frozen=True)

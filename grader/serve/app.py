@@ -640,7 +640,8 @@ def own_games(results: dict, login: str) -> list[dict]:
         seat = 0 if g["seat0"] == mine["id"] else 1
         points = g["points"][seat]
         out.append({"opponent": public.get(g["seat1" if seat == 0 else "seat0"], "another student"), "seat": seat,
-                    "result": "win" if points == 1 else "draw" if points == 0.5 else "loss", "detail": g["detail"]})
+                    "result": "win" if points == 1 else "draw" if points == 0.5 else "loss", "detail": g["detail"],
+                    "losing": (g.get("losing_moves") or {}).get(str(seat), {}).get("sentence")})
     return out
 
 

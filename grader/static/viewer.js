@@ -147,6 +147,16 @@
     fact("Seed", na(record.seed));
     fact("Game of pair", na(record.game_index));
     if (record.reproduce) fact("Reproduce", record.reproduce, "cmd");
+    // the move that lost the game (grader/losing_move.py): only in the records of the private site
+    (record.losing || []).forEach(function (found) {
+      var name = na((record.seats || [])[found.seat]);
+      fact("Move that lost it (" + name + ")", found.sentence);
+      var button = moveButtons[found.ply];
+      if (button) {
+        button.classList.add("losing");
+        button.title = found.sentence;
+      }
+    });
     (record.incidents || []).forEach(function (text) { $("incidents").appendChild(el("li", text)); });
     $("incidents-title").hidden = !(record.incidents || []).length;
     show(0);

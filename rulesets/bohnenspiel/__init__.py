@@ -9,6 +9,7 @@ from rulesets.replies import INVALID, OneOf, Str
 
 from .blunders import blunder
 from .engine import BohnenspielGame, BohnenspielState
+from .evaluate import evaluate
 from .moves import move_label
 from .probes import probes
 
@@ -49,6 +50,7 @@ RULESET = Ruleset(
     sample_replies={"move": ("PIT 0 3", "SKIP 1", "pit 4")},
     loose_replies={"move": (["pit", 2], {"move_type": "PIT", "pit": 1})},
     move_reply=move_label,             # the shim sends the course's transport text, not the stored form
+    evaluator=evaluate,
 )
 
 __all__ = ["RULESET", "BohnenspielGame", "BohnenspielState"]

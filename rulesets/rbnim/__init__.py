@@ -12,6 +12,7 @@ from rulesets.replies import INVALID, Int, OneOf, Seq, Str
 
 from .console_program import CONSOLE_PROGRAM
 from .engine import RBNimGame, RBNimState
+from .evaluate import evaluate
 from .probes import probes
 
 PLAYERS = Path(__file__).resolve().parent / "players"
@@ -36,6 +37,7 @@ RULESET = Ruleset(
     console=CONSOLE_PROGRAM,
     sample_replies={"move": (["red", 2], ["blue", 1], {"invalid": "no"}), "choose": (["red", 1], ["blue", 2])},
     loose_replies={"choose": ("red 2",)},
+    evaluator=evaluate,
 )
 
 __all__ = ["CONSOLE_PROGRAM", "RULESET", "RBNimGame", "RBNimState"]
