@@ -462,6 +462,7 @@ def new_game(name: str, like: str) -> new_game_scaffold.NewGame:
         raise Refused(f"cannot write the new game's package in {new_game_scaffold.SCAFFOLD.parent}: "
                       f"{exc.strerror or exc}; nothing was left half-made.") from None
 
+
 # ------------------------------------------------------------------ a branch of a recorded game
 
 
