@@ -24,8 +24,8 @@ from .lms import (
     fill_moodle_worksheet,
     import_submissions,
 )
-from .lms.export import default_out
-from .outputs import grade_rows, write_grades_csv, write_sites
+from .lms.export import default_out, flag_count, flag_lines
+from .outputs import write_grades_csv, write_sites
 from .safetext import console, err, markup
 from .terminal_views import print_doctor, print_similarity, print_standings
 
@@ -183,7 +183,7 @@ def cmd_export(args) -> int:
                          "Gradescope programming assignment; league grades go to the LMS with --moodle, "
                          "--canvas or the plain CSV.")
     doc = usecases.results(assignment)
-    rows = grade_rows(doc, assignment.config.report_url)
+    rows = usecases.export_rows(assignment, doc)
     lms_file = args.moodle or args.canvas
     writing = Path(args.out) if args.out else default_out(Path(lms_file)) if lms_file else \
         assignment.reports_dir / "grades.csv"
@@ -195,7 +195,10 @@ def cmd_export(args) -> int:
         if not (args.moodle or args.canvas):
             out = Path(args.out or assignment.reports_dir / "grades.csv")
             write_grades_csv(out, doc, assignment.config.report_url)
-            console.print(f"Wrote {escape(str(out))}: {len(rows)} students.")
+            flagged = flag_lines(rows)
+            console.print(f"Wrote {escape(str(out))}: {len(rows)} students{escape(flag_count(flagged))}.")
+            for line in flagged:
+                console.print(f"  flagged: {escape(line)}")
         if args.moodle:
             console.print(escape(str(fill_moodle_worksheet(Path(args.moodle), rows,
                                                            Path(args.out) if args.out else None,
@@ -206,6 +209,10 @@ def cmd_export(args) -> int:
             console.print(escape(str(fill_canvas_gradebook(Path(args.canvas), rows, args.canvas_assignment,
                                                            Path(args.out) if args.out else None,
                                                            allow_partial=args.allow_partial))))
+        review = usecases.write_review(assignment, rows)
+        if review is not None:
+            console.print(f"The feedback with the similarity flags, for you to review (not to upload): "
+                          f"{escape(str(review))}")
     except Unmatched as exc:
         err.print(f"grader: {escape(str(exc))}")
         return 1
