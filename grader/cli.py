@@ -16,6 +16,7 @@ from . import usecases
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
 from .check_report import print_check_report
 from .gradescope import AutograderProblem, build_autograder
+from .incidents import incident_sentence
 from .lms import (
     CsvProblem,
     ImportRefused,
@@ -87,7 +88,8 @@ def cmd_play(args) -> int:
                           f"{p1:g} {markup(pair[1].display_name)}: {markup(result.detail)} [{len(result.moves)} moves]")
             for seat, rec in enumerate(result.players):
                 for inc in rec.incidents:
-                    console.print(f"    {markup(pair[seat].display_name)}: {inc['kind']}: {markup(inc['message'])}")
+                    names = (pair[0].display_name, pair[1].display_name)
+                    console.print(f"    {markup(incident_sentence(inc | {'seat': seat}, names))}")
     if args.json:
         print(json.dumps({"assignment": assignment.name, "games": games}, indent=2))
     return 0

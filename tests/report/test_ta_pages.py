@@ -65,3 +65,27 @@ def test_a_leaderboard_with_no_meaningful_rating_has_no_column_of_dashes(tmp_pat
     assert "too few games to rate" not in index and ">Rating</th>" not in index
     assert "No ratings are shown: with these few games every rating's 95 % interval is wider than ±400" in index
     assert ">Points</th>" in index
+
+
+def test_grader_play_prints_incidents_with_the_same_sentence(tmp_path, monkeypatch, capsys):
+    import yaml
+
+    from grader import usecases
+    from grader.cli import main
+    from grader.match import GameResult, PlayerRecord
+    from grader.submissions import builtin
+
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"assignments": {"q": {"ruleset": "quoridor", "submissions": "subs"}}}))
+    (tmp_path / "subs").mkdir()
+    late = {"kind": "timeout", "message": "answered after 2.4 s, over its limit of 2 s", "ply": 4}
+
+    def one_game(assignment, a, b, *, games, seed):
+        seats = (builtin(assignment.ruleset, "random"), builtin(assignment.ruleset, "random"))
+        result = GameResult((0, 1), (0, 1), "timeout", "seat 0 was late",
+                            players=[PlayerRecord("a", incidents=[late]), PlayerRecord("b")])
+        yield usecases.PlayedGame(1, seed, seats, result)
+
+    monkeypatch.setattr(usecases, "play", one_game)
+    assert main(["--config", str(config), "play", "random", "random", "--assignment", "q"]) == 0
+    assert "Move 5, seat 0 (random (built-in)): timeout — answered after 2.4 s, over its limit of 2 s." in capsys.readouterr().out
