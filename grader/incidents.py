@@ -13,7 +13,7 @@ KIND_WORDS = {
     "timeout": "timeout", "late": "late", "killed": "killed at the hard time limit",
     "memory": "out of memory", "error": "exception", "crashed": "crashed", "exited": "exited without answering",
     "protocol": "unreadable reply", "illegal": "illegal move", "none": "no move",
-    "uncaught": "uncaught Java Error", "substituted": "random move played for it", "grader": "grader problem",
+    "uncaught": "uncaught Java Error", "substituted": "move replaced", "grader": "grader problem",
 }
 
 

@@ -19,7 +19,7 @@ def test_an_incident_record_reads_as_one_sentence():
         "Move 3, seat 1 (Alice): timeout — answered after 2.4 s, over its limit of 2 s.")
     assert incident_sentence({"kind": "substituted", "message": "a random move was played instead: e4",
                               "ply": 0, "seat": 0}, ("Bob", "Alice")) == (
-        "Move 1, seat 0 (Bob): random move played for it — a random move was played instead: e4.")
+        "Move 1, seat 0 (Bob): move replaced — a random move was played instead: e4.")
     assert incident_sentence({"kind": "grader", "message": "closing the player failed", "ply": None, "seat": 0},
                              ("Bob",)) == "Seat 0 (Bob): grader problem — closing the player failed."
     assert incident_sentence("an older document's text") == "an older document's text"
