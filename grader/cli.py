@@ -25,7 +25,7 @@ from .lms import (
     fill_moodle_worksheet,
     import_submissions,
 )
-from .lms.export import default_out, flag_count, flag_lines
+from .lms.export import default_out, flag_count, flagged_lines, flags_of
 from .outputs import write_grades_csv, write_sites
 from .safetext import console, err, markup
 from .terminal_views import print_doctor, print_similarity, print_standings
@@ -197,10 +197,10 @@ def cmd_export(args) -> int:
         if not (args.moodle or args.canvas):
             out = Path(args.out or assignment.reports_dir / "grades.csv")
             write_grades_csv(out, doc, assignment.config.report_url)
-            flagged = flag_lines(rows)
+            flagged = flags_of(rows)
             console.print(f"Wrote {escape(str(out))}: {len(rows)} students{escape(flag_count(flagged))}.")
-            for line in flagged:
-                console.print(f"  flagged: {escape(line)}")
+            for line in flagged_lines(flagged):
+                console.print(escape(line))
         if args.moodle:
             console.print(escape(str(fill_moodle_worksheet(Path(args.moodle), rows,
                                                            Path(args.out) if args.out else None,

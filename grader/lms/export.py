@@ -45,7 +45,7 @@ class FillResult:
     unmatched: list[str] = field(default_factory=list)     # rows with no line in the LMS file
     locked: list[str] = field(default_factory=list)        # Moodle: "Grade can be changed" is No
     notes: list[str] = field(default_factory=list)
-    flagged: list[str] = field(default_factory=list)       # "<id>: <flag>", for the instructor only
+    flagged: list[tuple[str, str]] = field(default_factory=list)   # (student id, flag): instructor only
 
     def __str__(self) -> str:
         lines = [(f"Wrote {self.path.name}: {len(self.filled)} grades filled, {len(self.unmatched)} students "
@@ -55,18 +55,23 @@ class FillResult:
         if self.locked:
             lines.append(f"  grade locked in Moodle: {', '.join(self.locked)}")
         lines += [f"  note: {n}" for n in self.notes]
-        lines += [f"  flagged: {f}" for f in self.flagged]
+        lines += flagged_lines(self.flagged)
         return "\n".join(lines)
 
 
-def flag_lines(rows: Iterable[Mapping[str, Any]]) -> list[str]:
-    """"<student id>: <flag>" for every flag of these rows (the instructor's summary)."""
-    return [f"{row['student_id']}: {flag}" for row in rows for flag in row.get("flags") or ()]
+def flags_of(rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(student id, flag) for every flag of these rows, for the instructor's summary."""
+    return [(str(row["student_id"]), str(flag)) for row in rows for flag in row.get("flags") or ()]
 
 
-def flag_count(flagged: list[str]) -> str:
+def flagged_lines(flagged: list[tuple[str, str]]) -> list[str]:
+    """The summary's line per flag, under its first line."""
+    return [f"  flagged: {sid}: {flag}" for sid, flag in flagged]
+
+
+def flag_count(flagged: list[tuple[str, str]]) -> str:
     """The summary line's part about flags: how many, and that the grades stand as computed."""
-    students = len({line.split(":", 1)[0] for line in flagged})
+    students = len({sid for sid, _ in flagged})
     if not students:
         return ""
     return (f"; {students} student{'' if students == 1 else 's'} flagged by the similarity report, "
@@ -177,7 +182,7 @@ def fill_moodle_worksheet(worksheet: Path, rows: Iterable[Mapping[str, Any]], ou
             if cols.feedback is not None and row.get("feedback") is not None:
                 sheet.set(i, cols.feedback, feedback_html(str(row["feedback"])))
             result.filled.append(member)
-            result.flagged += flag_lines([dict(row) | {"student_id": member}])
+            result.flagged += [(member, flag) for _, flag in flags_of([row])]
     return _finish(worksheet, sheet, result, allow_partial)
 
 
@@ -235,7 +240,7 @@ def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], as
         grade = _number(_scaled(row, points_possible, result.notes))
         sheet.set(where[sid], col, grade.replace(".", ",") if sheet.delimiter == ";" else grade)
         result.filled.append(sid)
-        result.flagged += flag_lines([row])
+        result.flagged += flags_of([row])
     return _finish(gradebook, sheet, result, allow_partial)
 
 
