@@ -35,7 +35,7 @@ from typing import BinaryIO, overload
 import jinja2
 import markupsafe
 
-from .feedback import ranked_by, rating, verdict
+from .feedback import ranked_by, rating, tied_on_points, verdict
 from .incidents import incident_sentence
 from .site_games import Identity, Play, SiteGames
 
@@ -426,16 +426,6 @@ def _rating(sub: dict, ranks: bool) -> tuple[str | None, str | None]:
                   ranks=ranks)
 
 
-def _tied_on_points(submissions: list[dict]) -> set[float]:
-    """League points that more than one ranked row has: there the rating orders the rows."""
-    seen: dict[float, int] = {}
-    for sub in submissions:
-        points = _number(sub.get("points"))
-        if sub.get("rank") is not None and points is not None:
-            seen[points] = seen.get(points, 0) + 1
-    return {points for points, count in seen.items() if count > 1}
-
-
 def _row(sub: dict, names: _Names, public: bool = False, rank_by: str = "points",
          tied: frozenset[float] | set[float] = frozenset()) -> dict:
     """One submission as its leaderboard row and its own page show it (its games are added when
@@ -535,7 +525,7 @@ def _view(doc: dict, submissions: list[dict], names: _Names, games: SiteGames, s
     `games`: the spill holding this site's games (`site`), numbered (`_number_games`)."""
     assignment = _dict(doc.get("assignment"))
     ranks = ranked_by(doc)
-    tied = _tied_on_points(submissions)
+    tied = tied_on_points(submissions)
     rows = [_row(sub, names, public, ranks, tied) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
     ids = {sub["_key"]: sub_id for sub in submissions if (sub_id := _text(sub.get("id"))) is not None}

@@ -89,3 +89,18 @@ def test_grader_play_prints_incidents_with_the_same_sentence(tmp_path, monkeypat
     monkeypatch.setattr(usecases, "play", one_game)
     assert main(["--config", str(config), "play", "random", "random", "--assignment", "q"]) == 0
     assert "Move 5, seat 0 (random (built-in)): timeout — answered after 2.4 s, over its limit of 2 s." in capsys.readouterr().out
+
+
+def test_the_terminal_standings_show_the_rating_that_breaks_a_points_tie(doc):
+    from rich.console import Console
+
+    from grader.terminal_views import print_standings
+
+    bob, alice = doc["submissions"][0], doc["submissions"][1]
+    alice.update(points=1.5, rating=1517, rating_low=900, rating_high=2134)
+    bob.update(points=1.5, rating=1483, rating_low=866, rating_high=2100)
+    doc["submissions"][2]["display_name"] = "Mallory"
+    out = Console(record=True, width=120)
+    print_standings(out, doc)
+    text = out.export_text()
+    assert "1517 ±617" in text and "1483 ±617" in text
