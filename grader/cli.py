@@ -16,6 +16,7 @@ from . import usecases
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
 from .check_report import print_check_report
 from .gradescope import AutograderProblem, build_autograder
+from .incidents import incident_sentence
 from .lms import (
     CsvProblem,
     ImportRefused,
@@ -24,8 +25,8 @@ from .lms import (
     fill_moodle_worksheet,
     import_submissions,
 )
-from .lms.export import default_out
-from .outputs import grade_rows, write_grades_csv, write_sites
+from .lms.export import default_out, flag_count, flagged_lines, flags_of
+from .outputs import write_grades_csv, write_sites
 from .safetext import console, err, markup
 from .terminal_views import print_doctor, print_similarity, print_standings
 
@@ -118,9 +119,10 @@ def _play_branch(assignment, args) -> int:
 
 def _print_incidents(seats, result) -> None:
     """Each seat's incidents of a played game, one indented line each."""
+    names = (seats[0].display_name, seats[1].display_name)
     for seat, rec in enumerate(result.players):
         for inc in rec.incidents:
-            console.print(f"    {markup(seats[seat].display_name)}: {inc['kind']}: {markup(inc['message'])}")
+            console.print(f"    {markup(incident_sentence(inc | {'seat': seat}, names))}")
 
 
 def cmd_run(args) -> int:
@@ -222,7 +224,7 @@ def cmd_export(args) -> int:
                          "Gradescope programming assignment; league grades go to the LMS with --moodle, "
                          "--canvas or the plain CSV.")
     doc = usecases.results(assignment)
-    rows = grade_rows(doc, assignment.config.report_url)
+    rows = usecases.export_rows(assignment, doc)
     lms_file = args.moodle or args.canvas
     writing = Path(args.out) if args.out else default_out(Path(lms_file)) if lms_file else \
         assignment.reports_dir / "grades.csv"
@@ -234,7 +236,10 @@ def cmd_export(args) -> int:
         if not (args.moodle or args.canvas):
             out = Path(args.out or assignment.reports_dir / "grades.csv")
             write_grades_csv(out, doc, assignment.config.report_url)
-            console.print(f"Wrote {escape(str(out))}: {len(rows)} students.")
+            flagged = flags_of(rows)
+            console.print(f"Wrote {escape(str(out))}: {len(rows)} students{escape(flag_count(flagged))}.")
+            for line in flagged_lines(flagged):
+                console.print(escape(line))
         if args.moodle:
             console.print(escape(str(fill_moodle_worksheet(Path(args.moodle), rows,
                                                            Path(args.out) if args.out else None,
@@ -245,6 +250,10 @@ def cmd_export(args) -> int:
             console.print(escape(str(fill_canvas_gradebook(Path(args.canvas), rows, args.canvas_assignment,
                                                            Path(args.out) if args.out else None,
                                                            allow_partial=args.allow_partial))))
+        review = usecases.write_review(assignment, rows)
+        if review is not None:
+            console.print(f"The feedback with the similarity flags, for you to review (not to upload): "
+                          f"{escape(str(review))}")
     except Unmatched as exc:
         err.print(f"grader: {escape(str(exc))}")
         return 1

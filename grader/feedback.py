@@ -38,6 +38,17 @@ def rating(value, low, high, ranks: bool = False) -> tuple[str | None, str | Non
     return f"{value:.0f}", f"±{half:.0f}"
 
 
+def tied_on_points(submissions: Iterable[Mapping]) -> set[float]:
+    """League points that more than one ranked submission has: there the rating orders the rows,
+    so the leaderboard and the terminal show it however wide its interval."""
+    seen: dict[float, int] = {}
+    for sub in submissions:
+        points = sub.get("points")
+        if sub.get("rank") is not None and isinstance(points, (int, float)) and not isinstance(points, bool):
+            seen[float(points)] = seen.get(float(points), 0) + 1
+    return {points for points, count in seen.items() if count > 1}
+
+
 def _title(check: Mapping) -> str:
     return str(check.get("title") or check.get("name") or "a stage")
 

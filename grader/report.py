@@ -35,7 +35,8 @@ from typing import BinaryIO, overload
 import jinja2
 import markupsafe
 
-from .feedback import ranked_by, rating, verdict
+from .feedback import ranked_by, rating, tied_on_points, verdict
+from .incidents import incident_sentence
 from .site_games import Identity, Play, SiteGames
 
 HERE = Path(__file__).resolve().parent
@@ -236,12 +237,6 @@ def _status(sub: dict) -> tuple[str, str]:
     return status, detail or ""
 
 
-def _incident_text(incident) -> str:
-    if isinstance(incident, dict):
-        return ", ".join(f"{k}: {_text(v) or '—'}" for k, v in incident.items())
-    return _text(incident) or "—"
-
-
 def _plies(g: dict) -> list[str]:
     """Each move's text in the course's notation (its wire form where no text was kept); the
     viewer numbers them, gives each its seat and formats its times."""
@@ -281,7 +276,7 @@ class _GameView:
         self.result = _result(g.get("points"))
         self.reason = _text(g.get("reason"))
         self.detail = names.scrub(_text(g.get("detail")))
-        self.incidents = tuple(names.scrub(_incident_text(i)) for i in _list(g.get("incidents")))
+        self.incidents = tuple(names.scrub(incident_sentence(i, self.seat_names)) for i in _list(g.get("incidents")))
         self.reproduce = None if names.anonymised else _text(g.get("reproduce"))
         # the move that lost the game is the student's and the staff's: never on the public site
         self.losing = [] if names.public else [found for _, found in sorted(_dict(g.get("losing_moves")).items())
@@ -437,13 +432,15 @@ def _rating(sub: dict, ranks: bool) -> tuple[str | None, str | None]:
                   ranks=ranks)
 
 
-def _row(sub: dict, names: _Names, public: bool = False, rank_by: str = "points") -> dict:
+def _row(sub: dict, names: _Names, public: bool = False, rank_by: str = "points",
+         tied: frozenset[float] | set[float] = frozenset()) -> dict:
     """One submission as its leaderboard row and its own page show it (its games are added when
-    its page is written: `_games_part`). The number the table ranks by (`rank_by`) is always
-    shown: a rating with its interval, however wide, or the points."""
+    its page is written: `_games_part`). The number that orders the row is always shown: a rating
+    with its interval, however wide, where the table ranks by rating or where the row's points
+    are `tied` with another's (the rating then breaks the tie), and the points."""
     status, why = _status(sub)
     why = names.scrub(why)
-    rating, spread = _rating(sub, ranks=rank_by == "rating")
+    rating, spread = _rating(sub, ranks=rank_by == "rating" or _number(sub.get("points")) in tied)
     wdl = [_fmt(sub.get(k), 0) for k in ("wins", "draws", "losses")]
     return {
         "key": sub["_key"], "name": sub["_name"], "id": None if names.anonymised else _text(sub.get("id")),
@@ -534,11 +531,13 @@ def _view(doc: dict, submissions: list[dict], names: _Names, games: SiteGames, s
     `games`: the spill holding this site's games (`site`), numbered (`_number_games`)."""
     assignment = _dict(doc.get("assignment"))
     ranks = ranked_by(doc)
-    rows = [_row(sub, names, public, ranks) for sub in submissions]
+    tied = tied_on_points(submissions)
+    rows = [_row(sub, names, public, ranks, tied) for sub in submissions]
     rows.sort(key=lambda r: (r["rank_sort"] is None, r["rank_sort"] or 0, r["name"].lower()))
     ids = {sub["_key"]: sub_id for sub in submissions if (sub_id := _text(sub.get("id"))) is not None}
     league = [r for r in rows if r["in_league"]]
-    header = _header(assignment) | {"public": public, "ranked_by": ranks}
+    rated = ranks == "rating" or any(r["rating"] is not None for r in league)
+    header = _header(assignment) | {"public": public, "ranked_by": ranks, "rated": rated}
     return {"header": header, "rows": rows, "league": league, "game_count": games.count(site),
             "out": [r for r in rows if not r["in_league"]],
             "students": sum(not r["builtin"] for r in rows), "builtins": sum(r["builtin"] for r in rows),

@@ -8,6 +8,7 @@ inside it: the page shows students' code and names.
 """
 from __future__ import annotations
 
+import csv
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,3 +135,38 @@ def write(assignment: Assignment, out: InstructorReport, results: dict | None) -
                        site=site.as_posix(), assignment=assignment.name)
     paths["similarity page"].write_text(html, encoding="utf-8")
     return paths
+
+
+def saved_flags(assignment: Assignment) -> dict[str, list[str]]:
+    """Submission id → one sentence per flag the last similarity report raised against it (a pair
+    of similar code, a thrown game), read back from the instructor's folder; empty where no report
+    was written. For the instructor's side of the grade export: a flag is shown, never graded."""
+    folder = instructor_dir(assignment)
+    page = folder / "similarity.html"
+    flags: dict[str, list[str]] = {}
+    try:
+        pairs = list(csv.DictReader((folder / "similarity.csv").read_text(encoding="utf-8").splitlines()))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        pairs = []
+    for pair in pairs:
+        try:
+            score = float(pair.get("score") or "")
+        except ValueError:
+            continue
+        a, b = pair.get("a") or "", pair.get("b") or ""
+        other = {"submission": "submission", "reference": "this project's code",
+                 "archive": "an earlier year's submission"}.get(pair.get("b_kind") or "", "code")
+        flags.setdefault(a, []).append(f"similar code: {score:.0%} shared with {other} {pair.get('b_label') or b} "
+                                       f"(see {page})")
+        if pair.get("b_kind") == "submission":
+            flags.setdefault(b, []).append(f"similar code: {score:.0%} shared with submission "
+                                           f"{pair.get('a_label') or a} (see {page})")
+    try:
+        thrown = json.loads((folder / "collusion.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        thrown = []
+    for flag in thrown if isinstance(thrown, list) else []:
+        if isinstance(flag, dict) and isinstance(flag.get("sentence"), str):
+            for sid in {flag.get("player"), flag.get("beneficiary")} - {None}:
+                flags.setdefault(str(sid), []).append(f"thrown games: {flag['sentence'].rstrip('.')} (see {page})")
+    return flags

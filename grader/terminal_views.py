@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .check_report import sandbox_summary
-from .feedback import ranked_by
+from .feedback import ranked_by, tied_on_points
 from .feedback import rating as shown_rating
 from .safetext import markup, one_line
 from .similarity_report import InstructorReport
@@ -20,7 +20,8 @@ from .usecases import Protections
 def print_standings(out: Console, doc: dict[str, Any]) -> None:
     """The table keeps to one line per submission; why a submission failed follows it as a list,
     then each league player's grade in one line with its reason. The number the table ranks by is
-    always shown (a rating with its interval, however wide)."""
+    always shown (a rating with its interval, however wide), and so is a rating that breaks a tie in
+    points."""
     table = Table(title=f"Standings — {doc['assignment']['title']}", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, collapse_padding=True)
     for col in ("rank", "submission", "points", "W-D-L", "rating", "grade", "status"):
@@ -28,10 +29,11 @@ def print_standings(out: Console, doc: dict[str, Any]) -> None:
     reasons: list[str] = []
     graded: list[str] = []
     ranks = ranked_by(doc) == "rating"
+    tied = tied_on_points(doc["submissions"])
     for s in doc["submissions"]:
         wdl = f"{s['wins']}-{s['draws']}-{s['losses']}" if s["games"] is not None else ""
         rating = " ".join(x for x in shown_rating(s.get("rating"), s.get("rating_low"), s.get("rating_high"),
-                                                  ranks=ranks) if x)
+                                                  ranks=ranks or s.get("points") in tied) if x)
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
         status = s["status"]
         if grade and s.get("grade_reason") and status not in ("failed", "disqualified"):

@@ -30,10 +30,19 @@ from .assignment import Assignment
 from .builds import available
 from .grading import Grade
 from .league import LeagueRun, run_league
+from .lms.export import review_rows
+from .lms.export import write_grades_csv as write_rows_csv
 from .match import GameResult, play_game
-from .outputs import compute_grades, results_document, write_outputs
+from .outputs import compute_grades, grade_rows, results_document, write_outputs
 from .similarity import COMPARED_RULE
-from .similarity_report import InstructorReport, MissingSkeleton, run_similarity, skeleton_paths
+from .similarity_report import (
+    InstructorReport,
+    MissingSkeleton,
+    instructor_dir,
+    run_similarity,
+    saved_flags,
+    skeleton_paths,
+)
 from .store import GameRecord, Store
 from .submissions import Submission, builtin, entry_folders
 from .validation import CHECK_POSITIONS_RULE, ValidationReport, submission_kind, validate
@@ -527,3 +536,30 @@ def branch(assignment: Assignment, mine: str, game_id: str, ply: int, seat: int 
     seats = (players[0], players[1]) if seat == 0 else (players[1], players[0])
     result = play_game(assignment, *seats, seed=recorded.seed, opening=moves[:ply])
     return BranchedGame(recorded, ply, seat, seats, result)
+
+
+# ------------------------------------------------------------------ the grade export's similarity flags
+
+
+def export_rows(assignment: Assignment, doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows every grade export writes (`grade_rows`), each with the last similarity report's
+    flags about its student (`"flags"`): named in the export's summary and in the instructor's
+    review copy, never in the feedback a student reads, never changing a grade."""
+    flags = saved_flags(assignment)
+    return [row | {"flags": flags.get(str(row["student_id"]), [])}
+            for row in grade_rows(doc, assignment.config.report_url)]
+
+
+def write_review(assignment: Assignment, rows: list[dict[str, Any]]) -> Path | None:
+    """The feedback as exported plus each student's flags, for the instructor to read before
+    uploading: `<reports>-instructor/feedback-review.csv`, beside the similarity report and never
+    in the published site. None (and nothing written) when nobody is flagged."""
+    if not any(row.get("flags") for row in rows):
+        return None
+    path = instructor_dir(assignment) / "feedback-review.csv"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_rows_csv(review_rows(rows), path)
+    except OSError as exc:
+        raise Refused(f"cannot write the instructor's review copy {path}: {exc.strerror or exc}.") from None
+    return path

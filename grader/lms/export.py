@@ -1,6 +1,9 @@
 """Grades and feedback back to the LMS: Moodle worksheet, Canvas gradebook, plain CSV.
 
-Input rows are dicts `{"student_id", "name", "grade", "max_grade", "feedback", "report_url"}`.
+Input rows are dicts `{"student_id", "name", "grade", "max_grade", "feedback", "report_url"}`, and
+`"flags"`: the similarity report's sentences about the student, for the instructor only. A flag
+is named in the export's summary and in the instructor's review copy of the feedback
+(`review_rows`); it is never written into the feedback a student reads, and never changes a grade.
 The LMS files are round-tripped through `CsvText`: only the grade (and feedback) cells of
 matched students change; every other byte, the BOM and the line endings stay as downloaded.
 When the LMS's maximum differs from the row's `max_grade`, the grade is scaled to the LMS's
@@ -42,16 +45,53 @@ class FillResult:
     unmatched: list[str] = field(default_factory=list)     # rows with no line in the LMS file
     locked: list[str] = field(default_factory=list)        # Moodle: "Grade can be changed" is No
     notes: list[str] = field(default_factory=list)
+    flagged: list[tuple[str, str]] = field(default_factory=list)   # (student id, flag): instructor only
 
     def __str__(self) -> str:
         lines = [(f"Wrote {self.path.name}: {len(self.filled)} grades filled, {len(self.unmatched)} students "
-                  f"not in the file, {len(self.locked)} locked.")]
+                  f"not in the file, {len(self.locked)} locked{flag_count(self.flagged)}.")]
         if self.unmatched:
             lines.append(f"  not in the file: {', '.join(self.unmatched)}")
         if self.locked:
             lines.append(f"  grade locked in Moodle: {', '.join(self.locked)}")
         lines += [f"  note: {n}" for n in self.notes]
+        lines += flagged_lines(self.flagged)
         return "\n".join(lines)
+
+
+def flags_of(rows: Iterable[Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """(student id, flag) for every flag of these rows, for the instructor's summary."""
+    return [(str(row["student_id"]), str(flag)) for row in rows for flag in row.get("flags") or ()]
+
+
+def flagged_lines(flagged: list[tuple[str, str]]) -> list[str]:
+    """The summary's line per flag, under its first line."""
+    return [f"  flagged: {sid}: {flag}" for sid, flag in flagged]
+
+
+def flag_count(flagged: list[tuple[str, str]]) -> str:
+    """The summary line's part about flags: how many, and that the grades stand as computed."""
+    students = len({sid for sid, _ in flagged})
+    if not students:
+        return ""
+    return (f"; {students} student{'' if students == 1 else 's'} flagged by the similarity report, "
+            f"grade{'' if students == 1 else 's'} unchanged: review before uploading")
+
+
+REVIEW_HEAD = "Similarity flags (instructor only, not in the student's feedback; the grade is unchanged):"
+
+
+def review_rows(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The rows with each flagged student's feedback followed by the flags: the copy of the
+    feedback the instructor reviews, never the one uploaded to the LMS."""
+    out = []
+    for row in rows:
+        flags = list(row.get("flags") or ())
+        feedback = str(row.get("feedback") or "")
+        if flags:
+            feedback += "\n\n" + REVIEW_HEAD + "".join(f"\n- {f}" for f in flags)
+        out.append(dict(row) | {"feedback": feedback})
+    return out
 
 
 def _number(value: float, decimals: int = 2) -> str:
@@ -142,6 +182,7 @@ def fill_moodle_worksheet(worksheet: Path, rows: Iterable[Mapping[str, Any]], ou
             if cols.feedback is not None and row.get("feedback") is not None:
                 sheet.set(i, cols.feedback, feedback_html(str(row["feedback"])))
             result.filled.append(member)
+            result.flagged += [(member, flag) for _, flag in flags_of([row])]
     return _finish(worksheet, sheet, result, allow_partial)
 
 
@@ -199,6 +240,7 @@ def fill_canvas_gradebook(gradebook: Path, rows: Iterable[Mapping[str, Any]], as
         grade = _number(_scaled(row, points_possible, result.notes))
         sheet.set(where[sid], col, grade.replace(".", ",") if sheet.delimiter == ";" else grade)
         result.filled.append(sid)
+        result.flagged += flags_of([row])
     return _finish(gradebook, sheet, result, allow_partial)
 
 

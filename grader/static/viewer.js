@@ -123,8 +123,9 @@
       var t = Array.isArray(times[i]) ? times[i] : [];
       if (typeof t[0] === "number") {
         var span = el("span", seconds(t[0]) + (typeof t[1] === "number" ? " / " + seconds(t[1]) : "") + " s", "time");
-        span.title = "wall / CPU seconds";
+        span.title = "wall-clock / CPU seconds";
         li.appendChild(span);
+        $("times-label").hidden = false;
       }
       movesList.appendChild(li);
       moveButtons.push(b);

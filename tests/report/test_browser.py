@@ -83,6 +83,8 @@ def test_leaderboard_rows_and_sorting(page, built, hostile):
 def test_replay_steps_through_every_move(page, built):
     open_game(page, built, slug_hash("g-ab-0"))
     assert page.locator("#moves li").nth(2).locator(".time").inner_text() == "0.03 / 0.02 s"
+    assert page.locator("#times-label").is_visible()                     # what the numbers are
+    assert "wall-clock / CPU seconds" in page.locator("#times-label").inner_text()
     position = page.locator("#position")
     assert _shown_ply(page) == 0 and position.inner_text() == "ply 0 / 5"
     assert page.locator("#ended").is_hidden()
