@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS practice_matches (
     id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, assignment TEXT NOT NULL, upload_id TEXT NOT NULL,
     opponent TEXT NOT NULL, opponent_user INTEGER, opponent_name TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
-    requested_at REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, lease_owner TEXT, lease_until REAL,
+    requested_at REAL NOT NULL, started_at REAL, attempts INTEGER NOT NULL DEFAULT 0, lease_owner TEXT, lease_until REAL,
     seed INTEGER, points REAL, opponent_points REAL, reason TEXT, finished_at REAL);
 CREATE INDEX IF NOT EXISTS practice_by_user ON practice_matches (user_id, requested_at);
 CREATE INDEX IF NOT EXISTS practice_by_status ON practice_matches (status, requested_at);
@@ -229,8 +229,8 @@ def claim(db: Database, owner: str, settings, lease_s: float) -> dict | None:
         if not rows:
             return None
         job = rows[0]
-        tx.execute(f"UPDATE {TABLE} SET status = 'running', lease_owner = ?, lease_until = ?, attempts = attempts + 1 "
-                   f"WHERE id = ?", (owner, now + lease_s, job["id"]))
+        tx.execute(f"UPDATE {TABLE} SET status = 'running', lease_owner = ?, lease_until = ?, started_at = ?, "
+                   f"attempts = attempts + 1 WHERE id = ?", (owner, now + lease_s, now, job["id"]))
     job.update(status="running", lease_owner=owner, attempts=job["attempts"] + 1)
     return job
 
