@@ -215,6 +215,9 @@ def claim(db: Database, owner: str, settings, lease_s: float) -> dict | None:
     """The oldest waiting match, now owned by `owner`; None while any upload waits, or while
     `running_max` matches are being played."""
     now = time.time()
+    ready = f"status = 'queued' OR (status = 'running' AND lease_until < ? AND attempts < {MAX_ATTEMPTS})"
+    if not db.query(f"SELECT id FROM {TABLE} WHERE {ready} LIMIT 1", (now,)):
+        return None                     # nothing waits: no writer's lock taken (workers poll every 0.2 s)
     with db.transaction() as tx:
         _lock(db, tx)
         if tx.query("SELECT id FROM uploads WHERE (status = 'queued' AND not_before <= ?) "
@@ -224,8 +227,7 @@ def claim(db: Database, owner: str, settings, lease_s: float) -> dict | None:
                            (now,))[0]["n"]
         if running >= settings.practice.running_max:
             return None
-        rows = tx.query(f"SELECT * FROM {TABLE} WHERE status = 'queued' OR (status = 'running' AND lease_until < ? "
-                        f"AND attempts < ?) ORDER BY requested_at LIMIT 1", (now, MAX_ATTEMPTS))
+        rows = tx.query(f"SELECT * FROM {TABLE} WHERE {ready} ORDER BY requested_at LIMIT 1", (now,))
         if not rows:
             return None
         job = rows[0]
