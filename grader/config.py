@@ -273,6 +273,19 @@ class OidcConfig(Strict):
     label: str = "Log in with the university account"
 
 
+class PracticeConfig(Strict):
+    """`serve.practice`: students' practice matches (grader/serve/practice.py), never graded."""
+
+    opponents: Literal["classmates", "builtins", "off"] = "classmates"   # whom a student may pick
+    games: int = Field(2, ge=1, le=20)                # seat-swapped games per match
+    keep_days: float = Field(7, gt=0)                 # a match (row and replay) is deleted after this
+    rate_limit: int = Field(6, ge=1)                  # matches per student per rate_window_s
+    rate_window_s: float = Field(3600, gt=0)
+    queue_max: int = Field(30, ge=1)                  # matches waiting at once, the whole class
+    running_max: int = Field(1, ge=1)                 # matches played at once: the other workers keep to uploads
+    wait_max_s: float = Field(1800, gt=0)             # a match still waiting after this ends with a reason
+
+
 class ServeConfig(Strict):
     """`grader serve`: the upload service (grader/serve/)."""
 
@@ -291,6 +304,7 @@ class ServeConfig(Strict):
     public_url: str | None = None                     # e.g. https://grader.example.edu: links in set-password pages
     oidc: OidcConfig | None = None
     lease_s: float = Field(60, gt=0)                  # a dead worker's job is taken over after this
+    practice: PracticeConfig = PracticeConfig()
 
     _check_proxies = field_validator("proxy_addresses")(_networks)
 

@@ -219,7 +219,11 @@ def entrant(assignment: Assignment, spec: str) -> Submission:
 
 def play(assignment: Assignment, a: str, b: str, *, games: int, seed: int) -> Iterator[PlayedGame]:
     """`games` games between two entrants, seats swapped every game, the seed every second game."""
-    first, second = entrant(assignment, a), entrant(assignment, b)
+    yield from _seat_swapped(assignment, entrant(assignment, a), entrant(assignment, b), games=games, seed=seed)
+
+
+def _seat_swapped(assignment: Assignment, first: Submission, second: Submission, *, games: int,
+                  seed: int) -> Iterator[PlayedGame]:
     for i in range(games):
         seats = (first, second) if i % 2 == 0 else (second, first)
         yield PlayedGame(i + 1, seed + i // 2, seats, play_game(assignment, *seats, seed=seed + i // 2))
@@ -563,3 +567,39 @@ def write_review(assignment: Assignment, rows: list[dict[str, Any]]) -> Path | N
     except OSError as exc:
         raise Refused(f"cannot write the instructor's review copy {path}: {exc.strerror or exc}.") from None
     return path
+
+
+# ------------------------------------------------------------------ a short match (practice)
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """A short match of seat-swapped games between two entrants, for a door to render: the games as
+    played and each entrant's total. Nothing is stored: a match is never a league game."""
+
+    first: Submission
+    second: Submission
+    games: tuple[PlayedGame, ...]
+
+    def seat_of_first(self, game: PlayedGame) -> int:
+        return 0 if game.seats[0] is self.first else 1
+
+    @property
+    def points(self) -> tuple[float, float]:
+        """(the first entrant's points, the second's), summed over the games."""
+        mine = sum(g.result.points[self.seat_of_first(g)] for g in self.games)
+        theirs = sum(g.result.points[1 - self.seat_of_first(g)] for g in self.games)
+        return mine, theirs
+
+
+def match(assignment: Assignment, a: str, b: str, *, games: int, seed: int,
+          names: tuple[str | None, str | None] = (None, None)) -> MatchOutcome:
+    """`games` seat-swapped games between two entrants (a submission path or a built-in, as `grader
+    play` takes them), played by grader/match.py as the league plays them but recorded nowhere:
+    the upload service's practice matches and `grader play` share it. `names`: what each entrant is
+    called in the games' sentences (a classmate's pseudonym, never the path of their upload)."""
+    first, second = entrant(assignment, a), entrant(assignment, b)
+    for sub, name in zip((first, second), names):
+        if name is not None:
+            sub.name = name
+    return MatchOutcome(first, second, tuple(_seat_swapped(assignment, first, second, games=games, seed=seed)))

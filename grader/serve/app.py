@@ -40,7 +40,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import accounts, oidc, sessions, throttle, uploads
+from . import accounts, oidc, practice_pages, sessions, throttle, uploads
 from .context import ServeContext, secret_key
 from .worker import _folder_name
 
@@ -614,7 +614,7 @@ def create_app(config_path: Path) -> SecurityHeaders:
         page("/teach/{name}/rejudge", rejudge, post), page("/teach/{name}/league", league_now, post),
         page("/teach/{name}/grades.csv", grades), page("/teach/{name}/roster", roster, post),
         page("/teach/{name}/reset", reset_link, post), page("/assets/{file}", asset),
-        *oidc.routes(svc),
+        *oidc.routes(svc), *practice_pages.routes(page),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     middleware = [Middleware(SessionMiddleware, secret_key=secret_key(svc.data_dir), session_cookie="grader_session",

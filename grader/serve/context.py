@@ -8,6 +8,7 @@ from pathlib import Path
 from ..assignment import load_assignments
 from ..config import load_config
 from .db import Database
+from .practice import create_tables
 
 
 def data_dir(config, base: Path) -> Path:
@@ -34,6 +35,7 @@ class ServeContext:
         self.data_dir = data_dir(config, base)
         self.assignments = load_assignments(self.config_path)
         self.db = Database(database_url(config, base))
+        create_tables(self.db)                      # practice matches: tables of their own (practice.py)
 
 
 def secret_key(folder: Path) -> str:

@@ -1,5 +1,5 @@
-"""Evaluation workers: take uploads (and league runs) from the queue, run exactly what `grader check`
-runs, store the verdict. `python -m grader.serve.worker CONFIG` runs one; `grader serve` keeps one
+"""Evaluation workers: take uploads (then league runs, then practice matches: practice.py) from the
+queue, run exactly what `grader check` runs, store the verdict. `python -m grader.serve.worker CONFIG` runs one; `grader serve` keeps one
 per core alive.
 
 A failure of the grader itself (anything the validation code raises) is never the student's verdict:
@@ -11,13 +11,11 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
 import shutil
 import sys
 import time
 import traceback
 import uuid
-from dataclasses import replace
 from pathlib import Path
 from typing import IO, cast
 
@@ -25,8 +23,11 @@ from rich.console import Console
 
 from .. import usecases
 from ..check_report import verdict_text
+from . import practice
 from .context import ServeContext
 from .db import Database
+from .league_folder import folder_name as _folder_name
+from .league_folder import league_assignment
 from .lease import Lease
 from .parent_death import die_with_parent
 
@@ -53,6 +54,7 @@ class Worker(ServeContext):
 
     def __init__(self, config_path: str | Path) -> None:
         super().__init__(config_path)
+        self.swept = 0.0
         self.owner = f"{os.uname().nodename if hasattr(os, 'uname') else 'host'}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     def run_once(self) -> bool:
@@ -64,6 +66,13 @@ class Worker(ServeContext):
         job = self.db.claim("league_runs", self.owner, self.settings.lease_s)
         if job is not None:
             self._league(job)
+            return True
+        if time.time() - self.swept > practice.SWEEP_EVERY_S:
+            practice.sweep(self.db, self.data_dir, self.settings)
+            self.swept = time.time()
+        job = practice.claim(self.db, self.owner, self.settings, self.settings.lease_s)   # only when no upload waits
+        if job is not None:
+            practice.play(self, job, self.owner)
             return True
         return False
 
@@ -138,14 +147,6 @@ class _ProgressFile(io.TextIOBase):
         return len(text)
 
 
-def league_assignment(assignment, data_dir: Path):
-    """The assignment as the service's league plays it: its own submissions and reports folders."""
-    folder = (data_dir / "league" / assignment.name).resolve()
-    config = assignment.config.model_copy(update={"submissions": str(folder / "submissions"),
-                                                  "reports": str(folder / "reports"), "store": None})
-    return replace(assignment, config=config)
-
-
 def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
     """Every student's latest passing upload, staged into `folder/<login>/` with its metadata."""
     rows = db.query("SELECT u.*, s.login, s.name AS student_name FROM uploads u JOIN users s ON s.id = u.user_id "
@@ -172,11 +173,6 @@ def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
             "name": row["student_name"] or f"student {row['user_id']}", "login": login, "uploads": row["seq"],
             "uploaded_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(row["uploaded_at"]))}))
     return len(latest)
-
-
-def _folder_name(login: str) -> str:
-    """A login as a folder name (and the league's submission id)."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", login).strip("._") or "student"
 
 
 def main(argv: list[str]) -> int:
