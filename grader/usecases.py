@@ -27,6 +27,7 @@ from sandbox import host, java, state_dir
 from . import bounded, course_folder, intake, python_source
 from .assignment import Assignment
 from .builds import available
+from .feedback import verdict
 from .grading import Grade
 from .league import LeagueRun, run_league
 from .match import GameResult, play_game
@@ -446,3 +447,11 @@ def export_refusal(assignment: Assignment, doc: dict[str, Any], rows: list[dict[
                 f"tell nobody anything; nothing was written. Check grading: in {where} and the league "
                 f"('grader standings {assignment.name}').")
     return None
+
+
+def stored_verdict_sentence(doc: dict[str, Any]) -> str:
+    """The one sentence a stored verdict (the upload service's `verdict_json`) comes to, as `grader check`
+    ends with it: what the LMS gradebook shows beside the grade, so the two never say different things."""
+    _, sentence = verdict(doc.get("checks") or [], doc.get("games") or [], doc.get("points") or 0.0,
+                          doc.get("max_points") or 0.0, passed=doc.get("passed"), plays=doc.get("kind") != "program")
+    return sentence[:1].upper() + sentence[1:]

@@ -40,7 +40,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import accounts, oidc, sessions, throttle, uploads
+from . import accounts, lti, oidc, sessions, throttle, uploads
 from .context import ServeContext, secret_key
 from .worker import _folder_name
 
@@ -133,6 +133,8 @@ def _within(host: str | None, networks: list) -> bool:
 
 class Service(ServeContext):
     """Configuration, database and templates shared by the routes, and who is asking."""
+
+    lti: lti.Tool | None = None                     # set by create_app when `serve.lti` is configured
 
     def __init__(self, config_path: Path) -> None:
         super().__init__(config_path)
@@ -235,7 +237,7 @@ class Service(ServeContext):
     def page(self, request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         user = self.user(request)
         html = self.env.get_template(template).render(user=user, csrf=self.csrf(request), oidc=self.settings.oidc,
-                                                      **context)
+                                                      lti=self.settings.lti, **context)
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     def assignment(self, name: str):
@@ -589,6 +591,7 @@ def deadline(penalties: dict) -> str:
 def create_app(config_path: Path) -> SecurityHeaders:
     """The service as an ASGI app: the routes inside the session, body-limit and header middleware."""
     svc = Service(config_path)
+    svc.lti = lti.Tool(svc) if svc.settings.lti else None
 
     def page(path: str, fn, methods=("GET",)) -> Route:
         return Route(path, handler(svc, fn), methods=list(methods))
@@ -614,11 +617,11 @@ def create_app(config_path: Path) -> SecurityHeaders:
         page("/teach/{name}/rejudge", rejudge, post), page("/teach/{name}/league", league_now, post),
         page("/teach/{name}/grades.csv", grades), page("/teach/{name}/roster", roster, post),
         page("/teach/{name}/reset", reset_link, post), page("/assets/{file}", asset),
-        *oidc.routes(svc),
+        *oidc.routes(svc), *lti.routes(svc.lti, page),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     middleware = [Middleware(SessionMiddleware, secret_key=secret_key(svc.data_dir), session_cookie="grader_session",
-                             same_site="lax" if svc.settings.oidc else "strict", https_only=svc.settings.https_only,
+                             same_site="lax" if svc.settings.oidc or svc.lti else "strict", https_only=svc.settings.https_only,
                              max_age=sessions.LIFETIME_S)]
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: error_page})
     limit = int(max(svc.settings.max_upload_mb, *(a.max_submission_mb for a in svc.assignments.values())) * 1e6)
