@@ -13,8 +13,10 @@ bodies are counted as they arrive and refused past the limit before anything is 
 from __future__ import annotations
 
 import base64
+import csv
 import hmac
 import html
+import io
 import ipaddress
 import json
 import re
@@ -40,6 +42,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import usecases
 from . import accounts, lti, oidc, sessions, throttle, uploads
 from .context import ServeContext, secret_key
 from .worker import _folder_name
@@ -141,6 +144,7 @@ class Service(ServeContext):
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES / "serve")), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         self.env.filters["when"] = when
+        self.env.globals["verdict_words"] = usecases.verdict_words
         self.env.filters["pts"] = lambda v: "" if v is None else f"{v:.4g}"
         proxy = self.settings.trusted_proxy
         if proxy is not None and not proxy.addresses:
@@ -552,8 +556,21 @@ def roster(svc: Service, request: Request, form) -> Response:
     for p in people:
         acc = accounts.create(svc.db, p["login"], p["name"], p["email"], p["role"])
         if acc is not None:
-            made.append({"login": acc.login, "name": acc.name, "link": f"{svc.base_url(request)}/setup/{acc.token}"})
-    return svc.page(request, "roster.html", name=name, made=made, skipped=len(people) - len(made))
+            made.append({"login": acc.login, "name": acc.name, "email": p["email"],
+                         "link": f"{svc.base_url(request)}/setup/{acc.token}"})
+    return svc.page(request, "roster.html", name=name, made=made, skipped=len(people) - len(made),
+                    csv_url=links_csv(made))
+
+
+def links_csv(made: list[dict]) -> str:
+    """The set-password links as a CSV for a mail merge, inside a data: URL: the tokens are shown this once
+    and never stored, so the file is made now, in the page, and not kept on the server."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["login", "name", "email", "link"])
+    for m in made:
+        writer.writerow([m["login"], m["name"], m.get("email", ""), m["link"]])
+    return "data:text/csv;charset=utf-8;base64," + base64.b64encode(out.getvalue().encode("utf-8")).decode()
 
 
 def reset_link(svc: Service, request: Request, form) -> Response:
@@ -563,7 +580,8 @@ def reset_link(svc: Service, request: Request, form) -> Response:
     if token is None:
         raise HTTPException(404, "No such account.")
     return svc.page(request, "roster.html", name=request.path_params["name"], skipped=0,
-                    made=[{"login": login, "name": "", "link": f"{svc.base_url(request)}/setup/{token}"}])
+                    made=(made := [{"login": login, "name": "", "link": f"{svc.base_url(request)}/setup/{token}"}]),
+                    csv_url=links_csv(made))
 
 
 def asset(svc: Service, request: Request, form) -> Response:
@@ -574,7 +592,13 @@ def asset(svc: Service, request: Request, form) -> Response:
     return FileResponse(TEMPLATES / "serve" / name, media_type=ASSETS[name], headers={"Cache-Control": "max-age=300"})
 
 
-ASSETS = {"serve.css": "text/css", "serve.js": "text/javascript"}
+ASSETS = {"serve.css": "text/css", "serve.js": "text/javascript", "favicon.png": "image/png"}
+
+
+def favicon(svc: Service, request: Request, form) -> Response:
+    """The icon every browser asks for on every page (a 32-pixel PNG: browsers take one at this name)."""
+    return FileResponse(TEMPLATES / "serve" / "favicon.png", media_type="image/png",
+                        headers={"Cache-Control": "max-age=86400"})
 
 
 def deadline(penalties: dict) -> str:
@@ -617,6 +641,7 @@ def create_app(config_path: Path) -> SecurityHeaders:
         page("/teach/{name}/rejudge", rejudge, post), page("/teach/{name}/league", league_now, post),
         page("/teach/{name}/grades.csv", grades), page("/teach/{name}/roster", roster, post),
         page("/teach/{name}/reset", reset_link, post), page("/assets/{file}", asset),
+        page("/favicon.ico", favicon),
         *oidc.routes(svc), *lti.routes(svc.lti, page),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

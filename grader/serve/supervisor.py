@@ -12,6 +12,7 @@ from pathlib import Path
 
 import uvicorn
 
+from .. import usecases
 from ..assignment import load_assignments
 from ..config import load_config
 from . import accounts
@@ -66,17 +67,24 @@ class Supervisor:
                 proc.kill()
 
 
+def first_instructor(db: Database, config_path: Path, echo=print) -> None:
+    """On first start, an instructor account named from the course folder, its password said once."""
+    if db.one("SELECT id FROM users WHERE role = 'instructor'"):
+        return
+    password = secrets.token_urlsafe(12)
+    accounts.create(db, "instructor", usecases.first_instructor_name(config_path), role="instructor",
+                    password=password)
+    echo(f"Made the instructor account: login 'instructor', password '{password}' (shown once; "
+         f"change it or add instructors through a roster).")
+
+
 def serve(config_path: Path, host: str | None = None, port: int | None = None, workers: int | None = None,
           echo=print) -> None:
     """Start the web server and the workers; on first start, make the demo instructor account."""
     config, base = load_config(config_path)
     settings = config.serve
     db = Database(database_url(config, base))
-    if not db.one("SELECT id FROM users WHERE role = 'instructor'"):
-        password = secrets.token_urlsafe(12)
-        accounts.create(db, "instructor", "Demo instructor", role="instructor", password=password)
-        echo(f"Made the instructor account: login 'instructor', password '{password}' (shown once; "
-             f"change it or add instructors through a roster).")
+    first_instructor(db, Path(config_path), echo)
     count = workers or ((os.cpu_count() or 1) if settings.workers == "auto" else settings.workers)
     supervisor = Supervisor(Path(config_path).resolve(), count, db, settings.league_every_hours,
                             load_assignments(config_path))
