@@ -284,6 +284,7 @@ class LtiConfig(Strict):
 
     platforms: list[LtiPlatformConfig] = Field(min_length=1)
     grade: Literal["best", "latest"] = "best"         # which upload's grade counts and is sent
+    send_every_minutes: float | None = Field(10, gt=0)   # grades go back by themselves this often; null: by hand
 
 
 class ServeConfig(Strict):

@@ -19,6 +19,8 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import sys
+import threading
 import time
 from urllib.parse import urlencode, urlsplit
 
@@ -199,6 +201,21 @@ class Tool:
             except PlatformError as exc:
                 said.append(f"{course['title'] or course['context_id']}: no grades sent: {exc}.")
         return said or [NOT_LINKED]
+
+
+    def send_all(self) -> list[str]:
+        """Every linked assignment's grades sent (what the service does by itself every few minutes)."""
+        linked = {c["assignment"] for name in self.svc.assignments for c in lti_store.courses(self.svc.db, name)}
+        return [line for name in sorted(linked) for line in self.send_grades(name)]
+
+    def keep_sending(self, stop: threading.Event, every_s: float) -> None:
+        """Send the grades every `every_s` seconds until `stop` is set; a failure is logged, never fatal."""
+        while not stop.wait(every_s):
+            try:
+                for line in self.send_all():
+                    print(f"grader serve: LMS grades: {line}", file=sys.stderr)
+            except Exception as exc:       # a database hiccup must not end the grade passback for good
+                print(f"grader serve: LMS grades not sent this time: {exc}", file=sys.stderr)
 
 
 NOT_LINKED = ("No LMS course is linked to this assignment yet: add it as an LTI activity in the LMS and "

@@ -28,7 +28,7 @@ class Supervisor:
         self.config_path, self.count, self.db = config_path, count, db
         self.every_hours, self.assignments = every_hours, assignments
         self.procs: list[subprocess.Popen] = []
-        self._stop = threading.Event()
+        self.stop_event = threading.Event()
 
     def start(self) -> None:
         self.procs = [self._spawn() for _ in range(self.count)]
@@ -38,7 +38,7 @@ class Supervisor:
         return subprocess.Popen([sys.executable, "-m", "grader.serve.worker", str(self.config_path)])
 
     def _watch(self) -> None:
-        while not self._stop.wait(1.0):
+        while not self.stop_event.wait(1.0):
             for n, proc in enumerate(self.procs):
                 if proc.poll() is not None:
                     print(f"grader serve: worker {proc.pid} ended ({proc.returncode}); starting another.",
@@ -57,7 +57,7 @@ class Supervisor:
                                 (name, time.time()))
 
     def stop(self) -> None:
-        self._stop.set()
+        self.stop_event.set()
         for proc in self.procs:
             proc.terminate()
         for proc in self.procs:
@@ -92,7 +92,11 @@ def serve(config_path: Path, host: str | None = None, port: int | None = None, w
     echo(f"grader serve: http://{host or settings.host}:{port or settings.port}/ with {count} worker(s); "
          f"data in {data_dir(config, base)}")
     try:
-        uvicorn.run(create_app(Path(config_path)), host=host or settings.host, port=port or settings.port,
+        app = create_app(Path(config_path))
+        tool, every = app.service.lti, settings.lti.send_every_minutes if settings.lti else None
+        if tool is not None and every:
+            threading.Thread(target=tool.keep_sending, args=(supervisor.stop_event, every * 60), daemon=True).start()
+        uvicorn.run(app, host=host or settings.host, port=port or settings.port,
                     log_level="warning", proxy_headers=False)
     finally:
         supervisor.stop()

@@ -311,3 +311,13 @@ def test_a_failing_lms_loses_no_grade(tool, lms):
     assert db.one("SELECT status FROM lti_scores")["status"] == "sent"
     post(teacher, "/teach/quoridor/lti/grades")
     assert len(lms.scores) == 1 and lms.made_lineitems == 1
+
+
+def test_grades_go_back_by_themselves_without_the_instructor(tool, lms):
+    launch(client(tool), lms)
+    instructor(tool, lms)
+    graded(tool.service.db, "alice@uni.example.edu", 1, 2.0)
+    said = tool.service.lti.send_all()                  # what `grader serve` runs every send_every_minutes
+    assert [s["scoreGiven"] for s in lms.scores] == [2.0] and "1 grade(s) sent" in said[0]
+    tool.service.lti.send_all()
+    assert len(lms.scores) == 1
