@@ -37,6 +37,7 @@ class FakeLms:
         self.scores: list[dict] = []
         self.made_lineitems = 0
         self.down = False                      # the gradebook answers 503
+        self.strangers: set[str] = set()       # users the gradebook does not know (it answers 422)
         self.tool_keys: KeySet | None = None   # the tool's JWKS, to check its client assertions
         self.tokens_given = 0
 
@@ -90,6 +91,8 @@ class FakeLms:
             if self.down:
                 return httpx.Response(503, text="Service Unavailable")
             assert request.headers["content-type"] == "application/vnd.ims.lis.v1.score+json"
+            if json.loads(request.content)["userId"] in self.strangers:
+                return httpx.Response(422, json={"error": "User not found in course or is not a student"})
             self.scores.append({**json.loads(request.content), "lineitem": url.path.removesuffix("/scores")})
             return httpx.Response(200)
         return httpx.Response(404)
@@ -320,4 +323,21 @@ def test_grades_go_back_by_themselves_without_the_instructor(tool, lms):
     said = tool.service.lti.send_all()                  # what `grader serve` runs every send_every_minutes
     assert [s["scoreGiven"] for s in lms.scores] == [2.0] and "1 grade(s) sent" in said[0]
     tool.service.lti.send_all()
+    assert len(lms.scores) == 1
+
+
+def test_a_grade_the_lms_refuses_is_shown_with_its_words_and_the_others_still_go(tool, lms):
+    db = tool.service.db
+    launch(client(tool), lms)
+    launch(client(tool), lms, sub="lms-bob")
+    teacher = instructor(tool, lms)
+    graded(db, "alice@uni.example.edu", 1, 2.0)
+    graded(db, "bob@uni.example.edu", 1, 1.0)
+    lms.strangers = {"lms-alice"}
+    text = post(teacher, "/teach/quoridor/lti/grades")
+    assert "1 grade(s) sent, 1 refused by the LMS" in text
+    assert [s["userId"] for s in lms.scores] == ["lms-bob"]
+    page = teacher.get("/teach/quoridor/lti").text
+    assert "refused" in page and "User not found in course" in page
+    post(teacher, "/teach/quoridor/lti/grades")                 # a refusal is not sent again and again
     assert len(lms.scores) == 1
