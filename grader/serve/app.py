@@ -116,7 +116,10 @@ class SecurityHeaders:
 
         async def with_headers(message):
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS, *([HSTS] if tls else [])]
+                own = message.get("headers", [])
+                ours = [h for h in HEADERS if h[0] != b"content-security-policy"
+                        or all(k.lower() != h[0] for k, _ in own)]     # a page with its own CSP keeps it
+                message["headers"] = [*own, *ours, *([HSTS] if tls else [])]
             await send(message)
 
         await self.app(scope, receive, with_headers)

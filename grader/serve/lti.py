@@ -33,12 +33,13 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..config import LtiPlatformConfig
-from . import lti_grades, lti_keys, lti_roster, lti_store
+from . import lti_deep_link, lti_grades, lti_keys, lti_roster, lti_store
 from .lti_services import PlatformError, Services
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+MESSAGE_TYPES = ("LtiResourceLinkRequest", "LtiDeepLinkingRequest")
 LEEWAY_S = 60           # clocks of the LMS and this server may differ by this much
 AGAIN = "open the activity from the LMS again"
 
@@ -134,9 +135,15 @@ class Tool:
         if claims.get(CLAIM + "version") != "1.3.0":
             raise LaunchRefused(f"The launch is LTI version {claims.get(CLAIM + 'version')!r}; this service "
                                 f"takes 1.3.0.")
-        if claims.get(CLAIM + "message_type") != "LtiResourceLinkRequest":
-            raise LaunchRefused(f"This service takes resource link launches only, not "
-                                f"{claims.get(CLAIM + 'message_type')!r}.")
+        kind = claims.get(CLAIM + "message_type")
+        if kind not in MESSAGE_TYPES:
+            raise LaunchRefused(f"This service takes resource link and deep linking launches only, not {kind!r}.")
+        if kind == "LtiDeepLinkingRequest" and lti_roster.role_of(claims.get(CLAIM + "roles") or []) != "instructor":
+            raise LaunchRefused("Only the course's staff can add this service's assignments to the LMS course.")
+        if kind == "LtiDeepLinkingRequest" and not (claims.get(lti_deep_link.SETTINGS_CLAIM) or {}).get(
+                "deep_link_return_url"):
+            raise LaunchRefused("The deep linking launch does not say where to send the choice (no "
+                                "deep_link_return_url); " + AGAIN + ".")
         if not claims.get("sub"):
             raise LaunchRefused("The launch names no user (an anonymous launch); this service must know the student.")
 
@@ -262,6 +269,9 @@ def routes(tool: Tool | None, page) -> list[Route]:
                 return refusal(request, exc)
             user, target = tool.arrive(platform, claims)
             svc.log_in(request, user)
+            if claims.get(CLAIM + "message_type") == "LtiDeepLinkingRequest":
+                request.session["lti_deep_link"] = lti_deep_link.request_of(platform, claims)
+                target = "/lti/deep-link"
             return RedirectResponse(target, 303)
 
         return await run_in_threadpool(arrive)
@@ -291,7 +301,27 @@ def routes(tool: Tool | None, page) -> list[Route]:
             return RedirectResponse(f"/teach/{name}/lti?{urlencode([('m', s) for s in said])}", 303)
         return run
 
+    def deep_link(svc_, request: Request, form) -> Response:
+        """GET: the instructor's choice of assignments; POST: the signed answer, posted on to the LMS."""
+        svc.need_instructor(request)
+        asked = request.session.get("lti_deep_link")
+        if not isinstance(asked, dict):
+            return svc.page(request, "message.html", status=400, title="No deep linking request",
+                            message="Nothing was asked by the LMS in this session; start from \"Add an activity\" "
+                                    "in the LMS course.")
+        if form is None:
+            return svc.page(request, "lti_deep_link.html", assignments=svc.assignments, answer=None)
+        chosen = [str(n) for n in form.getlist("assignment") if str(n) in svc.assignments]
+        base = svc.base_url(request)
+        answer = lti_deep_link.response(tool.key, asked, [(n, svc.assignments[n].title, f"{base}/a/{n}")
+                                                          for n in chosen])
+        request.session.pop("lti_deep_link", None)
+        page = svc.page(request, "lti_deep_link.html", assignments=svc.assignments, chosen=chosen,
+                        answer={"url": asked["return_url"], "jwt": answer})
+        page.headers["content-security-policy"] = lti_deep_link.return_policy(asked["return_url"])
+        return page
+
     return [Route("/lti/login", login, methods=["GET", "POST"]), Route("/lti/launch", launch, methods=["POST"]),
             Route("/lti/jwks", jwks), page("/lti", registration),
-            page("/teach/{name}/lti", course_page), page("/teach/{name}/lti/roster", act(tool.sync_roster), ("POST",)),
+            page("/lti/deep-link", deep_link, ("GET", "POST")), page("/teach/{name}/lti", course_page), page("/teach/{name}/lti/roster", act(tool.sync_roster), ("POST",)),
             page("/teach/{name}/lti/grades", act(tool.send_grades), ("POST",))]

@@ -161,7 +161,7 @@ def test_a_valid_launch_signs_the_student_in_to_the_assignment(tool, lms):
     ("wrong audience", {"aud": "another-tool"}, "meant for another tool"),
     ("expired", {"exp": int(time.time()) - 3600, "iat": int(time.time()) - 3900}, "has expired"),
     ("unknown deployment", {C + "deployment_id": "dep-9"}, "deployment of this tool (dep-9)"),
-    ("wrong message type", {C + "message_type": "LtiSubmissionReviewRequest"}, "resource link launches only"),
+    ("wrong message type", {C + "message_type": "LtiSubmissionReviewRequest"}, "deep linking launches only"),
 ])
 def test_a_bad_launch_gets_a_sentence_and_no_session(tool, lms, case, changes, sentence):
     browser = client(tool)

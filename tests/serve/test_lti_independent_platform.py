@@ -129,3 +129,43 @@ def test_an_independent_platforms_launch_for_another_tool_is_refused(independent
     browser, r = arrive(app, lms, "alice", LEARNER, {"aud": "another-tool", "azp": "another-tool"})
     assert r.status_code == 400 and "meant for another tool" in r.text
     assert browser.get("/", follow_redirects=False).status_code == 303
+
+
+def test_deep_linking_makes_one_activity_per_chosen_assignment_signed_for_the_platform(independent):
+    import re
+
+    app, lms = independent
+    registration = lms.platform.registration
+    registration.set_deeplink_launch_url("http://testserver/lti/launch")
+    browser = client(app)
+    launch = Launch(Preflight(begin(browser)), lms.platform)
+    launch.set_user_data("terry", [INSTRUCTOR], full_name="Terry", email_address="terry@uni.example.edu")
+    launch.set_dl(f"{ISS}/deep-link-return", extra_data={"ticket": "t-42"})
+    fields = launch.lti_launch()
+    r = browser.post("/lti/launch", data={"id_token": fields["id_token"], "state": fields["state"]},
+                     follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/lti/deep-link", r.text
+    page = browser.get("/lti/deep-link").text
+    token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    r = browser.post("/lti/deep-link", data={"csrf": token, "assignment": "quoridor"})
+    assert r.status_code == 200
+    assert f"form-action {ISS}" in r.headers["content-security-policy"]
+    assert f'action="{ISS}/deep-link-return"' in r.text
+    answer = re.search(r'name="JWT" value="([^"]+)"', r.text).group(1)
+    items = lms.platform.validate_deeplinking_resp({"JWT": answer})     # the platform checks our signature
+    assert [(i["type"], i["url"], i["custom"]) for i in items] == [
+        ("ltiResourceLink", "http://testserver/a/quoridor", {"assignment": "quoridor"})]
+
+
+def test_a_student_cannot_deep_link(independent):
+    app, lms = independent
+    lms.platform.registration.set_deeplink_launch_url("http://testserver/lti/launch")
+    browser = client(app)
+    launch = Launch(Preflight(begin(browser)), lms.platform)
+    launch.set_user_data("alice", [LEARNER])
+    launch.set_dl(f"{ISS}/deep-link-return")
+    fields = launch.lti_launch()
+    r = browser.post("/lti/launch", data={"id_token": fields["id_token"], "state": fields["state"]},
+                     follow_redirects=False)
+    assert r.status_code == 400 and "staff can add this service" in r.text
+    assert browser.get("/", follow_redirects=False).status_code == 303
