@@ -40,6 +40,7 @@ class FakeLms:
         self.strangers: set[str] = set()       # users the gradebook does not know (it answers 422)
         self.tool_keys: KeySet | None = None   # the tool's JWKS, to check its client assertions
         self.tokens_given = 0
+        self.jwks_fetched = 0
 
     def id_token(self, nonce: str, sub: str = "lms-alice", roles=LEARNER, **changes) -> str:
         now = int(time.time())
@@ -57,11 +58,12 @@ class FakeLms:
                   "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice": {
                       "context_memberships_url": f"{ISS}/courses/7/members", "service_versions": ["2.0"]}}
         claims.update(changes)
-        return jwt.encode({"alg": "RS256", "kid": "lms-1"}, claims, self.signing_key)
+        return jwt.encode({"alg": "RS256", "kid": self.signing_key.kid}, claims, self.signing_key)
 
     def handle(self, request: httpx.Request) -> httpx.Response:
         url = request.url
         if url.path == "/jwks":
+            self.jwks_fetched += 1
             return httpx.Response(200, json={"keys": [self.key.as_dict(private=False)]})
         if url.path == "/token":
             form = dict(urllib.parse.parse_qsl(request.content.decode()))
@@ -177,6 +179,17 @@ def test_a_launch_signed_with_another_key_opens_nothing(tool, lms):
     r = launch(browser, lms)
     assert r.status_code == 400 and "signature does not match" in r.text
     assert not signed_in(browser) and tool.service.db.query("SELECT * FROM users") == []
+
+
+def test_the_lms_keys_are_kept_and_fetched_again_once_for_a_new_key_id(tool, lms):
+    assert launch(client(tool), lms).status_code == 303
+    assert launch(client(tool), lms, sub="lms-bob").status_code == 303
+    assert lms.jwks_fetched == 1                               # kept, not fetched for every launch
+    lms.signing_key = RSAKey.generate_key(2048, parameters={"kid": "lms-2"})     # a key the JWKS does not list
+    browser = client(tool)
+    r = launch(browser, lms)
+    assert r.status_code == 400 and "signature does not match" in r.text and not signed_in(browser)
+    assert lms.jwks_fetched == 2                               # one more look for the new key id, no more
 
 
 def test_a_replayed_launch_opens_nothing(tool, lms):
