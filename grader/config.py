@@ -286,6 +286,26 @@ class PracticeConfig(Strict):
     wait_max_s: float = Field(1800, gt=0)             # a match still waiting after this ends with a reason
 
 
+class LtiPlatformConfig(Strict):
+    """One LMS registered with this tool (LTI 1.3): what its admin's registration page shows."""
+
+    issuer: str                                       # e.g. https://canvas.instructure.com
+    client_id: str                                    # the id the LMS gave this tool
+    auth_url: str                                     # its OIDC authorization endpoint (the launch goes there)
+    token_url: str                                    # its OAuth 2 token endpoint (for roster and grades)
+    jwks_url: str                                     # its public keys
+    deployment_ids: list[str] = Field(min_length=1)   # the deployments of this tool it may launch from
+    name: str = ""                                    # shown to instructors, e.g. "University Moodle"
+
+
+class LtiConfig(Strict):
+    """Students arrive from the LMS and grades go back to it (grader/serve/lti.py, docs/LTI.md)."""
+
+    platforms: list[LtiPlatformConfig] = Field(min_length=1)
+    grade: Literal["best", "latest"] = "best"         # which upload's grade counts and is sent
+    send_every_minutes: float | None = Field(10, gt=0)   # grades go back by themselves this often; null: by hand
+
+
 class ServeConfig(Strict):
     """`grader serve`: the upload service (grader/serve/)."""
 
@@ -303,6 +323,7 @@ class ServeConfig(Strict):
     proxy_addresses: list[str] = []                   # reverse proxies whose X-Forwarded-For/-Proto are believed
     public_url: str | None = None                     # e.g. https://grader.example.edu: links in set-password pages
     oidc: OidcConfig | None = None
+    lti: LtiConfig | None = None
     lease_s: float = Field(60, gt=0)                  # a dead worker's job is taken over after this
     practice: PracticeConfig = PracticeConfig()
 

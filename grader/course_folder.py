@@ -5,6 +5,7 @@ bundled demo players stay in this project's submissions/, never in it.
 """
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,8 @@ def assignment_block(name: str) -> str:
         _line("anonymise", False, "true: pseudonyms in the instructor's outputs too"),
         _line("report_url", None, "where public/ is published; the LMS feedback then links each page"),
         _line("penalties", {}, "BRUTE-style: upload_limit, upload_penalty, deadline, late_penalty, floor"),
+        (f"    # penalties: {{deadline: '{deadline_placeholder()}', upload_limit: 10, upload_penalty: 0.1, "
+         f"late_penalty: 0.5}}   # the deadline with its zone"),
         _line("sandbox", {"require": []}, "protections grading needs (names from `grader doctor`: memory, uid, …)"),
     ]
     similarity = _line("similarity", {"skeleton": skeleton}, "similar code, after every `grader run` (instructor only)")
@@ -117,7 +120,26 @@ def config_text(names: list[str]) -> str:
     head = ("# This course's assignments, made by `grader init`. Every setting a course decides is here,\n"
             "# set to the course's own rule; change what yours does differently (paths are relative to\n"
             "# this file). `grader run` says on its last line how grades were given.\n")
-    return head + "assignments:\n" + "\n\n".join(assignment_block(n) for n in names) + "\n"
+    return head + "assignments:\n" + "\n\n".join(assignment_block(n) for n in names) + "\n\n" + SERVE_SECTION
+
+
+SERVE_SECTION = """\
+serve:                                        # `grader serve`: uploads with the check's verdict in seconds
+  data_dir: .grader/serve                     # uploads, the database, the keys (kept readable by the service only)
+  host: 127.0.0.1                             # 0.0.0.0 to listen beyond this machine (put TLS in front)
+  port: 8000
+  public_url: null                            # e.g. https://grader.example.edu: the address in set-password links
+  rate_limit: 10                              # uploads per student per rate_window_s seconds
+  rate_window_s: 600
+  # deadline: per assignment, under its `penalties:` (above), with its zone, e.g. 2030-01-15T23:59:00+01:00
+  # lti: students from the LMS and grades back to it (LTI 1.3): see docs/LTI.md
+"""
+
+
+def deadline_placeholder() -> str:
+    """An example deadline in this machine's zone (ISO 8601 with its offset), for the commented line."""
+    offset = datetime.now().astimezone().strftime("%z")
+    return f"2030-01-15T23:59:00{offset[:3]}:{offset[3:]}"
 
 
 def readme_text(folder: Path, names: list[str]) -> str:

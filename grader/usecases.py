@@ -28,6 +28,7 @@ from . import bounded, course_folder, intake, python_source
 from . import new_game as new_game_scaffold
 from .assignment import Assignment
 from .builds import available
+from .feedback import verdict
 from .grading import Grade
 from .league import LeagueRun, run_league
 from .lms.export import review_rows
@@ -603,3 +604,27 @@ def match(assignment: Assignment, a: str, b: str, *, games: int, seed: int,
         if name is not None:
             sub.name = name
     return MatchOutcome(first, second, tuple(_seat_swapped(assignment, first, second, games=games, seed=seed)))
+def stored_verdict_sentence(doc: dict[str, Any]) -> str:
+    """The one sentence a stored verdict (the upload service's `verdict_json`) comes to, as `grader check`
+    ends with it: what the LMS gradebook shows beside the grade, so the two never say different things."""
+    _, sentence = verdict(doc.get("checks") or [], doc.get("games") or [], doc.get("points") or 0.0,
+                          doc.get("max_points") or 0.0, passed=doc.get("passed"), plays=doc.get("kind") != "program")
+    return sentence[:1].upper() + sentence[1:]
+
+
+def verdict_words(passed: bool | int | None, points: float | None, max_points: float | None) -> tuple[str, str]:
+    """(tone, words) for an upload's verdict on a page: green ("ok") only for a pass with every point; a pass
+    that lost points is "partial" and says so (an upload wrong on 16 of 24 positions is never green)."""
+    if not passed:
+        return "bad", "Did not pass"
+    if max_points and (points or 0.0) < max_points:
+        return "partial", "Passed with points lost"
+    return "ok", "Passed"
+
+
+def first_instructor_name(config_path: Path) -> str:
+    """The name of the instructor account a new upload service makes: "Demo instructor" only for the bundled
+    demo; a real course's is named from its folder ("Instructor of ai-2026")."""
+    if is_demo_config(config_path):
+        return "Demo instructor"
+    return f"Instructor of {Path(config_path).resolve().parent.name}"

@@ -13,8 +13,10 @@ bodies are counted as they arrive and refused past the limit before anything is 
 from __future__ import annotations
 
 import base64
+import csv
 import hmac
 import html
+import io
 import ipaddress
 import json
 import re
@@ -40,7 +42,8 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import accounts, oidc, practice_pages, sessions, throttle, uploads
+from .. import usecases
+from . import accounts, lti, oidc, practice_pages, sessions, throttle, uploads
 from .context import ServeContext, secret_key
 from .worker import _folder_name
 
@@ -113,7 +116,10 @@ class SecurityHeaders:
 
         async def with_headers(message):
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS, *([HSTS] if tls else [])]
+                own = message.get("headers", [])
+                ours = [h for h in HEADERS if h[0] != b"content-security-policy"
+                        or all(k.lower() != h[0] for k, _ in own)]     # a page with its own CSP keeps it
+                message["headers"] = [*own, *ours, *([HSTS] if tls else [])]
             await send(message)
 
         await self.app(scope, receive, with_headers)
@@ -134,11 +140,14 @@ def _within(host: str | None, networks: list) -> bool:
 class Service(ServeContext):
     """Configuration, database and templates shared by the routes, and who is asking."""
 
+    lti: lti.Tool | None = None                     # set by create_app when `serve.lti` is configured
+
     def __init__(self, config_path: Path) -> None:
         super().__init__(config_path)
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES / "serve")), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
         self.env.filters["when"] = when
+        self.env.globals["verdict_words"] = usecases.verdict_words
         self.env.filters["pts"] = lambda v: "" if v is None else f"{v:.4g}"
         proxy = self.settings.trusted_proxy
         if proxy is not None and not proxy.addresses:
@@ -235,7 +244,7 @@ class Service(ServeContext):
     def page(self, request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
         user = self.user(request)
         html = self.env.get_template(template).render(user=user, csrf=self.csrf(request), oidc=self.settings.oidc,
-                                                      **context)
+                                                      lti=self.settings.lti, **context)
         return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
 
     def assignment(self, name: str):
@@ -550,8 +559,21 @@ def roster(svc: Service, request: Request, form) -> Response:
     for p in people:
         acc = accounts.create(svc.db, p["login"], p["name"], p["email"], p["role"])
         if acc is not None:
-            made.append({"login": acc.login, "name": acc.name, "link": f"{svc.base_url(request)}/setup/{acc.token}"})
-    return svc.page(request, "roster.html", name=name, made=made, skipped=len(people) - len(made))
+            made.append({"login": acc.login, "name": acc.name, "email": p["email"],
+                         "link": f"{svc.base_url(request)}/setup/{acc.token}"})
+    return svc.page(request, "roster.html", name=name, made=made, skipped=len(people) - len(made),
+                    csv_url=links_csv(made))
+
+
+def links_csv(made: list[dict]) -> str:
+    """The set-password links as a CSV for a mail merge, inside a data: URL: the tokens are shown this once
+    and never stored, so the file is made now, in the page, and not kept on the server."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["login", "name", "email", "link"])
+    for m in made:
+        writer.writerow([m["login"], m["name"], m.get("email", ""), m["link"]])
+    return "data:text/csv;charset=utf-8;base64," + base64.b64encode(out.getvalue().encode("utf-8")).decode()
 
 
 def reset_link(svc: Service, request: Request, form) -> Response:
@@ -561,7 +583,8 @@ def reset_link(svc: Service, request: Request, form) -> Response:
     if token is None:
         raise HTTPException(404, "No such account.")
     return svc.page(request, "roster.html", name=request.path_params["name"], skipped=0,
-                    made=[{"login": login, "name": "", "link": f"{svc.base_url(request)}/setup/{token}"}])
+                    made=(made := [{"login": login, "name": "", "link": f"{svc.base_url(request)}/setup/{token}"}]),
+                    csv_url=links_csv(made))
 
 
 def asset(svc: Service, request: Request, form) -> Response:
@@ -572,7 +595,13 @@ def asset(svc: Service, request: Request, form) -> Response:
     return FileResponse(TEMPLATES / "serve" / name, media_type=ASSETS[name], headers={"Cache-Control": "max-age=300"})
 
 
-ASSETS = {"serve.css": "text/css", "serve.js": "text/javascript"}
+ASSETS = {"serve.css": "text/css", "serve.js": "text/javascript", "favicon.png": "image/png"}
+
+
+def favicon(svc: Service, request: Request, form) -> Response:
+    """The icon every browser asks for on every page (a 32-pixel PNG: browsers take one at this name)."""
+    return FileResponse(TEMPLATES / "serve" / "favicon.png", media_type="image/png",
+                        headers={"Cache-Control": "max-age=86400"})
 
 
 def deadline(penalties: dict) -> str:
@@ -589,6 +618,7 @@ def deadline(penalties: dict) -> str:
 def create_app(config_path: Path) -> SecurityHeaders:
     """The service as an ASGI app: the routes inside the session, body-limit and header middleware."""
     svc = Service(config_path)
+    svc.lti = lti.Tool(svc) if svc.settings.lti else None
 
     def page(path: str, fn, methods=("GET",)) -> Route:
         return Route(path, handler(svc, fn), methods=list(methods))
@@ -614,11 +644,12 @@ def create_app(config_path: Path) -> SecurityHeaders:
         page("/teach/{name}/rejudge", rejudge, post), page("/teach/{name}/league", league_now, post),
         page("/teach/{name}/grades.csv", grades), page("/teach/{name}/roster", roster, post),
         page("/teach/{name}/reset", reset_link, post), page("/assets/{file}", asset),
-        *oidc.routes(svc), *practice_pages.routes(page),
+        page("/favicon.ico", favicon),
+        *oidc.routes(svc), *practice_pages.routes(page), *lti.routes(svc.lti, page),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     middleware = [Middleware(SessionMiddleware, secret_key=secret_key(svc.data_dir), session_cookie="grader_session",
-                             same_site="lax" if svc.settings.oidc else "strict", https_only=svc.settings.https_only,
+                             same_site="lax" if svc.settings.oidc or svc.lti else "strict", https_only=svc.settings.https_only,
                              max_age=sessions.LIFETIME_S)]
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: error_page})
     limit = int(max(svc.settings.max_upload_mb, *(a.max_submission_mb for a in svc.assignments.values())) * 1e6)

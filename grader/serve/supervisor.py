@@ -12,6 +12,7 @@ from pathlib import Path
 
 import uvicorn
 
+from .. import usecases
 from ..assignment import load_assignments
 from ..config import load_config
 from . import accounts
@@ -27,7 +28,7 @@ class Supervisor:
         self.config_path, self.count, self.db = config_path, count, db
         self.every_hours, self.assignments = every_hours, assignments
         self.procs: list[subprocess.Popen] = []
-        self._stop = threading.Event()
+        self.stop_event = threading.Event()
 
     def start(self) -> None:
         self.procs = [self._spawn() for _ in range(self.count)]
@@ -37,7 +38,7 @@ class Supervisor:
         return subprocess.Popen([sys.executable, "-m", "grader.serve.worker", str(self.config_path)])
 
     def _watch(self) -> None:
-        while not self._stop.wait(1.0):
+        while not self.stop_event.wait(1.0):
             for n, proc in enumerate(self.procs):
                 if proc.poll() is not None:
                     print(f"grader serve: worker {proc.pid} ended ({proc.returncode}); starting another.",
@@ -56,7 +57,7 @@ class Supervisor:
                                 (name, time.time()))
 
     def stop(self) -> None:
-        self._stop.set()
+        self.stop_event.set()
         for proc in self.procs:
             proc.terminate()
         for proc in self.procs:
@@ -66,17 +67,24 @@ class Supervisor:
                 proc.kill()
 
 
+def first_instructor(db: Database, config_path: Path, echo=print) -> None:
+    """On first start, an instructor account named from the course folder, its password said once."""
+    if db.one("SELECT id FROM users WHERE role = 'instructor'"):
+        return
+    password = secrets.token_urlsafe(12)
+    accounts.create(db, "instructor", usecases.first_instructor_name(config_path), role="instructor",
+                    password=password)
+    echo(f"Made the instructor account: login 'instructor', password '{password}' (shown once; "
+         f"change it or add instructors through a roster).")
+
+
 def serve(config_path: Path, host: str | None = None, port: int | None = None, workers: int | None = None,
           echo=print) -> None:
     """Start the web server and the workers; on first start, make the demo instructor account."""
     config, base = load_config(config_path)
     settings = config.serve
     db = Database(database_url(config, base))
-    if not db.one("SELECT id FROM users WHERE role = 'instructor'"):
-        password = secrets.token_urlsafe(12)
-        accounts.create(db, "instructor", "Demo instructor", role="instructor", password=password)
-        echo(f"Made the instructor account: login 'instructor', password '{password}' (shown once; "
-             f"change it or add instructors through a roster).")
+    first_instructor(db, Path(config_path), echo)
     count = workers or ((os.cpu_count() or 1) if settings.workers == "auto" else settings.workers)
     supervisor = Supervisor(Path(config_path).resolve(), count, db, settings.league_every_hours,
                             load_assignments(config_path))
@@ -84,7 +92,11 @@ def serve(config_path: Path, host: str | None = None, port: int | None = None, w
     echo(f"grader serve: http://{host or settings.host}:{port or settings.port}/ with {count} worker(s); "
          f"data in {data_dir(config, base)}")
     try:
-        uvicorn.run(create_app(Path(config_path)), host=host or settings.host, port=port or settings.port,
+        app = create_app(Path(config_path))
+        tool, every = app.service.lti, settings.lti.send_every_minutes if settings.lti else None
+        if tool is not None and every:
+            threading.Thread(target=tool.keep_sending, args=(supervisor.stop_event, every * 60), daemon=True).start()
+        uvicorn.run(app, host=host or settings.host, port=port or settings.port,
                     log_level="warning", proxy_headers=False)
     finally:
         supervisor.stop()
