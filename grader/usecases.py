@@ -13,8 +13,9 @@ import os
 import re
 import shutil
 import sqlite3
+import subprocess
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from rich.console import Console
 import sandbox
 from sandbox import host, java, state_dir
 
-from . import bounded, course_folder, intake, python_source
+from . import bounded, course_folder, intake, python_source, student_package
 from .assignment import Assignment
 from .builds import available
 from .grading import Grade
@@ -446,3 +447,26 @@ def export_refusal(assignment: Assignment, doc: dict[str, Any], rows: list[dict[
                 f"tell nobody anything; nothing was written. Check grading: in {where} and the league "
                 f"('grader standings {assignment.name}').")
     return None
+
+
+# ------------------------------------------------------------------ the students' package
+
+
+def package_for_students(assignment: Assignment, config_path: Path, out: Path | None = None, *,
+                         find_links: tuple[Path, ...] = (), no_index: bool = False, dependencies: bool = True,
+                         say: Callable[[str], None] = lambda line: None) -> student_package.StudentPackage:
+    """The zip students install the grader from: this course's config and course packages, installable
+    without the network (grader/student_package.py). The demo's config is refused: students would
+    check against limits the course does not grade with."""
+    if is_demo_config(config_path):
+        raise Refused(f"{config_path} is the bundled demo's config: a package made from it would check students "
+                      f"against the demo's limits; nothing was made. Run it in your course folder (grader init "
+                      f"~/my-course --assignment {assignment.ruleset.name}) or name its config with --config.")
+    target = out or Path(f"{assignment.name}-for-students.zip")
+    try:
+        return student_package.build(assignment.name, Path(config_path), assignment.ruleset.requirements, target,
+                                     find_links=find_links, no_index=no_index, dependencies=dependencies, say=say)
+    except student_package.PackageProblem as exc:
+        raise Refused(str(exc)) from None
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise Refused(f"cannot write {target}: {exc}.") from None
