@@ -130,7 +130,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             specs[sid] = shlex.quote(str(path))
         return specs[sid]
 
-    salt = seeds.pseudonym_salt(seeds.league_key(assignment.store_path.parent), assignment.name)
+    salt = seeds.pseudonym_salt(assignment.league_key(), assignment.name)
     stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))
     store.keep_pseudonyms(assignment.name, salt, stand_ins)
 
