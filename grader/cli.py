@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from rich.markup import escape
@@ -39,6 +40,22 @@ def _assignments(args) -> tuple[dict[str, Assignment], Path]:
     return load_assignments(path), path
 
 
+class StageLines:
+    """A check's progress as plain lines on stderr (stdout stays the report, or its JSON): which
+    stage starts, its number, and how long the one before took."""
+
+    def __init__(self, checked: str) -> None:
+        self.checked, self.number, self.since = checked, 0, time.monotonic()
+
+    def __call__(self, title: str) -> None:
+        now = time.monotonic()
+        took = f" (stage {self.number} took {now - self.since:.0f} s)" if self.number else ""
+        self.number += 1
+        self.since = now
+        err.print(f"grader: checking {escape(self.checked)}, stage {self.number}: {escape(title)}{took}",
+                  soft_wrap=True)
+
+
 def cmd_check(args) -> int:
     assignments, cfg_path = _assignments(args)
     path = Path(args.path)
@@ -46,7 +63,7 @@ def cmd_check(args) -> int:
         raise UsageError(f"{path}: no such file or folder.")
     assignment = (pick(assignments, args.assignment, cfg_path) if args.assignment
                   else usecases.assignment_for(assignments, path))
-    outcome = usecases.check(assignment, path, seed=args.seed)
+    outcome = usecases.check(assignment, path, seed=args.seed, on_stage=StageLines(path.name))
     report, note = outcome.report, outcome.note
     if args.json:
         doc = report.to_json()
@@ -132,7 +149,8 @@ def cmd_standings(args) -> int:
 def cmd_report(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    for label, path in write_sites(assignment, usecases.results(assignment)).items():
+    for label, path in write_sites(assignment, usecases.results(assignment),
+                                   on_progress=lambda line: err.print(escape(line), soft_wrap=True)).items():
         console.print(f"{label}: {escape(str(path))}")
     return 0
 

@@ -88,10 +88,11 @@ class CheckOutcome:
 
 
 def check(assignment: Assignment, path: Path, *, sub_id: str | None = None, name: str | None = None,
-          seed: int | None = None) -> CheckOutcome:
+          seed: int | None = None, on_stage: Callable[[str], None] | None = None) -> CheckOutcome:
     """Stage and validate one submission exactly as the league and the server do. A single entry file
     whose own modules sit beside it is checked with its folder; a folder of several submissions is
-    refused (one at a time). `seed`: a recorded check's seed, to replay it (default: a fresh one)."""
+    refused (one at a time). `seed`: a recorded check's seed, to replay it (default: a fresh one).
+    `on_stage(title)`: told as each stage starts (a check can take minutes)."""
     path = Path(path)
     if not path.exists():
         raise Refused(f"{path}: no such file or folder.")
@@ -103,7 +104,7 @@ def check(assignment: Assignment, path: Path, *, sub_id: str | None = None, name
     sub = stage(assignment, checked, sub_id)
     if name is not None:
         sub.name = name
-    report = validate(assignment, sub, seed=seed)
+    report = validate(assignment, sub, seed=seed, on_stage=on_stage)
     fix = _missing_module_fix(path, report) if checked == path else None
     return CheckOutcome(assignment, sub, report, path, checked, tuple(helpers), fix)
 
@@ -242,7 +243,9 @@ def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool 
     grades: dict[str, Grade] = compute_grades(assignment, run)
     with Store(assignment.store_path) as store:
         doc: dict[str, Any] = results_document(assignment, run, grades, store)
-    paths = write_outputs(assignment, doc, site=site)
+    shown = console if progress else None
+    paths = write_outputs(assignment, doc, site=site,
+                          on_progress=None if shown is None else lambda line: shown.print(line, markup=False))
     report = run_similarity(assignment, doc) if assignment.config.similarity is not None else None
     return LeagueOutcome(run, doc, paths, grading_summary(assignment), report, grades)
 
