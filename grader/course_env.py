@@ -15,6 +15,7 @@ Building says so on stderr (what, and that it needs the network the first time),
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -29,6 +30,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from rich.console import Console
 
 import rulesets
 from sandbox import state_dir
@@ -135,6 +138,11 @@ def _say(line: str) -> None:
     print(f"grader: {line}", file=sys.stderr, flush=True)
 
 
+def _waiting(what: str) -> contextlib.AbstractContextManager[object]:
+    """A spinner while pip works, on a terminal; nothing in a log."""
+    return Console(stderr=True).status(what) if sys.stderr.isatty() else contextlib.nullcontext()
+
+
 def _build(requirements: Path, root: Path, folder: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
@@ -145,11 +153,13 @@ def _build(requirements: Path, root: Path, folder: Path) -> None:
         proc = None
         if bundled:
             _say(f"preparing the course environment ({named}) once, from the wheels this copy carries.")
-            proc = _pip_install(requirements, work, ["--no-index", *[f"--find-links={w}" for w in bundled]])
+            with _waiting("installing the course's wheels…"):
+                proc = _pip_install(requirements, work, ["--no-index", *[f"--find-links={w}" for w in bundled]])
         if proc is None or proc.returncode != 0:
             _say(f"preparing the course environment ({named}) once: pip downloads it, which needs the network "
                  f"this first time and may take a few minutes; later checks reuse it.")
-            proc = _pip_install(requirements, work, [])
+            with _waiting(f"pip is downloading and installing {named}…"):
+                proc = _pip_install(requirements, work, [])
         if proc.returncode != 0:
             said = (proc.stderr or proc.stdout).strip().splitlines() or ["no message"]
             _say(f"the course environment could not be prepared: {said[-1]}")
