@@ -39,12 +39,15 @@ class Assignment:
     def league_key(self) -> bytes:
         """The key of this league's seat seeds (grader/seeds.py): its secret beside the results,
         read once (so a pool's workers get it with the assignment); where no results can be kept
-        (a read-only install), the public key of checks."""
+        (a read-only install), the public key of checks. A secret given twice, differently, is a
+        config error."""
         if self._league_key is None:
             try:
                 self._league_key = seeds.league_key(self.store_path.parent)
             except OSError:
                 self._league_key = seeds.CHECK_KEY
+            except seeds.SecretMismatch as exc:
+                raise ConfigError(str(exc)) from None
         return self._league_key
     config_path: Path | None = None    # the file it was read from, for sentences that name it
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from rich.markup import escape
@@ -40,6 +41,22 @@ def _assignments(args) -> tuple[dict[str, Assignment], Path]:
     return load_assignments(path), path
 
 
+class StageLines:
+    """A check's progress as plain lines on stderr (stdout stays the report, or its JSON): which
+    stage starts, its number, and how long the one before took."""
+
+    def __init__(self, checked: str) -> None:
+        self.checked, self.number, self.since = checked, 0, time.monotonic()
+
+    def __call__(self, title: str) -> None:
+        now = time.monotonic()
+        took = f" (stage {self.number} took {now - self.since:.0f} s)" if self.number else ""
+        self.number += 1
+        self.since = now
+        err.print(f"grader: checking {escape(self.checked)}, stage {self.number}: {escape(title)}{took}",
+                  soft_wrap=True)
+
+
 def cmd_check(args) -> int:
     assignments, cfg_path = _assignments(args)
     path = Path(args.path)
@@ -47,7 +64,7 @@ def cmd_check(args) -> int:
         raise UsageError(f"{path}: no such file or folder.")
     assignment = (pick(assignments, args.assignment, cfg_path) if args.assignment
                   else usecases.assignment_for(assignments, path))
-    outcome = usecases.check(assignment, path, seed=args.seed)
+    outcome = usecases.check(assignment, path, seed=args.seed, on_stage=StageLines(path.name))
     report, note = outcome.report, outcome.note
     if args.json:
         doc = report.to_json()
@@ -164,7 +181,8 @@ def cmd_standings(args) -> int:
 def cmd_report(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    for label, path in write_sites(assignment, usecases.results(assignment)).items():
+    for label, path in write_sites(assignment, usecases.results(assignment),
+                                   on_progress=lambda line: err.print(escape(line), soft_wrap=True)).items():
         console.print(f"{label}: {escape(str(path))}")
     return 0
 
@@ -297,6 +315,22 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_package_for_students(args) -> int:
+    assignments, cfg_path = _assignments(args)
+    assignment = pick(assignments, args.assignment, cfg_path)
+    made = usecases.package_for_students(
+        assignment, cfg_path, Path(args.out) if args.out else None,
+        find_links=tuple(Path(p) for p in args.find_links or ()), no_index=args.no_index,
+        dependencies=not args.without_dependencies, say=lambda line: err.print(escape(line)))
+    console.print(f"Wrote {escape(str(made.zip_path))}: {escape(made.wheel_name)} (the grader with "
+                  f"{escape(str(cfg_path))}), {len(made.course_wheels)} course wheel(s), "
+                  f"{len(made.dependency_wheels)} dependency wheel(s) and INSTALL.txt. Give it to your students: "
+                  f"unzip, then the command in INSTALL.txt.")
+    for note in made.notes:
+        console.print(escape(note))
+    return 0
+
+
 def cmd_doctor(args) -> int:
     print_doctor(console, usecases.protections())
     return 0
@@ -393,6 +427,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, help="port (default: serve.port, 8000)")
     p.add_argument("--workers", type=int, help="evaluation processes (default: one per core)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("package-for-students",
+                       help="a zip students install the grader from: this course's config and packages, offline")
+    p.add_argument("assignment", nargs="?")
+    p.add_argument("--out", help="where to write the zip (default: <assignment>-for-students.zip)")
+    p.add_argument("--find-links", action="append", metavar="DIR",
+                   help="also take wheels from this folder (repeat for several)")
+    p.add_argument("--no-index", action="store_true", help="take wheels only from --find-links (no network)")
+    p.add_argument("--without-dependencies", action="store_true",
+                   help="leave out the grader's own dependencies (students' pip takes them from PyPI)")
+    p.set_defaults(func=cmd_package_for_students)
 
     p = sub.add_parser("doctor", help="list which sandbox protections this machine can apply")
     p.set_defaults(func=cmd_doctor)

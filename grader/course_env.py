@@ -9,16 +9,20 @@ that folder on the player's `sys.path` ahead of site-packages, in the pre-fork t
 (`Limits.python_path`, sandbox/child.py), and keeps it readable. `make install` builds every
 bundled assignment's environment; otherwise the first check or league of the assignment does.
 Where it cannot be built (no network, no wheels), players get site-packages' versions and the
-check's header says so.
+check's header says so. A students' copy (grader/student_package.py) carries the course's wheels
+in <prefix>/share/game-grader/wheels: they are installed from there first, without the network.
+Building says so on stderr (what, and that it needs the network the first time), then how it went.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import re
 import shutil
+import site
 import stat
 import subprocess
 import sys
@@ -27,12 +31,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.console import Console
+
 import rulesets
 from sandbox import state_dir
 
 VERSIONS_FILE = "grader-course-env.json"     # written last: a folder without it is unfinished
 PIP_TIMEOUT_S = 900
 RETRY_AFTER_S = 3600                         # a failed build is not tried again for an hour (no network)
+WHEELS_DATA_DIR = ("share", "game-grader", "wheels")   # where a students' copy carries the course's wheels
 
 
 @dataclass(frozen=True)
@@ -114,17 +121,50 @@ def _check_owner(folder: Path) -> None:
         raise OSError(f"{folder.parent} can be changed by other users, so {folder.name} is not used")
 
 
+def bundled_wheels() -> list[Path]:
+    """The folders of course wheels an installed students' copy carries (none in a clone)."""
+    return [w for w in (Path(sys.prefix, *WHEELS_DATA_DIR), Path(site.getuserbase(), *WHEELS_DATA_DIR))
+            if w.is_dir() and any(w.glob("*.whl"))]
+
+
+def _pip_install(requirements: Path, work: Path, index: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
+         "--only-binary=:all:", *index, "--target", str(work), "-r", str(requirements)],
+        capture_output=True, text=True, timeout=PIP_TIMEOUT_S, env={**os.environ, "PIP_NO_WARN_CONFLICTS": "1"})
+
+
+def _say(line: str) -> None:
+    print(f"grader: {line}", file=sys.stderr, flush=True)
+
+
+def _waiting(what: str) -> contextlib.AbstractContextManager[object]:
+    """A spinner while pip works, on a terminal; nothing in a log."""
+    return Console(stderr=True).status(what) if sys.stderr.isatty() else contextlib.nullcontext()
+
+
 def _build(requirements: Path, root: Path, folder: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
     try:
         os.chmod(work, 0o755)
-        proc = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
-             "--only-binary=:all:", "--target", str(work), "-r", str(requirements)],
-            capture_output=True, text=True, timeout=PIP_TIMEOUT_S, env={**os.environ, "PIP_NO_WARN_CONFLICTS": "1"})
+        named = ", ".join(sorted(requirement_names(requirements)))
+        bundled = bundled_wheels()
+        started = time.monotonic()
+        proc = None
+        if bundled:
+            _say(f"preparing the course environment ({named}) once, from the wheels this copy carries.")
+            with _waiting("installing the course's wheels…"):
+                proc = _pip_install(requirements, work, ["--no-index", *[f"--find-links={w}" for w in bundled]])
+        if proc is None or proc.returncode != 0:
+            _say(f"preparing the course environment ({named}) once: pip downloads it, which needs the network "
+                 f"this first time and may take a few minutes; later checks reuse it.")
+            with _waiting(f"pip is downloading and installing {named}…"):
+                proc = _pip_install(requirements, work, [])
         if proc.returncode != 0:
             said = (proc.stderr or proc.stdout).strip().splitlines() or ["no message"]
+            _say(f"the course environment could not be prepared: {said[-1]}")
             raise OSError(f"pip could not install {requirements.name}: {said[-1]}")
+        _say(f"the course environment is ready ({time.monotonic() - started:.0f} s): {folder}.")
         versions = installed_versions(work)
         for path in [work, *work.rglob("*")]:      # readable by every box uid, writable by none
             if not path.is_symlink():

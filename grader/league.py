@@ -497,14 +497,26 @@ def rank_by(assignment: Assignment) -> str:
 
 
 class _progress:
-    """A rich progress bar (games done, games per second, time left), or nothing."""
+    """A rich progress bar (games done, games per second, time left); on a console that is not a
+    terminal (a CI log, a pipe) a plain "games: done/total" line at every tenth instead; or nothing."""
+
+    STEPS = 10
 
     def __init__(self, enabled: bool, console, total: int):
         self.enabled, self.console, self.total = enabled and console is not None, console, total
+        self.done = 0
+
+    def _line(self) -> None:
+        self.done += 1
+        if self.done == self.total or self.done * self.STEPS // self.total != (self.done - 1) * self.STEPS // self.total:
+            self.console.print(f"  games: {self.done}/{self.total} played", soft_wrap=True)
 
     def __enter__(self):
         if not self.enabled:
             return lambda: None
+        if not self.console.is_terminal:
+            self.enabled = False
+            return self._line
         class Rate(TextColumn):
             def render(self, task):
                 speed = task.finished_speed or task.speed

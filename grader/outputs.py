@@ -7,7 +7,7 @@ import datetime as dt
 import hashlib
 import json
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from rulesets.base import JSON, Game, State
@@ -130,7 +130,7 @@ def results_document(assignment: Assignment, run, grades: dict, store: Store, an
             specs[sid] = shlex.quote(str(path))
         return specs[sid]
 
-    salt = seeds.pseudonym_salt(seeds.league_key(assignment.store_path.parent), assignment.name)
+    salt = seeds.pseudonym_salt(assignment.league_key(), assignment.name)
     stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))
     store.keep_pseudonyms(assignment.name, salt, stand_ins)
 
@@ -394,20 +394,50 @@ def write_results(path: Path, doc: dict) -> None:
     partial.replace(path)
 
 
-def write_outputs(assignment: Assignment, doc: dict, site: bool = True) -> dict[str, Path]:
+def write_outputs(assignment: Assignment, doc: dict, site: bool = True,
+                  on_progress: Callable[[str], None] | None = None) -> dict[str, Path]:
     out = assignment.reports_dir
     out.mkdir(parents=True, exist_ok=True)
     paths = {"results": out / "results.json", "grades": out / "grades.csv"}
     write_results(paths["results"], doc)
     write_grades_csv(paths["grades"], doc, assignment.config.report_url)
     if site:
-        paths |= write_sites(assignment, doc)
+        paths |= write_sites(assignment, doc, on_progress)
     return paths
 
 
-def write_sites(assignment: Assignment, doc: dict) -> dict[str, Path]:
+class CountedGames:
+    """A document's games as the sites read them (twice: the pages' index, then the games' own
+    records), saying at every tenth of each pass how far it is: a large league's site takes minutes."""
+
+    PASSES = ("pages", "game records")
+    STEPS = 10
+
+    def __init__(self, games: Iterable[dict], total: int, say: Callable[[str], None]) -> None:
+        self.games, self.total, self.say, self.passes = games, max(total, 1), say, 0
+
+    def __bool__(self) -> bool:
+        return bool(self.games)
+
+    def __iter__(self) -> Iterator[dict]:
+        label = self.PASSES[min(self.passes, len(self.PASSES) - 1)]
+        self.passes += 1
+        n = 0
+        for n, game in enumerate(self.games, 1):
+            yield game
+            if n * self.STEPS // self.total != (n - 1) * self.STEPS // self.total and n < self.total:
+                self.say(f"  site: {label}, {n}/{self.total} games")
+        self.say(f"  site: {label}, {n}/{n} games done")
+
+
+def write_sites(assignment: Assignment, doc: dict, on_progress: Callable[[str], None] | None = None) -> dict[str, Path]:
     """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
-    and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private)."""
+    and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private);
+    `on_progress(line)` is told how far the rendering is."""
     out = assignment.reports_dir
+    games = doc.get("games")
+    if on_progress is not None and isinstance(games, (list, GameStream)):
+        total = len(games.keys) if isinstance(games, GameStream) else len(games)
+        doc = {**doc, "games": CountedGames(games, total, on_progress)}
     instructor, public = render_sites(doc, [(out, False), (out / "public", True)], **site_pictures(assignment))
     return {"instructor site": instructor, "public site (publish this folder)": public}

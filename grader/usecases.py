@@ -13,8 +13,9 @@ import os
 import re
 import shutil
 import sqlite3
+import subprocess
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from rich.console import Console
 import sandbox
 from sandbox import host, java, state_dir
 
-from . import bounded, course_folder, intake, python_source
+from . import bounded, course_folder, intake, python_source, student_package
 from . import new_game as new_game_scaffold
 from .assignment import Assignment
 from .builds import available
@@ -98,10 +99,11 @@ class CheckOutcome:
 
 
 def check(assignment: Assignment, path: Path, *, sub_id: str | None = None, name: str | None = None,
-          seed: int | None = None) -> CheckOutcome:
+          seed: int | None = None, on_stage: Callable[[str], None] | None = None) -> CheckOutcome:
     """Stage and validate one submission exactly as the league and the server do. A single entry file
     whose own modules sit beside it is checked with its folder; a folder of several submissions is
-    refused (one at a time). `seed`: a recorded check's seed, to replay it (default: a fresh one)."""
+    refused (one at a time). `seed`: a recorded check's seed, to replay it (default: a fresh one).
+    `on_stage(title)`: told as each stage starts (a check can take minutes)."""
     path = Path(path)
     if not path.exists():
         raise Refused(f"{path}: no such file or folder.")
@@ -113,7 +115,7 @@ def check(assignment: Assignment, path: Path, *, sub_id: str | None = None, name
     sub = stage(assignment, checked, sub_id)
     if name is not None:
         sub.name = name
-    report = validate(assignment, sub, seed=seed)
+    report = validate(assignment, sub, seed=seed, on_stage=on_stage)
     fix = _missing_module_fix(path, report) if checked == path else None
     return CheckOutcome(assignment, sub, report, path, checked, tuple(helpers), fix)
 
@@ -256,7 +258,9 @@ def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool 
     grades: dict[str, Grade] = compute_grades(assignment, run)
     with Store(assignment.store_path) as store:
         doc: dict[str, Any] = results_document(assignment, run, grades, store)
-    paths = write_outputs(assignment, doc, site=site)
+    shown = console if progress else None
+    paths = write_outputs(assignment, doc, site=site,
+                          on_progress=None if shown is None else lambda line: shown.print(line, markup=False))
     report = run_similarity(assignment, doc) if assignment.config.similarity is not None else None
     return LeagueOutcome(run, doc, paths, grading_summary(assignment), report, grades)
 
@@ -628,3 +632,26 @@ def first_instructor_name(config_path: Path) -> str:
     if is_demo_config(config_path):
         return "Demo instructor"
     return f"Instructor of {Path(config_path).resolve().parent.name}"
+
+
+# ------------------------------------------------------------------ the students' package
+
+
+def package_for_students(assignment: Assignment, config_path: Path, out: Path | None = None, *,
+                         find_links: tuple[Path, ...] = (), no_index: bool = False, dependencies: bool = True,
+                         say: Callable[[str], None] = lambda line: None) -> student_package.StudentPackage:
+    """The zip students install the grader from: this course's config and course packages, installable
+    without the network (grader/student_package.py). The demo's config is refused: students would
+    check against limits the course does not grade with."""
+    if is_demo_config(config_path):
+        raise Refused(f"{config_path} is the bundled demo's config: a package made from it would check students "
+                      f"against the demo's limits; nothing was made. Run it in your course folder (grader init "
+                      f"~/my-course --assignment {assignment.ruleset.name}) or name its config with --config.")
+    target = out or Path(f"{assignment.name}-for-students.zip")
+    try:
+        return student_package.build(assignment.name, Path(config_path), assignment.ruleset.requirements, target,
+                                     find_links=find_links, no_index=no_index, dependencies=dependencies, say=say)
+    except student_package.PackageProblem as exc:
+        raise Refused(str(exc)) from None
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise Refused(f"cannot write {target}: {exc}.") from None
