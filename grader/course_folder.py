@@ -142,8 +142,17 @@ def deadline_placeholder() -> str:
     return f"2030-01-15T23:59:00{offset[:3]}:{offset[3:]}"
 
 
+def student_files(name: str) -> str:
+    """What a student of this assignment hands in, as the course named it: the entry file, and the
+    Java file where the course was taught in Java (the check takes either)."""
+    ruleset = rulesets.load(name)
+    return ruleset.entry + (f" (or {ruleset.java.entry})" if ruleset.java is not None else "")
+
+
 def readme_text(folder: Path, names: list[str]) -> str:
     a = names[0]
+    checks = "; ".join(f"`grader check {rulesets.load(n).entry} --assignment {n}`" for n in names)
+    hands_in = ", ".join(f"{n}: {student_files(n)}" for n in names)
     return f"""# {folder.name}: a course graded with `grader`
 
 Everything here is this course's own: `config.yaml` (every setting, commented), `submissions/<assignment>/`
@@ -152,7 +161,8 @@ this folder (or pass `--config {folder}/config.yaml`). Assignments: {", ".join(n
 
 1. Check the settings in `config.yaml`, above all `grading:`.
 2. Bring the class in: `grader import ~/Downloads/<LMS download>.zip --assignment {a} --roster <grading worksheet or gradebook>`
-3. Let students check before they upload: `grader check player.py --assignment {a}`
+3. Let students check before they upload: {checks}
+   (what each student hands in: {hands_in})
 4. Grade: `grader run {a}` (its last line says how grades were given)
 5. Grades back: `grader export {a} --moodle <worksheet.csv>` or `--canvas <gradebook.csv> --canvas-assignment "<column>"`,
    or the plain `reports/{a}/grades.csv` (`grader export {a}`)

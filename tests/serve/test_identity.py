@@ -24,8 +24,8 @@ def _port(host: str = "127.0.0.1") -> int:
 
 
 def readme_nginx_blocks() -> list[str]:
-    """The README's nginx blocks that pass requests to the service."""
-    return [b for b in re.findall(r"```nginx\n(.*?)```", (ROOT / "README.md").read_text(), re.S) if "proxy_pass" in b]
+    """The nginx blocks of docs/SERVE.md that pass requests to the service."""
+    return [b for b in re.findall(r"```nginx\n(.*?)```", (ROOT / "docs" / "SERVE.md").read_text(), re.S) if "proxy_pass" in b]
 
 
 class Proxy(http.server.ThreadingHTTPServer):
