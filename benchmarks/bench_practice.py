@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import textwrap
 import threading
 import time
 from pathlib import Path
 
-from benchmarks.bench_serve import PLAYERS, _client, _count, _csrf, _port
+from benchmarks.bench_serve import PLAYERS, _client, _count, _csrf, running_service
 
 UPLOADS = int(os.environ.get("BENCH_PRACTICE_UPLOADS", "50"))
 SEND_WITHIN_S = 15.0
@@ -68,18 +66,7 @@ def run() -> tuple[str, list[dict]]:
             row = uploads.store(db, tmp / "data", n + 1, "quoridor", "player.py", PLAYERS["correct"].encode())
             db.execute("UPDATE uploads SET status = 'done', passed = 1, finished_at = ? WHERE id = ?",
                        (time.time(), row["id"]))
-        port = _port()
-        server = subprocess.Popen([sys.executable, "-m", "grader.cli", "--config", str(cfg), "serve", "--port",
-                                   str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            import httpx2
-
-            while True:
-                try:
-                    httpx2.get(f"http://127.0.0.1:{port}/login", timeout=1)
-                    break
-                except httpx2.HTTPError:
-                    time.sleep(0.2)
+        with running_service(cfg) as port:
             clients = [_client(port, f"s{n:03d}", f"password-{n:03d}") for n in range(UPLOADS)]
             asked: list[int] = []
             kinds = list(PLAYERS)
@@ -110,9 +97,6 @@ def run() -> tuple[str, list[dict]]:
                 _ask(clients[k])
                 _wait_idle(db)
             idle = db.query("SELECT * FROM practice_matches WHERE requested_at > ?", (rush_end,))
-        finally:
-            server.terminate()
-            server.wait(10)
     rush_total, rush_play = _figures(rush)
     idle_total, _ = _figures(idle)
     last_verdict = max(r["finished_at"] for r in upload_rows)

@@ -18,6 +18,8 @@ import tempfile
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +46,27 @@ def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def running_service(cfg: Path, *options: str) -> Iterator[int]:
+    """`grader serve` for `cfg` on a free port, once its login page answers; its port. Stopped at the end."""
+    import httpx2
+
+    port = _port()
+    server = subprocess.Popen([sys.executable, "-m", "grader.cli", "--config", str(cfg), "serve", "--port",
+                               str(port), *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                httpx2.get(f"http://127.0.0.1:{port}/login", timeout=1)
+                break
+            except httpx2.HTTPError:
+                time.sleep(0.2)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def _csrf(page: str) -> str:
@@ -98,18 +121,7 @@ def run() -> tuple[str, list[dict]]:
         db = Database(f"sqlite:///{tmp / 'data' / 'grader.sqlite'}")
         for n in range(UPLOADS):
             accounts.create(db, f"s{n:03d}", f"Student {n}", password=f"password-{n:03d}")
-        port = _port()
-        server = subprocess.Popen([sys.executable, "-m", "grader.cli", "--config", str(cfg), "serve", "--port",
-                                   str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            import httpx2
-
-            while True:
-                try:
-                    httpx2.get(f"http://127.0.0.1:{port}/login", timeout=1)
-                    break
-                except httpx2.HTTPError:
-                    time.sleep(0.2)
+        with running_service(cfg) as port:
             clients = [_client(port, f"s{n:03d}", f"password-{n:03d}") for n in range(UPLOADS)]
             sent: dict[str, tuple[float, str]] = {}
             refused = []
@@ -137,9 +149,6 @@ def run() -> tuple[str, list[dict]]:
                 time.sleep(0.5)
             total = time.time() - t_start
             rows = db.query("SELECT * FROM uploads")
-        finally:
-            server.terminate()
-            server.wait(10)
         latency = sorted(r["finished_at"] - r["uploaded_at"] for r in rows if r["finished_at"])
         per_check = _sequential_check_s(tmp, cfg)
     verdicts = {r["id"] for r in rows if r["status"] == "done"}

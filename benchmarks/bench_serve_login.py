@@ -10,26 +10,19 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import textwrap
 import threading
 import time
 from pathlib import Path
 
+from benchmarks.bench_serve import running_service
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYER = (ROOT / "submissions" / "quoridor" / "alice" / "player.py").read_bytes()
 PHASE_S = float(os.environ.get("BENCH_SERVE_STORM_S", "20"))
 HAMMERS = 4
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _csrf(client, path: str) -> str:
@@ -97,17 +90,8 @@ def run():
         accounts.create(db, "uploader", password="uploader-password")
         for n in range(200):
             accounts.create(db, f"s{n:03d}", password=f"password-{n:03d}")
-        port = _port()
-        server = subprocess.Popen([sys.executable, "-m", "grader.cli", "--config", str(cfg), "serve", "--port",
-                                   str(port), "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         attempts = {"sent": 0, "refused": 0}
-        try:
-            while True:
-                try:
-                    httpx2.get(f"http://127.0.0.1:{port}/login", timeout=1)
-                    break
-                except httpx2.HTTPError:
-                    time.sleep(0.2)
+        with running_service(cfg, "--workers", "1") as port:
             idle = _measure(port, PHASE_S)
             stop = threading.Event()
 
@@ -129,9 +113,6 @@ def run():
             stop.set()
             for t in hammers:
                 t.join()
-        finally:
-            server.terminate()
-            server.wait(10)
     rows = []
     for name, phase in (("idle", idle), (f"{HAMMERS} clients hammering the login", storm)):
         rows.append({
