@@ -20,8 +20,7 @@ import pytest
 from sandbox import state_dir
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "lms"))
-from lms_builders import (  # noqa: E402  (the LMS downloads, built in each LMS's own layout)
+from tests.lms.lms_builders import (  # noqa: E402  (the LMS downloads, built in each LMS's own layout)
     brute_folder,
     canvas_download,
     canvas_gradebook,
