@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 import statistics
 import tempfile
-import textwrap
 import threading
 import time
 from pathlib import Path
 
-from benchmarks.bench_serve import PLAYERS, _client, _count, _csrf, running_service
+from benchmarks.bench_serve import PLAYERS, _client, _count, _csrf, quoridor_course, running_service
 
 UPLOADS = int(os.environ.get("BENCH_PRACTICE_UPLOADS", "50"))
 SEND_WITHIN_S = 15.0
@@ -51,13 +50,7 @@ def run() -> tuple[str, list[dict]]:
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        (tmp / "subs").mkdir()
-        cfg = tmp / "config.yaml"
-        cfg.write_text(textwrap.dedent("""
-            assignments:
-              quoridor: {ruleset: quoridor, submissions: subs}
-            serve: {data_dir: data, rate_limit: 5, practice: {rate_limit: 100}}
-            """))
+        cfg = quoridor_course(tmp, "{data_dir: data, rate_limit: 5, practice: {rate_limit: 100}}")
         db = Database(f"sqlite:///{tmp / 'data' / 'grader.sqlite'}")
         practice.create_tables(db)
         for n in range(UPLOADS):

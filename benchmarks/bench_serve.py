@@ -48,6 +48,19 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
+def quoridor_course(folder: Path, serve: str) -> Path:
+    """A course folder in `folder` with the quoridor assignment and the `serve:` section given (YAML
+    flow mapping); its config's path."""
+    (folder / "subs").mkdir()
+    cfg = folder / "config.yaml"
+    cfg.write_text(textwrap.dedent(f"""
+        assignments:
+          quoridor: {{ruleset: quoridor, submissions: subs}}
+        serve: {serve}
+        """))
+    return cfg
+
+
 @contextmanager
 def running_service(cfg: Path, *options: str) -> Iterator[int]:
     """`grader serve` for `cfg` on a free port, once its login page answers; its port. Stopped at the end."""
@@ -111,13 +124,7 @@ def run() -> tuple[str, list[dict]]:
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        (tmp / "subs").mkdir()
-        cfg = tmp / "config.yaml"
-        cfg.write_text(textwrap.dedent("""
-            assignments:
-              quoridor: {ruleset: quoridor, submissions: subs}
-            serve: {data_dir: data, rate_limit: 5}
-            """))
+        cfg = quoridor_course(tmp, "{data_dir: data, rate_limit: 5}")
         db = Database(f"sqlite:///{tmp / 'data' / 'grader.sqlite'}")
         for n in range(UPLOADS):
             accounts.create(db, f"s{n:03d}", f"Student {n}", password=f"password-{n:03d}")

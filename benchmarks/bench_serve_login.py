@@ -12,12 +12,11 @@ import os
 import re
 import statistics
 import tempfile
-import textwrap
 import threading
 import time
 from pathlib import Path
 
-from benchmarks.bench_serve import running_service
+from benchmarks.bench_serve import quoridor_course, running_service
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYER = (ROOT / "submissions" / "quoridor" / "alice" / "player.py").read_bytes()
@@ -79,13 +78,7 @@ def run():
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        (folder / "subs").mkdir()
-        cfg = folder / "config.yaml"
-        cfg.write_text(textwrap.dedent("""
-            assignments:
-              quoridor: {ruleset: quoridor, submissions: subs}
-            serve: {data_dir: data, rate_limit: 100000, workers: 1}
-            """))
+        cfg = quoridor_course(folder, "{data_dir: data, rate_limit: 100000, workers: 1}")
         db = Database(f"sqlite:///{folder / 'data' / 'grader.sqlite'}")
         accounts.create(db, "uploader", password="uploader-password")
         for n in range(200):
