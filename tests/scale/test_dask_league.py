@@ -78,11 +78,27 @@ class KillOneWorker(Executor):
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             for pid in pids:
-                if any(c.status() == psutil.STATUS_STOPPED for c in psutil.Process(pid).children(recursive=True)):
+                if has_a_frozen_child(pid):
                     os.kill(pid, signal.SIGKILL)
                     return pid
             time.sleep(0.01)
         raise AssertionError("no worker had a frozen player")
+
+
+def has_a_frozen_child(pid: int) -> bool:
+    """Whether a descendant of pid is stopped (a frozen player)."""
+    try:
+        return any(status_of(c) == psutil.STATUS_STOPPED for c in psutil.Process(pid).children(recursive=True))
+    except psutil.NoSuchProcess:
+        return False
+
+
+def status_of(process: psutil.Process) -> str:
+    """Its status, or "gone": players end between being listed and being read (a game finishes)."""
+    try:
+        return process.status()
+    except psutil.NoSuchProcess:
+        return "gone"
 
 
 def test_a_killed_worker_loses_no_game_and_leaves_no_player(tmp_path, reference, dask_executor, assignment_in,
@@ -156,7 +172,7 @@ def test_a_killed_manager_leaves_no_worker_template_or_player(tmp_path, stage_di
         left: list[psutil.Process] = []
         while time.monotonic() < deadline:
             left = manager.children(recursive=True)
-            if any(p.status() == psutil.STATUS_STOPPED for p in left if p.is_running()):
+            if any(status_of(p) == psutil.STATUS_STOPPED for p in left):
                 break
             time.sleep(0.02)
         else:
@@ -164,7 +180,7 @@ def test_a_killed_manager_leaves_no_worker_template_or_player(tmp_path, stage_di
         manager.kill()
         manager.wait(10)
         _, alive = psutil.wait_procs(left, timeout=30)
-        alive = [p for p in alive if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+        alive = [p for p in alive if status_of(p) not in ("gone", psutil.STATUS_ZOMBIE)]
         assert alive == [], [(p.pid, p.name(), p.cmdline()[:4]) for p in alive]
         assert live_players() == []
     finally:
