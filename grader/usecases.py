@@ -31,6 +31,7 @@ from .assignment import Assignment
 from .builds import available
 from .feedback import verdict
 from .grading import Grade
+from .job_bound import JobBound
 from .league import LeagueRun, run_league
 from .lms.export import review_rows
 from .lms.export import write_grades_csv as write_rows_csv
@@ -47,7 +48,7 @@ from .similarity_report import (
 )
 from .store import GameRecord, Store
 from .submissions import Submission, builtin, entry_folders
-from .validation import CHECK_POSITIONS_RULE, ValidationReport, submission_kind, validate
+from .validation import CHECK_POSITIONS_RULE, Check, ValidationReport, submission_kind, validate
 
 
 class Refused(Exception):
@@ -655,3 +656,37 @@ def package_for_students(assignment: Assignment, config_path: Path, out: Path | 
         raise Refused(str(exc)) from None
     except (OSError, subprocess.SubprocessError) as exc:
         raise Refused(f"cannot write {target}: {exc}.") from None
+
+
+# ------------------------------------------------------------------ a check stopped at its bound (issue 38.6)
+
+
+@dataclass(frozen=True)
+class JobStopped:
+    """A check stopped at its bound (grader/job_bound.py): whether the student's player is at fault
+    (its own processor time) or the machine (too slow: the grader's fault, tried again), and the sentence."""
+
+    students: bool
+    sentence: str
+
+
+def job_stopped(assignment: Assignment, bound: JobBound, charged_s: float, wall_s: float) -> JobStopped | None:
+    """Whether a check that used `charged_s` of its players' processor time (over their cores) in
+    `wall_s` went past its bound, and whose fault that is; None when it stayed within."""
+    if charged_s > bound.charged_s:
+        return JobStopped(True, f"The check was stopped: your player used {charged_s:.0f} s of processor time, "
+                                f"more than the {bound.charged_s:.0f} s that all the stages of a "
+                                f"{assignment.title} check allow together, so it was not evaluated further.")
+    if wall_s > bound.wall_s:
+        return JobStopped(False, f"the grader stopped the check after {wall_s:.0f} s because the machine was too "
+                                 f"slow to finish it (the player had used {charged_s:.0f} s of the "
+                                 f"{bound.charged_s:.0f} s of processor time the check allows); not the player's fault.")
+    return None
+
+
+def stopped_document(assignment: Assignment, submission: str, stopped: JobStopped) -> dict[str, Any]:
+    """The verdict document of a check its player's own time stopped: one failed stage saying so."""
+    report = ValidationReport(submission=submission, max_points=sum(p.points for p in assignment.probes()
+                                                                    if not p.informational),
+                              checks=[Check("bound", "The whole check's time", False, 0, 0, stopped.sentence)])
+    return report.to_json()

@@ -285,6 +285,13 @@ def shared_pool() -> PreforkPool:
         return _shared
 
 
+def forget_inherited() -> None:
+    """In a forked manager (the upload service's bounded job, grader/serve/upload_job.py): its parent's
+    templates are not its children, so they would neither die with it nor be its to use; it starts its own."""
+    global _shared, _shared_lock
+    _shared, _shared_lock = None, threading.Lock()
+
+
 def launch(prefork: PreforkPool | bool, cfg: ChildConfig, req_r: int, rep_w: int, out_w: int) -> ForkedChild | None:
     """PlayerProcess's entry: a forked child for `cfg`, or None to spawn instead."""
     if available() is not None:

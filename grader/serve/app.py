@@ -442,7 +442,7 @@ def upload_page(svc: Service, request: Request, form) -> Response:
 
 def upload_status(svc: Service, request: Request, form) -> Response:
     _, u = svc.own_upload(request, request.path_params["id"])
-    return JSONResponse({"status": u["status"], "position": uploads.queue_position(svc.db, u),
+    return JSONResponse({"status": u["status"], "stage": u["stage"], "position": uploads.queue_position(svc.db, u),
                          "passed": u["passed"], "points": u["points"]}, headers={"Cache-Control": "no-store"})
 
 

@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS uploads (
     seq INTEGER NOT NULL, status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'grader_failed')),
     attempts INTEGER NOT NULL DEFAULT 0, not_before REAL NOT NULL DEFAULT 0, lease_owner TEXT, lease_until REAL,
     turn INTEGER NOT NULL DEFAULT 0, passed INTEGER, points REAL, max_points REAL, verdict_text TEXT, verdict_json TEXT, grader_error TEXT,
-    finished_at REAL);
+    finished_at REAL, stage TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS uploads_by_user ON uploads (user_id, assignment, uploaded_at);
 CREATE INDEX IF NOT EXISTS uploads_by_status ON uploads (status, not_before);
 CREATE TABLE IF NOT EXISTS league_runs (
@@ -47,7 +47,8 @@ CREATE INDEX IF NOT EXISTS sessions_by_user ON sessions (user_id);
 CREATE TABLE IF NOT EXISTS attempts (
     subject TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at REAL NOT NULL, blocked_until REAL NOT NULL);
 """
-ADDED_COLUMNS = [("uploads", "turn", "INTEGER NOT NULL DEFAULT 0")]    # (table, column, type) since the first schema
+ADDED_COLUMNS = [("uploads", "turn", "INTEGER NOT NULL DEFAULT 0"),   # (table, column, type) since the first schema
+                 ("uploads", "stage", "TEXT NOT NULL DEFAULT ''")]    # the check's stage running now (its page shows it)
 PRIVATE_FILE = 0o600
 
 

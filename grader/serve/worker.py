@@ -2,6 +2,10 @@
 queue, run exactly what `grader check` runs, store the verdict. `python -m grader.serve.worker CONFIG` runs one; `grader serve` keeps one
 per core alive.
 
+An upload's check runs in a forked child (upload_job.py) bounded by its stages' limits
+(grader/job_bound.py): past the players' processor-time bound the student's player is stopped and
+blamed in one sentence; past the wall backstop the machine was too slow, which is the grader's failure.
+
 A failure of the grader itself (anything the validation code raises) is never the student's verdict:
 the job goes back to the queue with a growing pause, and after MAX_ATTEMPTS it is marked
 `grader_failed` for the instructor to rejudge, shown to the student as the grader's fault.
@@ -16,6 +20,7 @@ import sys
 import time
 import traceback
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, cast
 
@@ -23,6 +28,7 @@ from rich.console import Console
 
 from .. import usecases
 from ..check_report import verdict_text
+from ..job_bound import JobBound, check_bound
 from . import practice
 from .context import ServeContext
 from .db import Database
@@ -30,6 +36,7 @@ from .league_folder import folder_name as _folder_name
 from .league_folder import league_assignment
 from .lease import Lease
 from .parent_death import die_with_parent
+from .upload_job import run_bounded
 
 MAX_ATTEMPTS = 3
 IDLE_S = 0.2
@@ -37,10 +44,11 @@ IDLE_S = 0.2
 
 
 
-def evaluate(assignment, upload: dict) -> dict:
-    """Check one upload as `grader check` does; the fields of its verdict."""
+def evaluate(assignment, upload: dict, on_stage: Callable[[str], None] | None = None) -> dict:
+    """Check one upload as `grader check` does; the fields of its verdict. `on_stage(title)`: told as
+    each of the check's stages starts."""
     outcome = usecases.check(assignment, Path(upload["path"]), sub_id=f"upload-{upload['id'][:8]}",
-                             name=upload["filename"])
+                             name=upload["filename"], on_stage=on_stage)
     sub, report = outcome.submission, outcome.report
     sub.source = Path(upload["filename"])          # the page names the student's file, not the server's path
     doc = report.to_json()
@@ -55,6 +63,7 @@ class Worker(ServeContext):
     def __init__(self, config_path: str | Path) -> None:
         super().__init__(config_path)
         self.swept = 0.0
+        self.bounds: dict[str, JobBound] = {}
         self.owner = f"{os.uname().nodename if hasattr(os, 'uname') else 'host'}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     def run_once(self) -> bool:
@@ -86,20 +95,50 @@ class Worker(ServeContext):
         with Lease(self.db, "uploads", job["id"], self.owner, self.settings.lease_s) as lease:
             if lease.lost:                 # taken over before the heartbeat started: the new owner does it
                 return
-            try:
-                if assignment is None:
-                    raise RuntimeError(f"the assignment {job['assignment']!r} is no longer in the config")
-                fields = evaluate(assignment, job)
-            except Exception as exc:       # the grader's own failure, never the student's verdict
-                self._grader_failed("uploads", job, exc)
+            if assignment is None:
+                self._grader_failed("uploads", job, f"the assignment {job['assignment']!r} is no longer in the config")
                 return
-        if not lease.lost:
-            self.db.finish("uploads", job["id"], self.owner, status="done", finished_at=time.time(), **fields)
+            bound = self._bound(assignment)
+            end = run_bounded(lambda: evaluate(assignment, job, self._stage_writer(job)), bound)
+        if lease.lost:
+            return
+        stopped = usecases.job_stopped(assignment, bound, end.charged_s, end.wall_s)
+        if stopped is not None and stopped.students:       # the player's own time: its verdict
+            self.db.finish("uploads", job["id"], self.owner, status="done", finished_at=time.time(),
+                           **_stopped_fields(assignment, job, stopped))
+        elif stopped is not None or end.stopped:           # the machine's: the grader's fault, tried again
+            self._grader_failed("uploads", job, stopped.sentence if stopped else "stopped at its bound")
+        elif end.error is not None:                        # the grader's own failure, never the student's verdict
+            self._grader_failed("uploads", job, end.error, end.trace)
+        else:
+            self.db.finish("uploads", job["id"], self.owner, status="done", finished_at=time.time(), **end.result)
 
-    def _grader_failed(self, table: str, job: dict, exc: Exception) -> None:
-        why = f"{type(exc).__name__}: {exc}"
+    def _bound(self, assignment) -> JobBound:
+        """The assignment's check bound, worked out once per worker (it draws the probes' positions)."""
+        if assignment.name not in self.bounds:
+            self.bounds[assignment.name] = check_bound(assignment)
+        return self.bounds[assignment.name]
+
+    def _stage_writer(self, job: dict) -> Callable[[str], None]:
+        """What the evaluation (in its own process, with its own connection) calls as each stage starts:
+        the upload's `stage`, for its page."""
+        url = self.db.url
+        owner = self.owner
+
+        opened: list[Database] = []
+
+        def write(title: str) -> None:
+            if not opened:
+                opened.append(Database(url, create=False))
+            opened[0].execute("UPDATE uploads SET stage = ? WHERE id = ? AND lease_owner = ?", (title[:200], job["id"], owner))
+
+        return write
+
+    def _grader_failed(self, table: str, job: dict, exc: Exception | str, trace: str = "") -> None:
+        why = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
+        trace = trace or ("" if isinstance(exc, str) else traceback.format_exc())
         print(f"grader serve: {table} job {job['id']} failed in the grader (attempt {job['attempts']}): {why}\n"
-              f"{traceback.format_exc()}", file=sys.stderr)
+              f"{trace}", file=sys.stderr)
         if job["attempts"] < MAX_ATTEMPTS:
             extra = {"not_before": time.time() + 2 ** job["attempts"]} if table == "uploads" else {}
             self.db.finish(table, job["id"], self.owner, status="queued", **extra,
@@ -132,6 +171,13 @@ class Worker(ServeContext):
         progress = Console(file=cast(IO[str], _ProgressFile(self.db, job["id"])), width=100, color_system=None)
         progress.print(f"{entered} student(s) with a passing upload")
         return usecases.grade_league(league, console=progress).run.summary_line()
+
+
+def _stopped_fields(assignment, job: dict, stopped: usecases.JobStopped) -> dict:
+    """The verdict fields of an upload whose check was stopped at its bound by its player's own time."""
+    doc = usecases.stopped_document(assignment, f"upload-{job['id'][:8]}", stopped)
+    return {"passed": 0, "points": 0.0, "max_points": doc["max_points"], "verdict_text": stopped.sentence,
+            "verdict_json": json.dumps(doc), "grader_error": None}
 
 
 class _ProgressFile(io.TextIOBase):

@@ -4,7 +4,8 @@
   if (!box || box.dataset.status === "done" || box.dataset.status === "grader_failed") return;
   function poll() {
     fetch(box.dataset.url, {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (s) {
-      if (s.status !== box.dataset.status || s.status === "done" || s.status === "grader_failed") { location.reload(); }
+      if (s.status !== box.dataset.status || s.status === "done" || s.status === "grader_failed" ||
+          (s.stage || "") !== (box.dataset.stage || "")) { location.reload(); }
       else { setTimeout(poll, 1000); }
     }).catch(function () { setTimeout(poll, 3000); });
   }
