@@ -147,19 +147,24 @@ def test_a_full_queue_gives_a_sentence(tmp_path, make_config):
     assert db.one("SELECT COUNT(*) AS n FROM practice_matches")["n"] == 2
 
 
-def test_every_upload_verdict_is_taken_before_any_practice_match_under_a_burst(service, monkeypatch):
+def test_every_upload_verdict_is_taken_before_any_practice_match_under_a_burst(service, monkeypatch, tmp_path):
     from grader import usecases
     from grader.serve import practice, uploads, worker
 
-    order: list[str] = []
+    log = tmp_path / "order"                   # an upload is evaluated in a process of its own (upload_job.py)
+    log.write_text("")
 
-    def evaluate(assignment, upload):
-        order.append("upload")
+    def taken(kind: str) -> None:
+        with log.open("a") as f:
+            f.write(kind + "\n")
+
+    def evaluate(assignment, upload, on_stage=None):
+        taken("upload")
         return {"passed": 1, "points": 1.0, "max_points": 1.0, "verdict_text": "", "verdict_json": "{}",
                 "grader_error": None}
 
     def match(assignment, a, b, *, games, seed, names=(None, None)):
-        order.append("practice")
+        taken("practice")
         raise usecases.Refused("not played in this test")
 
     monkeypatch.setattr(worker, "evaluate", evaluate)
@@ -173,10 +178,11 @@ def test_every_upload_verdict_is_taken_before_any_practice_match_under_a_burst(s
                       GOOD.read_bytes())
     w = worker.Worker(service.config)
     assert w.run_once()                               # an upload is taken first, although the matches are older
-    assert order == ["upload"]
+    assert log.read_text().split() == ["upload"]
     late = uploads.store(svc.db, svc.data_dir, _uid(service, "bob"), "quoridor", "player.py", GOOD.read_bytes())
     while w.run_once():
         pass
+    order = log.read_text().split()
     assert order == ["upload"] * 13 + ["practice"] * 3, order
     assert uploads.by_id(svc.db, late["id"])["status"] == "done"
     assert all(practice.by_id(svc.db, m)["status"] == "failed" for m in practice_ids)

@@ -52,11 +52,8 @@ def test_every_acknowledged_upload_gets_exactly_one_verdict_even_when_its_worker
 def test_a_failure_of_the_grader_is_retried_and_never_shown_as_the_students_fault(service, monkeypatch):
     from grader.serve import worker
 
-    calls = []
-
-    def broken_evaluate(assignment, upload):
-        calls.append(upload["id"])
-        raise OSError("disk full")
+    def broken_evaluate(assignment, upload, on_stage=None):
+        raise OSError("disk full")             # in the job's own process (grader/serve/upload_job.py)
 
     monkeypatch.setattr(worker, "evaluate", broken_evaluate)
     monkeypatch.setattr(worker, "MAX_ATTEMPTS", 2)
@@ -68,7 +65,8 @@ def test_a_failure_of_the_grader_is_retried_and_never_shown_as_the_students_faul
     service.database.execute("UPDATE uploads SET not_before = 0 WHERE id = ?", (uid,))
     service.work()
     row = service.database.one("SELECT * FROM uploads WHERE id = ?", (uid,))
-    assert row["status"] == "grader_failed" and row["passed"] is None and len(calls) == 2
+    assert row["status"] == "grader_failed" and row["passed"] is None and row["attempts"] == 2
+    assert row["grader_error"] == "OSError: disk full"
     assert "The grader itself failed" in alice.client.get(f"/uploads/{uid}").text
     teacher = service.site("teacher", "teacher-password")
     assert "could not be evaluated by the grader itself" in teacher.client.get("/teach/quoridor").text
