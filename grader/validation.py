@@ -26,7 +26,8 @@ from . import bounded, python_source, seeds
 from .assignment import Assignment
 from .builds import build
 from .console_driver import check_console, console_kind, entry_file
-from .match import Allowance, PlayerFactory, play_game, player_factory
+from .losing_move import losing_move
+from .match import Allowance, GameResult, PlayerFactory, play_game, player_factory
 from .native_console import console_question
 from .player_kinds import KINDS, RunJob, kind_of, language
 from .players import player_kwargs
@@ -606,7 +607,8 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
                       "moves": mine.moves if mine else 0,
                       "replaced": sum(i["kind"] == "substituted" for i in incidents),
                       "why_replaced": why,           # the first failure the course's rule replaced: no fault, but said
-                      "retried": retried})           # why each earlier try was the machine's
+                      "retried": retried,            # why each earlier try was the machine's
+                      "losing": _losing_move(on, result, seed, seat)})
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue
@@ -625,6 +627,15 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
     note = (f" In {excused} turn(s) the player raised an exception or returned no move; as the course's client "
             f"did, a random move was played instead.") if excused else ""
     return Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault.{note}", required=required), games
+
+
+def _losing_move(on: Assignment, result: GameResult, seed: int, seat: int) -> dict | None:
+    """The move that lost a smoke game the student did not win (grader/losing_move.py), where the
+    ruleset declares an evaluator; bounded by nodes as the league's analysis is."""
+    if on.ruleset.evaluator is None or result.infra_error or result.points[seat] > result.points[1 - seat]:
+        return None
+    lost = losing_move(on.ruleset, on.game, seed, result.moves, seat)
+    return lost.to_json() if lost is not None else None
 
 
 COURSE_REPLACES = ("error", "none", "uncaught")     # what the course's client answered with a random move
