@@ -96,11 +96,33 @@ def course(start_mode, tmp_path_factory) -> Path:
     return _course(tmp_path_factory.mktemp(f"course-{start_mode}"), start_mode)
 
 
+class _StartLog:
+    """The ways players were started, in order, kept in a file: the service's worker checks an upload
+    in a forked process of its own (grader/serve/upload_job.py), whose starts a list would not see."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.write_text("")
+
+    def append(self, how: str) -> None:
+        with self.path.open("a") as f:
+            f.write(how + "\n")
+
+    def _lines(self) -> list[str]:
+        return self.path.read_text().splitlines()
+
+    def __len__(self) -> int:
+        return len(self._lines())
+
+    def __getitem__(self, which):
+        return self._lines()[which]
+
+
 @pytest.fixture(scope="module")
-def starts():
+def starts(tmp_path_factory):
     """How each player in this module was started (`PlayerProcess.started_by`), in order. Builds
     are not players: they go through `PlayerProcess.run`, not `start`."""
-    log: list[str] = []
+    log = _StartLog(tmp_path_factory.mktemp("starts") / "log")
     original = PlayerProcess.start
 
     def start(self):
@@ -114,7 +136,7 @@ def starts():
         yield log
 
 
-def _started(starts: list[str], work, *args):
+def _started(starts: _StartLog, work, *args):
     """work(*args)'s result and the ways the players it started were started."""
     before = len(starts)
     result = work(*args)
