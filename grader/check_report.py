@@ -58,6 +58,8 @@ def print_check_report(assignment: Assignment, sub: Submission, report: Validati
             replaced += f" (the first: {escape(g['why_replaced'])})"
         out.print(f"  game vs {markup(g['opponent'])} as {('first', 'second')[g['seat']]} player: "
                   f"{g['result']} ({escape(g['reason'])}){replaced}")
+        if g.get("losing"):                     # grader/losing_move.py, where the ruleset has an evaluator
+            out.print(f"    {escape(g['losing']['sentence'])}")
     if any(c.needs_human for c in report.checks):
         out.print("\nResult: [yellow]needs a human[/]: the grader could not read the program's output; a TA "
                   "grades it from the transcript — no points recorded.")

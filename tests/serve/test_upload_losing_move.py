@@ -44,3 +44,4 @@ def test_a_lost_smoke_game_shows_the_move_that_lost_it_on_the_upload_page(tmp_pa
     page = alice.client.get(f"/uploads/{uid}").text
     assert "The move that lost" in page
     assert "turned a won position into a lost one; take " in page and "(exact)." in page
+    assert "turned a won position into a lost one" in row["verdict_text"]      # as `grader check` prints it
