@@ -86,3 +86,14 @@ def test_the_upload_page_shows_the_stage_its_check_is_in(service):
     alice = service.site("alice", "alice-password")
     assert "Being evaluated now: Legal moves…" in alice.client.get(f"/uploads/{uid}").text
     assert alice.client.get(f"/uploads/{uid}/status").json()["stage"] == "Legal moves"
+
+
+def test_a_database_made_before_the_stage_column_gets_it(tmp_path, db_url):
+    from grader.serve.db import Database
+
+    url = db_url or f"sqlite:///{tmp_path / 'serve.sqlite'}"
+    Database(url).execute("ALTER TABLE uploads DROP COLUMN stage")
+    db = Database(url)
+    db.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, seq, status) "
+               "VALUES ('x', 1, 'a', 'p.py', 'p', 'x', 1, 0, 1, 'queued')")
+    assert db.claim("uploads", "worker", 60)["stage"] == ""
