@@ -98,8 +98,12 @@ class Worker(ServeContext):
             if assignment is None:
                 self._grader_failed("uploads", job, f"the assignment {job['assignment']!r} is no longer in the config")
                 return
-            bound = self._bound(assignment)
-            end = run_bounded(lambda: evaluate(assignment, job, self._stage_writer(job)), bound)
+            try:
+                bound = self._bound(assignment)
+                end = run_bounded(lambda: evaluate(assignment, job, self._stage_writer(job)), bound)
+            except Exception as exc:       # the bound or the fork failed: the grader's own failure
+                self._grader_failed("uploads", job, exc)
+                return
         if lease.lost:
             return
         stopped = usecases.job_stopped(assignment, bound, end.charged_s, end.wall_s)
