@@ -678,9 +678,10 @@ def job_stopped(assignment: Assignment, bound: JobBound, charged_s: float, wall_
                                 f"more than the {bound.charged_s:.0f} s that all the stages of a "
                                 f"{assignment.title} check allow together, so it was not evaluated further.")
     if wall_s > bound.wall_s:
-        return JobStopped(False, f"the grader stopped the check after {wall_s:.0f} s because the machine was too "
-                                 f"slow to finish it (the player had used {charged_s:.0f} s of the "
-                                 f"{bound.charged_s:.0f} s of processor time the check allows); not the player's fault.")
+        return JobStopped(False, f"the grader stopped the check after {wall_s:.0f} s, past the {bound.wall_s:.0f} s a "
+                                 f"check may take on a busy machine, while the player had used only {charged_s:.0f} s "
+                                 f"of the {bound.charged_s:.0f} s of processor time it may: the machine was too slow "
+                                 f"or the grader stuck, not the player's fault.")
     return None
 
 
