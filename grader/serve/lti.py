@@ -34,11 +34,10 @@ from starlette.routing import Route
 
 from ..config import LtiPlatformConfig
 from . import lti_deep_link, lti_grades, lti_keys, lti_registration, lti_roster, lti_store
+from .lti_deep_link import AGS_CLAIM, NRPS_CLAIM
 from .lti_services import PlatformError, Services
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
-AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
-NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 MESSAGE_TYPES = ("LtiResourceLinkRequest", "LtiDeepLinkingRequest")
 LEEWAY_S = 60           # clocks of the LMS and this server may differ by this much
 AGAIN = "open the activity from the LMS again"
@@ -177,8 +176,25 @@ class Tool:
                 "deep_link_return_url"):
             raise LaunchRefused("The deep linking launch does not say where to send the choice (no "
                                 "deep_link_return_url); " + AGAIN + ".")
+        if kind == "LtiDeepLinkingRequest":
+            self._same_course(platform, claims)
         if not claims.get("sub"):
             raise LaunchRefused("The launch names no user (an anonymous launch); this service must know the student.")
+
+    def _same_course(self, platform: LtiPlatformConfig, claims: dict) -> None:
+        """A deep link puts this service's assignments into the LMS course it comes from, so it is taken only
+        from the course this service is linked to (the first one an activity was added to or opened in):
+        from another course it would bring that course's students into this course's grader. A request that
+        names no course (the spec allows it) is taken; the activity's first launch then names it."""
+        context = claims.get(CLAIM + "context") or {}
+        here = str(context.get("id") or "") if isinstance(context, dict) else ""
+        linked = lti_store.linked_courses(self.svc.db)
+        if here and linked and not any(c["issuer"] == platform.issuer and c["context_id"] == here for c in linked):
+            ours = ", ".join(repr(c["title"] or c["context_id"]) for c in linked)
+            theirs = repr(str(context.get("title") or context.get("label") or here))
+            raise LaunchRefused(f"This service grades the LMS course {ours}, so a deep link from another course "
+                                f"({theirs}) is refused: it would bring that course's students into this course's "
+                                f"grader.")
 
     def arrive(self, platform: LtiPlatformConfig, claims: dict) -> tuple[dict, str]:
         """(the account, where to go) for a verified launch; the LMS course is remembered for its assignment."""
@@ -368,6 +384,8 @@ def routes(tool: Tool | None, page) -> list[Route]:
         answer = lti_deep_link.response(tool.key, asked, [(n, svc.assignments[n].title, f"{base}/a/{n}")
                                                           for n in chosen])
         request.session.pop("lti_deep_link", None)
+        for n in chosen if asked.get("context_id") else ():     # the course is linked before any activity opens
+            lti_store.save_course(svc.db, lti_deep_link.course_of(asked, n))
         page = svc.page(request, "lti_deep_link.html", assignments=svc.assignments, chosen=chosen,
                         answer={"url": asked["return_url"], "jwt": answer})
         page.headers["content-security-policy"] = lti_deep_link.return_policy(asked["return_url"])

@@ -134,6 +134,12 @@ def courses(db: Database, assignment: str) -> list[dict]:
     return db.query("SELECT * FROM lti_courses WHERE assignment = ? ORDER BY issuer, context_id", (assignment,))
 
 
+def linked_courses(db: Database) -> list[dict]:
+    """Every LMS course this service is linked to (issuer, context_id, title), whatever the assignment."""
+    return db.query("SELECT issuer, context_id, MAX(title) AS title FROM lti_courses GROUP BY issuer, context_id "
+                    "ORDER BY issuer, context_id")
+
+
 def set_lineitem(db: Database, course: dict, url: str) -> None:
     db.execute("UPDATE lti_courses SET lineitem_url = ? WHERE issuer = ? AND context_id = ? AND assignment = ?",
                (url, course["issuer"], course["context_id"], course["assignment"]))
