@@ -11,8 +11,9 @@ when aud has several); it has not expired and is not dated in the future; its no
 and was never seen before; the deployment is one the config lists; the message is a resource link
 request of LTI 1.3.0 and names its user. Then the LMS user's account is found or made
 (`lti_roster.account`), the LMS course is remembered for the roster and the gradebook, and the
-browser gets a session. Platforms are registered in config.yaml; `/lti` shows the LMS admin what to
-enter on their side (docs/LTI.md).
+browser gets a session. Platforms are registered in config.yaml, or register themselves by LTI
+Dynamic Registration while the instructor allows it (`lti_registration`); `/lti` shows the LMS admin
+what to enter on their side (docs/LTI.md).
 """
 from __future__ import annotations
 
