@@ -109,8 +109,8 @@ def register(client: httpx.Client, base: str, name: str, url: str, token: str | 
         lacks = " and ".join(w for w, v in (("a client_id", client_id), ("a deployment_id", deployment)) if not v)
         raise RegistrationRefused(f"The LMS's answer to the registration lacks {lacks}; {NOTHING} here, so remove "
                                   f"the tool the LMS made and register it in config.yaml instead.")
-    family = (conf.get(PLATFORM_CONFIG) or {}).get("product_family_code") if isinstance(
-        conf.get(PLATFORM_CONFIG), dict) else None
+    described = conf.get(PLATFORM_CONFIG)
+    family = described.get("product_family_code") if isinstance(described, dict) else None
     host = urlsplit(conf["issuer"]).netloc
     return LtiPlatformConfig(issuer=conf["issuer"], client_id=str(client_id), auth_url=conf["authorization_endpoint"],
                              token_url=conf["token_endpoint"], jwks_url=conf["jwks_uri"],
