@@ -132,3 +132,11 @@ def test_an_lms_config_without_platforms_needs_the_switch(make_config):
 
     with pytest.raises(ConfigError, match="lists no platform"):
         load_config(make_config("  lti:\n    grade: best\n"))
+
+
+def test_a_configuration_not_served_over_https_is_not_read(make_config):
+    lms = RegisteringLms()
+    app = service(make_config, lms)
+    r = registering(app, url="http://lms.example.edu/.well-known/openid-configuration")
+    assert r.status_code == 400 and "not an https address" in r.text
+    assert lms.registrations == [] and app.service.lti.platforms == []
