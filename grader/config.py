@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import rulesets
 from rulesets.base import BadParams
@@ -301,9 +301,17 @@ class LtiPlatformConfig(Strict):
 class LtiConfig(Strict):
     """Students arrive from the LMS and grades go back to it (grader/serve/lti.py, docs/LTI.md)."""
 
-    platforms: list[LtiPlatformConfig] = Field(min_length=1)
+    platforms: list[LtiPlatformConfig] = []
     grade: Literal["best", "latest"] = "best"         # which upload's grade counts and is sent
     send_every_minutes: float | None = Field(10, gt=0)   # grades go back by themselves this often; null: by hand
+    dynamic_registration: bool = False                # an LMS may register itself at /lti/register (docs/LTI.md)
+
+    @model_validator(mode="after")
+    def _some_platform(self) -> LtiConfig:
+        if not self.platforms and not self.dynamic_registration:
+            raise ValueError("lists no platform: add one under platforms, or set dynamic_registration: true "
+                             "and register the LMS from its side")
+        return self
 
 
 class ServeConfig(Strict):

@@ -37,7 +37,7 @@ import yaml
 
 from . import usecases
 from .assignment import Assignment, ConfigError, load_assignments, pick
-from .check_report import game_line, sandbox_summary, verdict_sentence
+from .check_report import game_line, sandbox_summary
 from .player_kinds import KINDS
 from .validation import ValidationReport
 
@@ -194,8 +194,7 @@ def results_json(report: ValidationReport, *, visibility: str = "visible", leade
         tests.append({"name": c.title, "score": float(c.points), "max_score": float(c.max_points),
                       "status": "passed" if c.passed else "failed", "output": output or "passed",
                       "tags": [kind], "visibility": visibility})
-    sentence = verdict_sentence(report)[1]
-    lines = [sentence[0].upper() + sentence[1:]]                  # the last line of `grader check`
+    lines = [usecases.stored_verdict_sentence(report.to_json())]    # the last line of `grader check`, as the LMS gets it
     lines += [game_line(g)[0].upper() + game_line(g)[1:] + "." for g in report.games]
     held = sandbox_summary(report.sandbox)
     if held:

@@ -611,8 +611,7 @@ def match(assignment: Assignment, a: str, b: str, *, games: int, seed: int,
 def stored_verdict_sentence(doc: dict[str, Any]) -> str:
     """The one sentence a stored verdict (the upload service's `verdict_json`) comes to, as `grader check`
     ends with it: what the LMS gradebook shows beside the grade, so the two never say different things."""
-    _, sentence = verdict(doc.get("checks") or [], doc.get("games") or [], doc.get("points") or 0.0,
-                          doc.get("max_points") or 0.0, passed=doc.get("passed"), plays=doc.get("kind") != "program")
+    sentence = check_verdict(doc)[1]
     return sentence[:1].upper() + sentence[1:]
 
 
@@ -655,3 +654,17 @@ def package_for_students(assignment: Assignment, config_path: Path, out: Path | 
         raise Refused(str(exc)) from None
     except (OSError, subprocess.SubprocessError) as exc:
         raise Refused(f"cannot write {target}: {exc}.") from None
+
+
+NEEDS_HUMAN = ("needs a human: the grader could not read the program's output; a TA grades it from the transcript "
+               "— no points recorded.")
+
+
+def check_verdict(doc: dict[str, Any]) -> tuple[bool | None, str]:
+    """(passed, the sentence) a check of one upload comes to, from its report's JSON: `grader check` ends
+    with it ("Result: …"), the upload service keeps it, and the Gradescope output and the LMS feedback
+    begin with it, so the doors never say different words. `passed` is None when a TA must decide."""
+    if any(c.get("needs_human") for c in doc.get("checks") or []):
+        return None, NEEDS_HUMAN
+    return verdict(doc.get("checks") or [], doc.get("games") or [], doc.get("points") or 0.0,
+                   doc.get("max_points") or 0.0, passed=doc.get("passed"), plays=doc.get("kind") != "program")
