@@ -32,7 +32,7 @@ from . import build_cache
 from .assignment import Assignment
 from .config import ProgramsConfig
 from .confined_files import DIRECTORY, Refused, Tally, copy_out, entries, open_beneath, tally
-from .player_kinds import KINDS, BuildJob, NotBuildable, RunJob, kind_of, program_needs
+from .player_kinds import KINDS, BuildJob, NotBuildable, RunJob, allowed_builds, kind_of, program_needs
 from .submissions import Submission
 
 OUTPUT_KB = 64               # the compiler's captured messages
@@ -95,9 +95,10 @@ def _build(assignment: Assignment, sub: Submission) -> Built:
     name = kind_of(ruleset, sub.staged)
     if name is None or sub.staged is None:
         return Built(False, f"The submission is no program this grader can build: it needs {program_needs()}.")
-    if name != "java" and name not in cfg.builds:
+    allowed = allowed_builds(cfg.builds)
+    if name != "java" and name not in allowed:
         return Built(False, f"The submission needs the {name} build, which this assignment does not allow "
-                            f"(allowed: {', '.join(cfg.builds) or 'none'}).", name)
+                            f"(allowed: {', '.join(allowed) or 'none'}).", name)
     if KINDS[name].build is None:
         return Built(True, "a script: nothing to build", name,
                      KINDS[name].run(RunJob(sub.staged, sub.staged, assignment.memory_mb)))

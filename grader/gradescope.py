@@ -38,7 +38,7 @@ import yaml
 from . import usecases
 from .assignment import Assignment, ConfigError, load_assignments, pick
 from .check_report import game_line, sandbox_summary, verdict_sentence
-from .player_kinds import KINDS
+from .player_kinds import KINDS, allowed_builds
 from .validation import ValidationReport
 
 SOURCE_PARTS = ("grader", "sandbox", "rulesets", "pyproject.toml", "README.md", "config.yaml")   # pyproject's data
@@ -172,7 +172,7 @@ def toolchain(assignment: Assignment) -> list[tuple[str, str]]:
     taught in Java, and each allowed build of a line-protocol program."""
     wanted = ["javac"] if assignment.ruleset.java is not None else []
     if assignment.ruleset.lines is not None:
-        wanted += [b for b in assignment.config.programs.builds if b in TOOL_PACKAGES]
+        wanted += [b for b in allowed_builds(assignment.config.programs.builds) if b in TOOL_PACKAGES]
     return [TOOL_PACKAGES[w] for w in dict.fromkeys(wanted)]
 
 

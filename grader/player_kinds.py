@@ -375,3 +375,9 @@ def kind_of(ruleset: Ruleset, staged: Path | None) -> str | None:
     if player == "program":
         return detect(staged, _api_names(ruleset))
     return None
+
+
+def allowed_builds(chosen: list[str] | None) -> tuple[str, ...]:
+    """The line-protocol builds an assignment allows: the ones its config chose (`programs.builds`),
+    or every one when it chose none."""
+    return PROGRAMS if chosen is None else tuple(chosen)

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import ast
 import io
+import json
+import subprocess
+import sys
 import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("grader", "sandbox", "rulesets")
+# What `import grader.config` may load of the project: the packages it sits in (their __init__
+# files), the ruleset record it asks, and the names of the sandbox's protections.
+CONFIG_MAY_LOAD = {"grader", "grader.config", "rulesets", "rulesets.base", "sandbox", "sandbox.layers",
+                   "sandbox.limits", "sandbox.verdict"}
 
 
 def _sources() -> list[Path]:
@@ -148,3 +155,19 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     assert found == ["import json", "import io"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def _loaded_by(module: str) -> set[str]:
+    """The project's modules a fresh interpreter holds after `import module`."""
+    code = (f"import json, sys, {module}; print(json.dumps(sorted(m for m in sys.modules "
+            f"if m.split('.')[0] in {PACKAGES!r})))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout))
+
+
+def test_the_config_is_a_leaf():
+    """Reading a config loads no machinery: what needs the grader (grading formulas, console
+    patterns, the kinds table) is checked by grader/config_checks.py when assignments are loaded."""
+    loaded = _loaded_by("grader.config")
+    assert "grader.config" in loaded
+    assert loaded <= CONFIG_MAY_LOAD, f"grader.config loads {sorted(loaded - CONFIG_MAY_LOAD)}"
