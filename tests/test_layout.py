@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("grader", "sandbox", "rulesets")
 # What `import grader.config` may load of the project: the packages it sits in (their __init__
 # files), the ruleset record it asks, and the names of the sandbox's protections.
+# The front doors that render what grader/usecases.py decides, and what they reach only through it:
+# the LMS formats, the results' outputs, and each other.
+DOORS = ("grader.cli", "grader.gradescope", "grader.demo")
+BEHIND_THE_USE_CASES = ("grader.lms", "grader.outputs", "grader.autograder_zip", *DOORS)
 CONFIG_MAY_LOAD = {"grader", "grader.config", "rulesets", "rulesets.base", "sandbox", "sandbox.layers",
                    "sandbox.limits", "sandbox.verdict"}
 
@@ -142,6 +146,17 @@ def test_no_import_cycle_even_through_imports_inside_functions():
     assert cycle is None, "an import cycle: " + " -> ".join(cycle or [])
 
 
+def _reaching_around(graph: dict[str, set[str]]) -> list[str]:
+    """"door -> module" for every import of a door that belongs behind the use cases."""
+    return [f"{door} -> {m}" for door in DOORS for m in sorted(graph.get(door, ()))
+            if any(m == b or m.startswith(b + ".") for b in BEHIND_THE_USE_CASES) and m != door]
+
+
+def test_a_door_reaches_the_lms_and_the_outputs_only_through_the_use_cases():
+    around = _reaching_around(_import_graph())
+    assert not around, "a door imports what a use case should call for it:\n" + "\n".join(around)
+
+
 def test_the_checks_find_what_they_look_for(tmp_path):
     """The scanners themselves: an unexplained import is found, an explained one is not, and a
     cycle through an import inside a function is one."""
@@ -155,6 +170,9 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     assert found == ["import json", "import io"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+    assert _reaching_around({"grader.cli": {"grader.usecases", "grader.lms.export", "grader.gradescope"},
+                             "grader.usecases": {"grader.outputs"}}) == ["grader.cli -> grader.gradescope",
+                                                                         "grader.cli -> grader.lms.export"]
 
 
 def _loaded_by(module: str) -> set[str]:
