@@ -313,7 +313,7 @@ def is_api_module(path: Path, names: tuple[str, ...]) -> bool:
     misnamed API class still gets the interface's sentence."""
     try:
         found = python_source.facts(path)
-    except (OSError, bounded.Refused):
+    except (OSError, bounded.ReadRefused):
         return True                        # the interface stage says what is wrong with it
     if found is None:
         return True

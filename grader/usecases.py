@@ -169,7 +169,7 @@ def _imported_names(path: Path) -> set[str]:
     a bounded child (grader/python_source.py)."""
     try:
         found = python_source.facts(path)
-    except (OSError, bounded.Refused):
+    except (OSError, bounded.ReadRefused):
         return set()
     return set(found.imported) if found else set()
 
@@ -222,7 +222,7 @@ def entrant(assignment: Assignment, spec: str) -> Submission:
         raise Refused(f"{spec}: {sub.problem}")
     try:
         kind = submission_kind(assignment, sub)
-    except bounded.Refused as exc:
+    except bounded.ReadRefused as exc:
         raise Refused(f"{spec}: {exc}") from None
     if kind == "program":
         raise Refused(f"{spec}: is an interactive command-line program, which plays no games; "
