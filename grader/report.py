@@ -1,9 +1,8 @@
 """The static HTML site of a league: leaderboard, crosstable, one page per submission, and one
 replay viewer shared by every game.
 
-`render_site(doc, out_dir, frames, board)` turns the results document (results.json, its types in
-`grader/results_doc.py`) into
-a folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
+`render_site(doc, out_dir, frames, board)` turns the results document (results.json; its types and
+schema: `grader/results_doc.py`) into a folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
 once), one CSS file and small plain-JS files copied next to the pages. Games are not pages: each is
 a compact record (players, seed, moves, texts, times, result), packed (`shard_entry`: deflated,
 base64), in one of at most 256 shard files `games/<xx>.js` (xx from the game's key), and

@@ -4,6 +4,7 @@ schema's keys and types. No jsonschema package here: `problems` walks the part o
 that pydantic writes ($ref, type, anyOf, enum, properties, required, additionalProperties, items)."""
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -69,10 +70,10 @@ def test_the_published_schema_is_the_one_the_types_make():
 
 @pytest.fixture(scope="module")
 def league_results(tmp_path_factory) -> dict:
-    """results.json of a small real league: three random Quoridor players on a 5×5 board, one of
-    them disqualified by hand, one game a pair (a few seconds)."""
+    """results.json of a small real league: two random Quoridor players and a built-in on a 5×5 board, one
+    student disqualified by hand, one game a pair (a few seconds)."""
     folder = tmp_path_factory.mktemp("league")
-    for sid in ("anna", "boris", "cyril"):
+    for sid in ("anna", "boris"):
         shutil.copytree(ROOT / "rulesets" / "quoridor" / "players" / "random", folder / "subs" / sid)
     config = folder / "config.yaml"
     config.write_text(yaml.safe_dump({"assignments": {"q": {
@@ -82,7 +83,7 @@ def league_results(tmp_path_factory) -> dict:
         "grading": {"kind": "bands", "bands": [[0.5, 2]]}}}}), encoding="utf-8")
     assignment = load_assignments(config)["q"]
     run = run_league(assignment, progress=False)
-    run.disqualified["cyril"] = "opened a network socket"
+    run.disqualified["boris"] = "opened a network socket"
     with Store(assignment.store_path) as store:
         write_results(folder / "results.json", results_document(assignment, run, compute_grades(assignment, run), store))
     return json.loads((folder / "results.json").read_text(encoding="utf-8"))
@@ -108,3 +109,14 @@ def test_the_schema_check_finds_a_missing_key_a_wrong_type_and_a_stray_key(leagu
 
 def test_each_submission_row_is_written_in_the_documented_key_order(league_results):
     assert all(list(row) == list(SUBMISSION_KEYS) for row in league_results["submissions"])
+
+
+def test_the_types_are_a_leaf_that_imports_nothing_of_the_grader():
+    """store.py, assignment.py and every reader import results_doc: it must import none of them."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse((ROOT / "grader" / "results_doc.py").read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            found.append("." * node.level + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+    assert [m for m in found if m.startswith((".", "grader"))] == [], found
