@@ -195,8 +195,7 @@ def _validation_part(v: dict[str, Any] | None) -> Validation | None:
     by `ValidationReport.to_json`)."""
     if v is None:
         return None
-    return cast(Validation, {"passed": v.get("passed"), "points": v.get("points"), "max_points": v.get("max_points"),
-            "checks": v.get("checks"), "games": v.get("games")})
+    return cast(Validation, {key: v.get(key) for key in ("passed", "points", "max_points", "checks", "games")})
 
 
 def standing(row: Row | None) -> Standing:
