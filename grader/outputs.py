@@ -57,7 +57,7 @@ def pseudonym(sub_id: str, salt: str, attempt: int = 0) -> str:
     return words if attempt < tries_per_word_pair else f"{words} {attempt - tries_per_word_pair + 2}"
 
 
-def pseudonyms(ids, salt: str, kept: dict[str, str] | None = None) -> dict[str, str]:
+def pseudonyms(ids: Iterable[str], salt: str, kept: dict[str, str] | None = None) -> dict[str, str]:
     """{id: stand-in name}, no two alike in the league. A name kept from an earlier run (`kept`,
     read from the store) stays its holder's; the others, in an order drawn from the salt, take
     the first of their own seeded names that no one holds or held. So names are stable across
@@ -321,14 +321,14 @@ class GameStream:
 NEEDS_HUMAN: Final = "needs a human"
 
 
-def needs_human(v: dict | None) -> str | None:
+def needs_human(v: dict[str, Any] | None) -> str | None:
     """The sentence of a stage whose output the grader could not read (a TA decides; no grade is
     recorded, so no LMS export writes one), or None."""
     check = next((c for c in (v or {}).get("checks", []) if c.get("needs_human")), None)
     return check["message"] if check else None
 
 
-def _failed_validation(v: dict | None, limit: int = 160) -> str:
+def _failed_validation(v: dict[str, Any] | None, limit: int = 160) -> str:
     """Which required stage failed and its sentence (cut short), so the standings say why."""
     check = next((c for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
                   and not c.get("informational")), None)
@@ -340,7 +340,7 @@ def _failed_validation(v: dict | None, limit: int = 160) -> str:
     return f"failed validation at the {check['name']} stage" + (f": {why}" if why else "")
 
 
-def compute_grades(assignment: Assignment, run) -> dict:
+def compute_grades(assignment: Assignment, run: LeagueRun) -> dict[str, Grade]:
     """Grades per the assignment's rule; submissions that never entered the league get the floor."""
     excluded = {}
     for sub in run.submissions:
@@ -353,10 +353,11 @@ def compute_grades(assignment: Assignment, run) -> dict:
     cfg = assignment.config.grading
     if cfg.kind == "validation":
         return _validation_grades(run, cfg.max, excluded)
+    assert run.standings is not None, "run_league gives every run its standings"
     return grade(run.standings, cfg.model_dump(), excluded=excluded, baseline_scores=run.baseline_scores)
 
 
-def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
+def _validation_grades(run: LeagueRun, top: float, excluded: dict[str, str]) -> dict[str, Grade]:
     """Graded on correctness alone (UTA's rbnim): the validation points, scaled to `top`."""
     grades = {}
     for sub in run.submissions:
@@ -372,7 +373,7 @@ def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
     return grades
 
 
-def grade_rows(doc: ResultsDoc, report_url: str | None = None) -> list[dict]:
+def grade_rows(doc: ResultsDoc, report_url: str | None = None) -> list[dict[str, Any]]:
     """One row per student, as the LMS exports take them: id, real name, grade, and feedback text."""
     pages = submission_pages(doc) if report_url else {}
     rows = []
@@ -392,7 +393,7 @@ def write_grades_csv(path: Path, doc: ResultsDoc, report_url: str | None = None)
     write_plain_grades_csv(grade_rows(doc, report_url), path)
 
 
-def _move_texts(assignment: Assignment, seed: int, moves: list, stored: list) -> list:
+def _move_texts(assignment: Assignment, seed: int, moves: list[Any], stored: list[str]) -> list[str]:
     """The stored move texts, unless the first disagrees with the ruleset's notation today (a game
     stored by an older grader): then all of them replayed (checking one move costs nothing)."""
     first = course_notation(assignment, seed, moves[:1]) if moves else None
@@ -401,7 +402,7 @@ def _move_texts(assignment: Assignment, seed: int, moves: list, stored: list) ->
     return course_notation(assignment, seed, moves) or stored
 
 
-def course_notation(assignment: Assignment, seed: int, moves: list) -> list[str] | None:
+def course_notation(assignment: Assignment, seed: int, moves: list[Any]) -> list[str] | None:
     """Each move as the course writes it (the ruleset's `move_text`), replayed now rather than
     read from the store, so games stored by an older grader read the same; None if it fails."""
     try:
@@ -416,7 +417,7 @@ def course_notation(assignment: Assignment, seed: int, moves: list) -> list[str]
         return None
 
 
-def replay_frames(assignment: Assignment):
+def replay_frames(assignment: Assignment) -> Callable[[GameEntry], list[str]]:
     """frames(game) → the board SVG after each ply, replayed by the ruleset's own engine."""
     def frames(game: GameEntry) -> list[str]:
         state = assignment.game.new_state(game["seed"])
@@ -428,7 +429,7 @@ def replay_frames(assignment: Assignment):
     return frames
 
 
-def replay_starts(game: Game, compact: Callable[[State], JSON]):
+def replay_starts(game: Game, compact: Callable[[State], JSON]) -> Callable[[GameEntry], JSON]:
     """starts(game) → the game's start position (`compact` of new_state(seed), the ruleset's
     board_start), stored in its replay record for a board script that cannot redraw what
     Python's RNG set up."""
@@ -437,7 +438,7 @@ def replay_starts(game: Game, compact: Callable[[State], JSON]):
     return starts
 
 
-def site_pictures(assignment: Assignment) -> dict:
+def site_pictures(assignment: Assignment) -> dict[str, Any]:
     """render_sites' picture arguments: the ruleset's board script (with each game's start where
     the ruleset stores it), else pictures replayed by the engine and stored in each record."""
     ruleset = assignment.ruleset
