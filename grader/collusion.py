@@ -214,7 +214,8 @@ def replay_suspicious(games: list[dict], players: Iterable[str], settings: Repla
     return games, waves
 
 
-def blunder_counts(games: Iterable[Mapping[str, Any]], game, blunder, known: dict | None = None) -> dict[tuple[str, str], list[int]]:
+def blunder_counts(games: Iterable[Mapping[str, Any]], game, blunder,
+                   known: dict | None = None) -> dict[tuple[str, str], list[int]]:
     """{(player, opponent): [obviously losing moves, moves the ruleset could judge]}. `known`: {game
     id: [seat 0's, seat 1's [blunders, judged]]} of games counted before, read and filled in (a
     game's id holds both submissions' content, so a re-run replays only new games)."""
@@ -247,7 +248,8 @@ def blunder_counts(games: Iterable[Mapping[str, Any]], game, blunder, known: dic
     return counts
 
 
-def move_flags(counts: dict[tuple[str, str], list[int]], games: Iterable[Mapping[str, Any]], alpha: float = ALPHA) -> list[Flag]:
+def move_flags(counts: dict[tuple[str, str], list[int]], games: Iterable[Mapping[str, Any]],
+               alpha: float = ALPHA) -> list[Flag]:
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for (player, _), (b, m) in counts.items():
         totals[player][0] += b

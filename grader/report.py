@@ -2,9 +2,9 @@
 replay viewer shared by every game.
 
 `render_site(doc, out_dir, frames, board)` turns the results document (results.json; its types and
-schema: `grader/results_doc.py`) into a folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
-once), one CSS file and small plain-JS files copied next to the pages. Games are not pages: each is
-a compact record (players, seed, moves, texts, times, result), packed (`shard_entry`: deflated,
+schema: `grader/results_doc.py`) into a folder that opens from disk without a server or network:
+Jinja2 templates (autoescaped, compiled once), one CSS file and small plain-JS files copied next to
+the pages. Games are not pages: each is a compact record (players, seed, moves, texts, times, result), packed (`shard_entry`: deflated,
 base64), in one of at most 256 shard files `games/<xx>.js` (xx from the game's key), and
 `replay.html#<xx>/<key>` loads its shard and replays it. Positions are drawn in the browser by the ruleset's own script (`board`, copied to
 `static/board.js`: `window.replayBoard = {start(seed, params, startPosition), play(position, move),
@@ -46,7 +46,7 @@ STATIC = HERE / "static"
 BOARD_KIT = STATIC / "board_kit.js"     # window.boardKit: copied only beside a ruleset's board script
 
 Frames = Callable[[GameEntry], list[str]]
-Starts = Callable[[GameEntry], object]           # game → its start position, as the board script reads it
+Starts = Callable[[GameEntry], object]      # game → its start position, as the board script reads it
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
