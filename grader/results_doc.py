@@ -144,7 +144,8 @@ class PlayerStats(TypedDict):
 
 class SubmissionRow(Standing, GradeFacts, PlayerStats):
     """One submission or built-in: who (id, the names each site shows), its status and why, its
-    validation, standing, grade and play. Written with its keys in the order of `SUBMISSION_KEYS`."""
+    validation, standing, grade and play (written in the order of results.json before these types:
+    id, names, status, validation, standing, grade, student_name, play)."""
     id: str
     display_name: str                   # the instructor's site: the name, or a pseudonym when anonymised
     public_name: str                    # the public site: a pseudonym unless the config allows the name
@@ -219,12 +220,6 @@ class ResultsDoc(TypedDict):
     games: Iterable[GameEntry]
 
 
-SUBMISSION_KEYS = ("id", "display_name", "public_name", "status", "status_detail", "validation",
-                   "rank", "points", "wins", "draws", "losses", "games", "rating", "rating_low", "rating_high",
-                   "grade", "grade_max", "grade_reason", "penalties", "student_name",
-                   "slowest_move_s", "peak_memory_mb", "output", "moves", "replaced")
-
-
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of results.json, generated from `ResultsDoc` (published as
     docs/results.schema.json). Every object of the document has exactly its type's keys, so the
@@ -233,6 +228,8 @@ def json_schema() -> dict[str, Any]:
     for part in [schema, *schema.get("$defs", {}).values()]:
         if "properties" in part:
             part["additionalProperties"] = False
+        if "description" in part:                   # a docstring, as one line
+            part["description"] = " ".join(part["description"].split())
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": "results.json: the outcome of a league run (game-grader)"}
 
 

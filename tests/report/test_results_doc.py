@@ -16,11 +16,16 @@ import yaml
 from grader.assignment import load_assignments
 from grader.league import run_league
 from grader.outputs import compute_grades, results_document, write_results
-from grader.results_doc import SUBMISSION_KEYS, json_schema, schema_text
+from grader.results_doc import json_schema, schema_text
 from grader.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED = ROOT / "docs" / "results.schema.json"
+
+SUBMISSION_KEYS = ("id", "display_name", "public_name", "status", "status_detail", "validation",
+                   "rank", "points", "wins", "draws", "losses", "games", "rating", "rating_low", "rating_high",
+                   "grade", "grade_max", "grade_reason", "penalties", "student_name",
+                   "slowest_move_s", "peak_memory_mb", "output", "moves", "replaced")    # as written before the types
 
 TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
 
