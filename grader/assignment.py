@@ -18,6 +18,7 @@ from . import seeds
 from .config import AssignmentConfig, Config, ConfigError, load_config
 from .config_checks import check_config
 from .course_env import CourseEnv, course_env
+from .results_doc import MoveLimits
 
 
 @dataclass
@@ -113,7 +114,7 @@ class Assignment:
         lim = self.config.limits
         return {"clock": self.clock, "wall_factor": lim.wall_factor, "wall_after_s": lim.wall_after_s}
 
-    def describe_limits(self) -> dict:
+    def describe_limits(self) -> MoveLimits:
         budget = self.limits().budget(self.move_s)
         return {"clock": budget.clock, "load_s": self.load_s, "first_move_s": self.first_move_s, "move_s": self.move_s,
                 "hard_kill_s": round(budget.hard, 3), "wall_backstop_s": round(budget.wall, 3),

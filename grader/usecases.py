@@ -18,7 +18,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 
@@ -46,6 +46,7 @@ from .lms.export import default_out, flag_count, flagged_lines, flags_of, review
 from .lms.export import write_grades_csv as write_rows_csv
 from .match import GameResult, play_game
 from .outputs import compute_grades, grade_rows, results_document, write_outputs, write_sites
+from .results_doc import ResultsDoc
 from .similarity import COMPARED_RULE
 from .similarity_report import (
     InstructorReport,
@@ -250,7 +251,7 @@ class LeagueOutcome:
     """One graded league: what ran, the results document, the files written and how grades were given."""
 
     run: LeagueRun
-    document: dict[str, Any]
+    document: ResultsDoc
     paths: dict[str, Path]
     grading: str                                   # "grades: …" or "grades: none …" (never silent)
     similarity: InstructorReport | None = None
@@ -267,7 +268,7 @@ def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool 
     run = run_league(assignment, fresh=fresh, progress=progress, console=console)
     grades: dict[str, Grade] = compute_grades(assignment, run)
     with Store(assignment.store_path) as store:
-        doc: dict[str, Any] = results_document(assignment, run, grades, store)
+        doc: ResultsDoc = results_document(assignment, run, grades, store)
     shown = console if progress else None
     paths = write_outputs(assignment, doc, site=site,
                           on_progress=None if shown is None else lambda line: shown.print(line, markup=False))
@@ -344,7 +345,7 @@ def grading_summary(assignment: Assignment) -> str:
 # ------------------------------------------------------------------ results and similarity
 
 
-def results(assignment: Assignment) -> dict[str, Any]:
+def results(assignment: Assignment) -> ResultsDoc:
     """The assignment's results.json as `grader run` last wrote it."""
     path = assignment.reports_dir / "results.json"
     if not path.exists():
@@ -357,7 +358,7 @@ def results(assignment: Assignment) -> dict[str, Any]:
             and isinstance(doc.get("submissions"), list)):
         raise Refused(f"{path} is damaged or not a results file; run 'grader run {assignment.name}' "
                       f"again to rewrite it (the stored games are reused).")
-    return doc
+    return cast(ResultsDoc, doc)        # as written: one of an older grader may lack a field (readers allow it)
 
 
 def similarity(assignment: Assignment) -> InstructorReport:
@@ -459,7 +460,7 @@ def is_demo_config(config_path: Path) -> bool:
         return False
 
 
-def export_refusal(assignment: Assignment, doc: dict[str, Any], rows: list[dict[str, Any]], writing: Path) -> str | None:
+def export_refusal(assignment: Assignment, doc: ResultsDoc, rows: list[dict[str, Any]], writing: Path) -> str | None:
     """Why grades must not be exported (they would all be 0, or all the same), naming the results read
     and the file that would be written; None when they may go."""
     read = assignment.reports_dir / "results.json"
@@ -560,7 +561,7 @@ def branch(assignment: Assignment, mine: str, game_id: str, ply: int, seat: int 
 # ------------------------------------------------------------------ the grade export's similarity flags
 
 
-def export_rows(assignment: Assignment, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def export_rows(assignment: Assignment, doc: ResultsDoc) -> list[dict[str, Any]]:
     """The rows every grade export writes (`grade_rows`), each with the last similarity report's
     flags about its student (`"flags"`): named in the export's summary and in the instructor's
     review copy, never in the feedback a student reads, never changing a grade."""
