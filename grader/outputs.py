@@ -340,7 +340,7 @@ def _failed_validation(v: dict[str, Any] | None, limit: int = 160) -> str:
     return f"failed validation at the {check['name']} stage" + (f": {why}" if why else "")
 
 
-def compute_grades(assignment: Assignment, run: LeagueRun) -> dict[str, Grade]:
+def grades_of_run(assignment: Assignment, run: LeagueRun) -> dict[str, Grade]:
     """Grades per the assignment's rule; submissions that never entered the league get the floor."""
     excluded = {}
     for sub in run.submissions:
@@ -386,11 +386,6 @@ def grade_rows(doc: ResultsDoc, report_url: str | None = None) -> list[dict[str,
                      "grade": s["grade"] if s["grade"] is not None else 0.0, "max_grade": s["grade_max"],
                      "feedback": feedback})
     return rows
-
-
-def write_grades_csv(path: Path, doc: ResultsDoc, report_url: str | None = None) -> None:
-    """grades.csv in the plain format every LMS import understands (see grader/lms/export.py)."""
-    write_plain_grades_csv(grade_rows(doc, report_url), path)
 
 
 def _move_texts(assignment: Assignment, seed: int, moves: list[Any], stored: list[str]) -> list[str]:
@@ -473,7 +468,7 @@ def write_outputs(assignment: Assignment, doc: ResultsDoc, site: bool = True,
     out.mkdir(parents=True, exist_ok=True)
     paths = {"results": out / "results.json", "grades": out / "grades.csv"}
     write_results(paths["results"], doc)
-    write_grades_csv(paths["grades"], doc, assignment.config.report_url)
+    write_plain_grades_csv(grade_rows(doc, assignment.config.report_url), paths["grades"])   # every LMS reads it
     if site:
         paths |= write_sites(assignment, doc, on_progress)
     return paths

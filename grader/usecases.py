@@ -45,7 +45,7 @@ from .lms import (
 from .lms.export import default_out, flag_count, flagged_lines, flags_of, review_rows
 from .lms.export import write_grades_csv as write_rows_csv
 from .match import GameResult, play_game
-from .outputs import compute_grades, grade_rows, results_document, write_outputs, write_sites
+from .outputs import grade_rows, grades_of_run, results_document, write_outputs, write_sites
 from .results_doc import ResultsDoc
 from .similarity import COMPARED_RULE
 from .similarity_report import (
@@ -266,7 +266,7 @@ def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool 
     if problem:
         raise Refused(problem)
     run = run_league(assignment, fresh=fresh, progress=progress, console=console)
-    grades: dict[str, Grade] = compute_grades(assignment, run)
+    grades: dict[str, Grade] = grades_of_run(assignment, run)
     with Store(assignment.store_path) as store:
         doc: ResultsDoc = results_document(assignment, run, grades, store)
     shown = console if progress else None

@@ -17,7 +17,7 @@ from grader.assignment import load_assignments, resolve
 from grader.config import AssignmentConfig
 from grader.league import run_league
 from grader.match import play_game
-from grader.outputs import compute_grades, results_document
+from grader.outputs import grades_of_run, results_document
 from grader.store import Store
 from grader.submissions import builtin, load
 from grader.validation import validate
@@ -51,7 +51,7 @@ def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
     assignment = load_assignments(config)["q"]
     run = run_league(assignment, progress=False)
     with Store(assignment.store_path) as store:
-        stored = list(results_document(assignment, run, compute_grades(assignment, run), store)["games"])
+        stored = list(results_document(assignment, run, grades_of_run(assignment, run), store)["games"])
     assert len(stored) == 2
     for game in stored:
         argv = shlex.split(game["reproduce"])

@@ -15,7 +15,7 @@ import yaml
 
 from grader.assignment import load_assignments
 from grader.league import run_league
-from grader.outputs import compute_grades, results_document, write_results
+from grader.outputs import grades_of_run, results_document, write_results
 from grader.results_doc import json_schema, schema_text
 from grader.store import Store
 
@@ -90,7 +90,7 @@ def league_results(tmp_path_factory) -> dict:
     run = run_league(assignment, progress=False)
     run.disqualified["boris"] = "opened a network socket"
     with Store(assignment.store_path) as store:
-        write_results(folder / "results.json", results_document(assignment, run, compute_grades(assignment, run), store))
+        write_results(folder / "results.json", results_document(assignment, run, grades_of_run(assignment, run), store))
     return json.loads((folder / "results.json").read_text(encoding="utf-8"))
 
 
