@@ -244,6 +244,7 @@ class Check:
     name: str
     proves: str                         # what passing it proves, for the instructor
     run: Callable[[Ruleset], None]
+    players: bool = False               # runs real sandboxed players (seconds, not milliseconds)
 
 
 CHECKS: tuple[Check, ...] = (
@@ -261,9 +262,9 @@ CHECKS: tuple[Check, ...] = (
           hostile_replies),
     Check("board script", "a board.js is declared exactly where one exists", board_declared),
     Check("reproducible", "a seeded game between the random built-ins replays move for move, pre-forked and spawned",
-          reproducible),
+          reproducible, players=True),
     Check("out of reach", "a sandboxed player cannot import, read or walk to the engine, probes or built-ins",
-          out_of_reach),
+          out_of_reach, players=True),
 )
 
 
