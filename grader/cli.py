@@ -401,7 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("new-game", help="a new game's package from a template: rules, shim, probes, a built-in, a skeleton")
     p.add_argument("name", help="the game's name (a Python package name: lower-case, digits, _)")
     p.add_argument("--like", default="colosseum",
-                   help="the shape of the course's student API to start from (colosseum: a class with a method)")
+                   help="the shape of the course's student API to start from (colosseum: a class whose method gets "
+                        "plain values; bohnenspiel: a subclass of the course's own Player shown its Board object)")
     p.set_defaults(func=cmd_new_game)
 
     p = sub.add_parser("selftest", help="run on one game every check the grader's tests run on every game, "

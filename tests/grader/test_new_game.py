@@ -13,7 +13,7 @@ import pytest
 
 import rulesets
 from grader import selftest
-from grader.new_game import SCAFFOLD
+from grader.new_game import SCAFFOLD, styles
 from tests.checking import grader_cli as grader
 
 NAME = "scaffold_selftest"
@@ -57,7 +57,8 @@ def test_a_new_game_is_checked_and_graded_in_a_league_with_no_other_edit(tmp_pat
     ("class", "colosseum", "cannot name a game"),
     ("quoridor", "colosseum", "already a game or folder named 'quoridor'"),
     ("scaffold", "colosseum", "already a game or folder named 'scaffold'"),
-    ("newone", "chess", "--like 'chess' is not a template; the templates are: colosseum."),
+    ("newone", "chess", "--like 'chess' is not a template; the templates are: bohnenspiel, colosseum."),
+    ("newone", "_common", "--like '_common' is not a template"),
 ])
 def test_a_name_or_template_that_cannot_be_made_is_one_sentence_and_writes_nothing(capsys, name, like, says):
     before = sorted(p.name for p in SCAFFOLD.parent.iterdir())
@@ -85,3 +86,26 @@ def test_the_new_game_passes_selftest_and_a_wrong_sample_reply_fails_it_with_a_s
     assert (f"FAIL hostile replies: no reply a player can send in the declared shapes makes the rules' code raise. "
             f"{NAME}: the sample reply 'three' to move() is refused by the declared shape") in " ".join(out.split())
     assert f"The game {NAME} failed 1 of {len(selftest.CHECKS)} checks: hostile replies." in " ".join(out.split())
+
+
+@pytest.mark.parametrize("like", styles())
+def test_every_template_makes_a_game_whose_skeleton_passes_its_check_and_selftest(tmp_path, capsys, like):
+    name = f"scaffold_{like}"
+    folder = SCAFFOLD.parent / name
+    shutil.rmtree(folder, ignore_errors=True)
+    rulesets.names.cache_clear()
+    try:
+        status, out, err = grader(capsys, "new-game", name, "--like", like)
+        assert status == 0, out + err
+        assert not (folder / "_common").exists() and (folder / "engine.py").is_file()
+        course = tmp_path / "course"
+        assert grader(capsys, "init", course, "--assignment", name)[0] == 0
+        status, out, err = grader(capsys, "--config", course / "config.yaml", "check", folder / "skeleton",
+                                  "--assignment", name)
+        assert status == 0 and "Result: passed" in out, out + err
+        status, out, err = grader(capsys, "selftest", name)
+        assert status == 0 and f"The game {name} passed every check" in out, out + err
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        rulesets.names.cache_clear()
+        forget(name)
