@@ -19,7 +19,7 @@ from rulesets.base import BadParams, IllegalMove, Outcome, Policy, Ruleset
 from rulesets.values import short_repr
 from sandbox import protections
 
-from . import engine_reach, reply_fuzz
+from . import board_replay, engine_reach, reply_fuzz
 from .assignment import resolve
 from .config import AssignmentConfig
 from .match import play_game
@@ -192,6 +192,18 @@ def board_declared(rs: Ruleset) -> None:
         expect(not (folder / "board.js").is_file(), f"{rs.name}: has a board.js that RULESET.board_script does not name.")
 
 
+def board_drawn(rs: Ruleset) -> None:
+    """The replay viewer's pictures, drawn by the board script in Chromium, are the engine's."""
+    if rs.board_script is None:
+        return                      # the site stores the engine's own pictures: nothing to compare
+    why = board_replay.unavailable()
+    if why is not None:
+        raise Skipped(why)
+    with tempfile.TemporaryDirectory(prefix="selftest-") as scratch:
+        found = board_replay.board_differs(rs, Path(scratch))
+    expect(found is None, f"{rs.name}: {found}")
+
+
 # ------------------------------------------------------------------ real sandboxed players
 
 def reproducible(rs: Ruleset, params: dict | None = None, where: Path | None = None, seed: int = 7) -> None:
@@ -244,7 +256,7 @@ class Check:
     name: str
     proves: str                         # what passing it proves, for the instructor
     run: Callable[[Ruleset], None]
-    players: bool = False               # runs real sandboxed players (seconds, not milliseconds)
+    slow: bool = False                  # runs sandboxed players or a browser (seconds, not milliseconds)
 
 
 CHECKS: tuple[Check, ...] = (
@@ -261,10 +273,12 @@ CHECKS: tuple[Check, ...] = (
     Check("hostile replies", "no reply a player can send in the declared shapes makes the rules' code raise",
           hostile_replies),
     Check("board script", "a board.js is declared exactly where one exists", board_declared),
+    Check("board drawing", "the board script draws every position of random games as the engine's render_svg does",
+          board_drawn, slow=True),
     Check("reproducible", "a seeded game between the random built-ins replays move for move, pre-forked and spawned",
-          reproducible, players=True),
+          reproducible, slow=True),
     Check("out of reach", "a sandboxed player cannot import, read or walk to the engine, probes or built-ins",
-          out_of_reach, players=True),
+          out_of_reach, slow=True),
 )
 
 

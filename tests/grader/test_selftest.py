@@ -14,13 +14,14 @@ import rulesets
 from grader import selftest, usecases
 from tests.checking import grader_cli as grader
 
-QUICK = tuple(c for c in selftest.CHECKS if not c.players)
+QUICK = tuple(c for c in selftest.CHECKS if not c.slow)
 
 
 @pytest.mark.parametrize("name", rulesets.bundled())
 def test_every_bundled_game_passes_the_checks_of_the_engine_and_its_replies(name):
-    """The checks without sandboxed players on every bundled game (the cross-game tests run the
-    other two on every game: tests/grader/test_reproducible.py, tests/sandbox/test_engine_out_of_reach.py)."""
+    """The checks without sandboxed players or a browser on every bundled game (the cross-game tests
+    run the others on every game: tests/grader/test_reproducible.py, tests/sandbox/test_engine_out_of_reach.py,
+    tests/report/test_boards.py)."""
     results = selftest.run(rulesets.load(name), QUICK)
     assert [(r.name, r.status, r.sentence) for r in results] == [(c.name, "passed", "") for c in QUICK]
 
