@@ -4,9 +4,10 @@ and every position the site's one replay viewer shows in a headless Chromium com
 engine's own render_svg. Shared by `grader selftest` and tests/report/test_boards.py."""
 from __future__ import annotations
 
+import contextlib
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,24 +109,28 @@ def unavailable() -> str | None:
     return None
 
 
-def board_differs(rs: Ruleset, where: Path, browser=None) -> str | None:
-    """Random games of `rs` at its default parameters drawn by its board script in Chromium (`browser`,
-    a Playwright browser, else one started here): a sentence naming the first position it draws
-    otherwise than the engine, None when all agree."""
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """The system Chromium driven by Playwright, closed on leaving (Playwright's sync API cannot be
+    started twice in one thread: a caller with a browser open passes that one instead)."""
+    from playwright.sync_api import sync_playwright  # here: an optional package (see `unavailable`)
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def board_differs(rs: Ruleset, where: Path, browser) -> str | None:
+    """Random games of `rs` at its default parameters drawn by its board script in `browser` (a
+    Playwright browser): a sentence naming the first position it draws otherwise than the engine,
+    None when all agree."""
     game = rs.game()
     doc = document(rs, game)
     expected = {repr(g["moves"]): random_game(game, g["seed"])[1] for g in doc["games"]}
-    site = write_site(rs, game, doc, where / "site")
-    if browser is None:
-        from playwright.sync_api import sync_playwright  # here: an optional package (see `unavailable`)
-
-        with sync_playwright() as pw:
-            own = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                return drawn_differs(own, site, expected)
-            finally:
-                own.close()
-    return drawn_differs(browser, site, expected)
+    return drawn_differs(browser, write_site(rs, game, doc, where / "site"), expected)
 
 
 def drawn_differs(browser, site: Path, expected: dict[str, list[str]]) -> str | None:

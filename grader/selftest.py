@@ -199,8 +199,8 @@ def board_drawn(rs: Ruleset) -> None:
     why = board_replay.unavailable()
     if why is not None:
         raise Skipped(why)
-    with tempfile.TemporaryDirectory(prefix="selftest-") as scratch:
-        found = board_replay.board_differs(rs, Path(scratch))
+    with tempfile.TemporaryDirectory(prefix="selftest-") as scratch, board_replay.chromium() as browser:
+        found = board_replay.board_differs(rs, Path(scratch), browser)
     expect(found is None, f"{rs.name}: {found}")
 
 
