@@ -86,6 +86,10 @@ def test_the_new_game_passes_selftest_and_a_wrong_sample_reply_fails_it_with_a_s
     assert (f"FAIL hostile replies: no reply a player can send in the declared shapes makes the rules' code raise. "
             f"{NAME}: the sample reply 'three' to move() is refused by the declared shape") in " ".join(out.split())
     assert f"The game {NAME} failed 1 of {len(selftest.CHECKS)} checks: hostile replies." in " ".join(out.split())
+    (new_game / "engine.py").write_text("class Game(:\n", encoding="utf-8")
+    forget(NAME)
+    status, out, err = grader(capsys, "selftest", NAME)
+    assert status == 2 and f"the game '{NAME}' does not load: importing rulesets.{NAME} raised SyntaxError" in out + err
 
 
 @pytest.mark.parametrize("like", styles())
