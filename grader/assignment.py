@@ -16,6 +16,7 @@ from sandbox import Limits
 
 from . import seeds
 from .config import AssignmentConfig, Config, ConfigError, load_config
+from .config_checks import check_config
 from .course_env import CourseEnv, course_env
 
 
@@ -136,8 +137,16 @@ def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:
         max_submission_mb=lim.max_submission_mb or d.max_submission_mb)
 
 
-def load_assignments(config_path: str | Path) -> dict[str, Assignment]:
+def load_checked_config(config_path: str | Path) -> tuple[Config, Path]:
+    """The config read and checked whole: its schema and the ruleset's settings (grader/config.py),
+    then what only the grader can judge (grader/config_checks.py); ConfigError at the first problem."""
     config, base = load_config(config_path)
+    check_config(Path(config_path), config)
+    return config, base
+
+
+def load_assignments(config_path: str | Path) -> dict[str, Assignment]:
+    config, base = load_checked_config(config_path)
     return {name: replace(resolve(name, a, base), config_path=Path(config_path))
             for name, a in config.assignments.items()}
 
@@ -171,7 +180,7 @@ __all__ = [
     "ConfigError",
     "default_config_path",
     "load_assignments",
-    "load_config",
+    "load_checked_config",
     "pick",
     "resolve",
 ]
