@@ -195,6 +195,21 @@ def cmd_new_game(args) -> int:
     return 0
 
 
+def cmd_selftest(args) -> int:
+    outcome = usecases.selftest_game(args.name)
+    marks = {"passed": "[green]pass[/green]", "failed": "[red]FAIL[/red]", "skipped": "[yellow]skip[/yellow]"}
+    for r in outcome.results:
+        console.print(f"{marks[r.status]}  {escape(r.name)}: {escape(r.proves)}."
+                      + (f" {escape(r.sentence)}" if r.sentence else ""))
+    failed = [r.name for r in outcome.results if r.status == "failed"]
+    if failed:
+        console.print(f"The game {escape(outcome.game)} failed {len(failed)} of {len(outcome.results)} checks: "
+                      f"{escape(', '.join(failed))}.")
+        return 1
+    console.print(f"The game {escape(outcome.game)} passed every check the grader's tests run on every game.")
+    return 0
+
+
 def cmd_import(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
@@ -341,8 +356,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("new-game", help="a new game's package from a template: rules, shim, probes, a built-in, a skeleton")
     p.add_argument("name", help="the game's name (a Python package name: lower-case, digits, _)")
     p.add_argument("--like", default="colosseum",
-                   help="the shape of the course's student API to start from (colosseum: a class with a method)")
+                   help="the shape of the course's student API to start from (colosseum: a class whose method gets "
+                        "plain values; bohnenspiel: a subclass of the course's own Player shown its Board object)")
     p.set_defaults(func=cmd_new_game)
+
+    p = sub.add_parser("selftest", help="run on one game every check the grader's tests run on every game, "
+                                        "saying what each proves")
+    p.add_argument("name", help="the game's name (a package under rulesets/ or an installed one)")
+    p.set_defaults(func=cmd_selftest)
 
     p = sub.add_parser("import", help="import a class download from the LMS (Moodle, Canvas, Gradescope, BRUTE, folder)")
     p.add_argument("source", help="the downloaded zip or its unpacked folder")

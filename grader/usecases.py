@@ -22,10 +22,11 @@ from typing import Any, cast
 
 from rich.console import Console
 
+import rulesets
 import sandbox
 from sandbox import host, java, state_dir
 
-from . import bounded, course_folder, intake, python_source, student_package
+from . import bounded, course_folder, intake, python_source, selftest, student_package
 from . import new_game as new_game_scaffold
 from .assignment import Assignment
 from .autograder_zip import VISIBILITIES, AutograderProblem, build_autograder
@@ -790,3 +791,31 @@ def autograder(assignment: Assignment, config_path: Path, out: str | Path, *, vi
         raise Refused(str(exc)) from None
     except OSError as exc:
         raise Refused(f"cannot write {out}: {exc.strerror or exc}.") from None
+
+
+# ------------------------------------------------------------------ a game's self-test (issue 41.2)
+
+
+@dataclass(frozen=True)
+class SelftestOutcome:
+    """`grader selftest NAME`: each check the cross-game tests run, on one game, with what it proves."""
+
+    game: str
+    results: list[selftest.CheckResult]
+
+    @property
+    def passed(self) -> bool:
+        return all(r.status != "failed" for r in self.results)
+
+
+def selftest_game(name: str) -> SelftestOutcome:
+    """Every cross-game check on game `name` (grader/selftest.py); a game that does not load is refused
+    with the sentence that says why (its package, its record, or its own code)."""
+    try:
+        record = rulesets.load(name)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    except Exception as exc:        # the game's own package failed to import: its author's code, named
+        raise Refused(f"the game {name!r} does not load: importing {rulesets.module_of(name)} raised "
+                      f"{type(exc).__name__}: {exc}") from None
+    return SelftestOutcome(name, selftest.run(record))
