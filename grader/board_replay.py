@@ -9,12 +9,13 @@ import os
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rulesets.base import Game, Ruleset, State
 
 from .outputs import replay_starts
 from .report import CHROMIUM, CHROMIUM_ARGS, game_shard, read_shard, render_site
+from .results_doc import ResultsDoc
 
 SEEDS = (3, 4, 5)
 MAX_PLIES = 400
@@ -65,7 +66,8 @@ def document(rs: Ruleset, game: Game, seeds: tuple[int, ...] = SEEDS) -> dict:
 
 def write_site(rs: Ruleset, game: Game, doc: dict, out: Path, public: bool = False) -> Path:
     """The replay site of `doc`'s games, drawn by the ruleset's board script."""
-    render_site(doc, out, public=public, board=rs.board_script,
+    # a partial document: the site reads any field as possibly missing (an older grader's results.json)
+    render_site(cast(ResultsDoc, doc), out, public=public, board=rs.board_script,
                 starts=replay_starts(game, rs.board_start) if rs.board_start else None)
     return out
 
