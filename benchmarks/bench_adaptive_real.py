@@ -80,8 +80,8 @@ def league(folder: Path, fmt: str) -> tuple[list[str], int, float, str]:
         raise RuntimeError(f"grader run ({fmt}) failed: {run.stderr[-2000:]}")
     doc = usecases.results(load_assignments(path)[f"arena_{fmt}"])
     rows = [r for r in doc["submissions"] if r.get("rank") is not None]
-    rows.sort(key=lambda r: r["rank"])
-    games = sum(r["games"] for r in rows) // 2
+    rows.sort(key=lambda r: r["rank"] or 0)
+    games = sum(r["games"] or 0 for r in rows) // 2
     last = next((line for line in reversed(run.stdout.splitlines() + run.stderr.splitlines())
                  if "adaptive league over" in line), "")
     return [r["id"] for r in rows], games, seconds, last.strip()

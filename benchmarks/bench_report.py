@@ -24,6 +24,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import rulesets
 
@@ -103,7 +104,7 @@ def child(games: int, folder: Path) -> dict:
     rows = [SimpleNamespace(id=s, rank=n + 1, points=float(STUDENTS - n), wins=STUDENTS - n, draws=0, losses=n,
                             games=2 * (STUDENTS - 1), rating=1500.0 - n, rating_low=1450.0 - n, rating_high=1550.0 - n)
             for n, s in enumerate(ids)]
-    run = SimpleNamespace(keys=keys, standings=SimpleNamespace(rows=rows), submissions=subs, entrants=[], disqualified={},
+    run: Any = SimpleNamespace(keys=keys, standings=SimpleNamespace(rows=rows), submissions=subs, entrants=[], disqualified={},
                           validations={s: {"passed": True, "points": 1, "max_points": 1, "checks": []} for s in ids},
                           summary_line=lambda: "synthetic", baseline_scores=None)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

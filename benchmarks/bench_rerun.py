@@ -24,9 +24,9 @@ from grader.executors import _usable_cpus
 
 STUDENTS = 16
 PHASES = {"games (validation, league, collusion replays)": [(usecases, "run_league")],
-          "grades": [(usecases, "compute_grades")],
+          "grades": [(usecases, "grades_of_run")],
           "results document + results.json + grades.csv": [(usecases, "results_document"), (outputs, "write_results"),
-                                                           (outputs, "write_grades_csv")],
+                                                           (outputs, "write_plain_grades_csv")],
           "sites": [(outputs, "write_sites")],
           "similarity report + collusion check": [(usecases, "run_similarity")]}
 

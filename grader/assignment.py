@@ -16,7 +16,9 @@ from sandbox import Limits
 
 from . import seeds
 from .config import AssignmentConfig, Config, ConfigError, load_config
+from .config_checks import check_config
 from .course_env import CourseEnv, course_env
+from .results_doc import MoveLimits
 
 
 @dataclass
@@ -112,7 +114,7 @@ class Assignment:
         lim = self.config.limits
         return {"clock": self.clock, "wall_factor": lim.wall_factor, "wall_after_s": lim.wall_after_s}
 
-    def describe_limits(self) -> dict:
+    def describe_limits(self) -> MoveLimits:
         budget = self.limits().budget(self.move_s)
         return {"clock": budget.clock, "load_s": self.load_s, "first_move_s": self.first_move_s, "move_s": self.move_s,
                 "hard_kill_s": round(budget.hard, 3), "wall_backstop_s": round(budget.wall, 3),
@@ -136,8 +138,16 @@ def resolve(name: str, a: AssignmentConfig, base: Path) -> Assignment:
         max_submission_mb=lim.max_submission_mb or d.max_submission_mb)
 
 
-def load_assignments(config_path: str | Path) -> dict[str, Assignment]:
+def load_checked_config(config_path: str | Path) -> tuple[Config, Path]:
+    """The config read and checked whole: its schema and the ruleset's settings (grader/config.py),
+    then what only the grader can judge (grader/config_checks.py); ConfigError at the first problem."""
     config, base = load_config(config_path)
+    check_config(Path(config_path), config)
+    return config, base
+
+
+def load_assignments(config_path: str | Path) -> dict[str, Assignment]:
+    config, base = load_checked_config(config_path)
     return {name: replace(resolve(name, a, base), config_path=Path(config_path))
             for name, a in config.assignments.items()}
 
@@ -171,7 +181,7 @@ __all__ = [
     "ConfigError",
     "default_config_path",
     "load_assignments",
-    "load_config",
+    "load_checked_config",
     "pick",
     "resolve",
 ]

@@ -6,7 +6,7 @@ similarity tokens) in its own trusted process, as root on a server. A 9.5 MB sou
 than `MAX_SOURCE_BYTES` before anything parses it, and `run` calls the reading function in a
 forked child under RLIMIT_AS (the address space at the fork plus `memory_mb`) and RLIMIT_CPU, with
 a wall-clock backstop, and returns its result through a pipe (pickled). When the child runs out
-of memory or time, `run` raises `Refused` with one sentence for the student; the grader's own
+of memory or time, `run` raises `ReadRefused` with one sentence for the student; the grader's own
 memory never holds more than the result.
 
 The function runs in a copy of the grader made by fork(): it must import nothing new, start no
@@ -42,7 +42,7 @@ _RESULT_LIMIT = 64 * 1024 * 1024
 T = TypeVar("T")
 
 
-class Refused(Exception):
+class ReadRefused(Exception):
     """The grader will not (or could not) read a student's file; str(exc) is one sentence for the student."""
 
 
@@ -61,7 +61,7 @@ def read_source(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
     """A student's source file, refused with a sentence when larger than `limit` (checked before reading)."""
     size = path.stat().st_size
     if size > limit:
-        raise Refused(f"{path.name} is {_size(size)}; the grader reads source files of at most {_size(limit)} "
+        raise ReadRefused(f"{path.name} is {_size(size)}; the grader reads source files of at most {_size(limit)} "
                       f"(is data pasted into the code?).")
     with open(path, "rb") as f:
         return f.read(limit + 1)[:limit]
@@ -85,19 +85,19 @@ def _address_space() -> int:
 
 def run(fn: Callable[..., T], *args: Any, what: str, memory_mb: int | None = None, cpu_s: float | None = None) -> T:
     """fn(*args) in a forked child bounded in memory and CPU time (default MEMORY_MB, CPU_S); its result,
-    or `Refused` saying that `what` (e.g. "red_blue_nim.py") could not be read within those bounds. An
+    or `ReadRefused` saying that `what` (e.g. "red_blue_nim.py") could not be read within those bounds. An
     exception fn raises is raised here again (as itself when it pickles)."""
     (result,) = run_each(fn, [args], what=lambda _: what, memory_mb=memory_mb, cpu_s=cpu_s)
-    if isinstance(result, Refused):
+    if isinstance(result, ReadRefused):
         raise result
     return result
 
 
 def run_each(fn: Callable[..., T], items: Sequence[tuple], *, what: Callable[[int], str],
-             memory_mb: int | None = None, cpu_s: float | None = None) -> list[T | Refused]:
+             memory_mb: int | None = None, cpu_s: float | None = None) -> list[T | ReadRefused]:
     """fn(*item) for every item, in one forked child for all of them (a fork costs more than a small
     read on a busy machine), each item bounded on its own: `cpu_s` of CPU time and `memory_mb` above
-    the grader's address space. An item past a bound becomes `Refused` (naming `what(index)`) in its
+    the grader's address space. An item past a bound becomes `ReadRefused` (naming `what(index)`) in its
     place; if one kills the child, the rest go on in a new child. An exception fn raises is raised here."""
     memory_mb = MEMORY_MB if memory_mb is None else memory_mb
     cpu_s = CPU_S if cpu_s is None else cpu_s
@@ -117,7 +117,7 @@ def run_each(fn: Callable[..., T], items: Sequence[tuple], *, what: Callable[[in
         if outcome == "raised":
             raise value if isinstance(value, BaseException) else RuntimeError(str(value))
         out.append(value if outcome == "ok" else
-                   Refused(f"{what(index)} could not be read within {bounds}: it {value}."))
+                   ReadRefused(f"{what(index)} could not be read within {bounds}: it {value}."))
     return out
 
 

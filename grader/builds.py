@@ -31,8 +31,8 @@ from sandbox.command import Command
 from . import build_cache
 from .assignment import Assignment
 from .config import ProgramsConfig
-from .confined_files import DIRECTORY, Refused, Tally, copy_out, entries, open_beneath, tally
-from .player_kinds import KINDS, BuildJob, NotBuildable, RunJob, kind_of, program_needs
+from .confined_files import DIRECTORY, NotTaken, Tally, copy_out, entries, open_beneath, tally
+from .player_kinds import KINDS, BuildJob, NotBuildable, RunJob, allowed_builds, kind_of, program_needs
 from .submissions import Submission
 
 OUTPUT_KB = 64               # the compiler's captured messages
@@ -95,9 +95,10 @@ def _build(assignment: Assignment, sub: Submission) -> Built:
     name = kind_of(ruleset, sub.staged)
     if name is None or sub.staged is None:
         return Built(False, f"The submission is no program this grader can build: it needs {program_needs()}.")
-    if name != "java" and name not in cfg.builds:
+    allowed = allowed_builds(cfg.builds)
+    if name != "java" and name not in allowed:
         return Built(False, f"The submission needs the {name} build, which this assignment does not allow "
-                            f"(allowed: {', '.join(cfg.builds) or 'none'}).", name)
+                            f"(allowed: {', '.join(allowed) or 'none'}).", name)
     if KINDS[name].build is None:
         return Built(True, "a script: nothing to build", name,
                      KINDS[name].run(RunJob(sub.staged, sub.staged, assignment.memory_mb)))
@@ -158,7 +159,7 @@ def build_kind(name: str, staged: Path, shim: str, cfg: ProgramsConfig, key: str
                 fill(folder)
             else:
                 folder = build_cache.publish(key, fill, cfg.cache_mb)
-        except Refused as exc:
+        except NotTaken as exc:
             return Built(False, f"{_subject(name, entry)}: {exc}", name, compiler=messages, seconds=res.wall_s)
         done = (f"compiled {len(sources)} file(s) in {res.wall_s:.1f} s" if name == "java" else f"built with {name}")
         return Built(True, done, name, folder=folder, compiler=messages, seconds=res.wall_s)
@@ -206,19 +207,19 @@ def _run_in_box(shim: str, label: str, program: Command, job: BuildJob,
 
 def _keep(folder: Path, dest: Path, executable: str | None, limit_bytes: int, limit_files: int) -> None:
     """Copy what the build declared from its `folder` into our own `dest`: the `executable` (as
-    `player`, mode 0755) or every regular `.class` file (same relative paths). Refused: a sentence."""
+    `player`, mode 0755) or every regular `.class` file (same relative paths). NotTaken: a sentence."""
     fd = os.open(folder, DIRECTORY)
     try:
         if executable is not None:
             try:
                 src = open_beneath(fd, executable)
             except OSError as exc:
-                raise Refused(f"it left no file {executable}" if exc.errno == errno.ENOENT else
+                raise NotTaken(f"it left no file {executable}" if exc.errno == errno.ENOENT else
                               f"it left {executable} as a link or outside its folder, which is not taken") from None
             try:
                 copy_out(src, dest / "player", 0o755, limit_bytes)
-            except Refused as exc:
-                raise Refused(f"{executable} was not taken: {exc}") from None
+            except NotTaken as exc:
+                raise NotTaken(f"{executable} was not taken: {exc}") from None
             finally:
                 os.close(src)
             return
@@ -228,14 +229,14 @@ def _keep(folder: Path, dest: Path, executable: str | None, limit_bytes: int, li
                 continue
             kept += 1
             if kept > limit_files:
-                raise Refused(f"it left more than {limit_files} class files")
+                raise NotTaken(f"it left more than {limit_files} class files")
             src = open_beneath(fd, rel)
             try:
                 target = dest / rel
                 target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
                 size += copy_out(src, target, 0o644, limit_bytes - size)
-            except Refused as exc:
-                raise Refused(f"{rel} was not taken: {exc}") from None
+            except NotTaken as exc:
+                raise NotTaken(f"{rel} was not taken: {exc}") from None
             finally:
                 os.close(src)
         for dirpath, dirnames, _ in os.walk(dest):    # our own new folders

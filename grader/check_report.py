@@ -8,17 +8,17 @@ from collections.abc import Mapping
 from rich.console import Console
 from rich.markup import escape
 
+from . import usecases
 from .assignment import Assignment
-from .feedback import num, verdict
+from .feedback import num
 from .safetext import markup
 from .submissions import Submission
 from .validation import ValidationReport
 
 
-def verdict_sentence(report: ValidationReport) -> tuple[bool, str]:
-    """(passed, the last sentence of the check), as `grader check` ends with it."""
-    return verdict(report.to_json()["checks"], report.games, report.points, report.max_points,
-                   passed=report.passed, plays=report.kind != "program")
+def verdict_sentence(report: ValidationReport) -> tuple[bool | None, str]:
+    """(passed, the last sentence of the check), as `grader check` ends with it: the shared use case's."""
+    return usecases.check_verdict(report.to_json())
 
 
 def game_line(game: Mapping[str, object]) -> str:
@@ -60,12 +60,9 @@ def print_check_report(assignment: Assignment, sub: Submission, report: Validati
                   f"{g['result']} ({escape(g['reason'])}){replaced}")
         if g.get("losing"):                     # grader/losing_move.py, where the ruleset has an evaluator
             out.print(f"    {escape(g['losing']['sentence'])}")
-    if any(c.needs_human for c in report.checks):
-        out.print("\nResult: [yellow]needs a human[/]: the grader could not read the program's output; a TA "
-                  "grades it from the transcript — no points recorded.")
-        return
     passed, sentence = verdict_sentence(report)
-    colour = "green" if passed and "lost" not in sentence and "failed" not in sentence else "yellow" if passed else "red"
+    colour = ("yellow" if passed is None or (passed and ("lost" in sentence or "failed" in sentence))
+              else "green" if passed else "red")
     out.print(f"\nResult: [{colour}]{escape(sentence)}[/]")
 
 

@@ -16,18 +16,7 @@ from rich.markup import escape
 from . import usecases
 from .assignment import Assignment, ConfigError, default_config_path, load_assignments, pick
 from .check_report import print_check_report
-from .gradescope import AutograderProblem, build_autograder
 from .incidents import incident_sentence
-from .lms import (
-    CsvProblem,
-    ImportRefused,
-    Unmatched,
-    fill_canvas_gradebook,
-    fill_moodle_worksheet,
-    import_submissions,
-)
-from .lms.export import default_out, flag_count, flagged_lines, flags_of
-from .outputs import write_grades_csv, write_sites
 from .safetext import console, err, markup
 from .terminal_views import print_doctor, print_similarity, print_standings
 
@@ -181,8 +170,8 @@ def cmd_standings(args) -> int:
 def cmd_report(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    for label, path in write_sites(assignment, usecases.results(assignment),
-                                   on_progress=lambda line: err.print(escape(line), soft_wrap=True)).items():
+    for label, path in usecases.write_report(
+            assignment, on_progress=lambda line: err.print(escape(line), soft_wrap=True)).items():
         console.print(f"{label}: {escape(str(path))}")
     return 0
 
@@ -206,28 +195,31 @@ def cmd_new_game(args) -> int:
     return 0
 
 
+def cmd_selftest(args) -> int:
+    outcome = usecases.selftest_game(args.name)
+    marks = {"passed": "[green]pass[/green]", "failed": "[red]FAIL[/red]", "skipped": "[yellow]skip[/yellow]"}
+    for r in outcome.results:
+        console.print(f"{marks[r.status]}  {escape(r.name)}: {escape(r.proves)}."
+                      + (f" {escape(r.sentence)}" if r.sentence else ""))
+    failed = [r.name for r in outcome.results if r.status == "failed"]
+    if failed:
+        console.print(f"The game {escape(outcome.game)} failed {len(failed)} of {len(outcome.results)} checks: "
+                      f"{escape(', '.join(failed))}.")
+        return 1
+    console.print(f"The game {escape(outcome.game)} passed every check the grader's tests run on every game.")
+    return 0
+
+
 def cmd_import(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    source = Path(args.source)
-    if not source.exists():
-        raise UsageError(f"{source}: no such file or folder.")
-    target = assignment.submissions_dir
-    if usecases.is_demo_config(cfg_path):
-        raise UsageError(f"{cfg_path} is the bundled demo's config: importing {source} would put your class among "
-                         f"its demo players in {target}; nothing was imported. Start a course folder of your own "
-                         f"(grader init ~/my-course --assignment {assignment.name}) and import there.")
-    try:
-        report = import_submissions(source, target.parent, target.name, fmt=args.format,
-                                    entry=assignment.ruleset.entry, roster=args.roster and Path(args.roster))
-    except ImportRefused as exc:
-        raise UsageError(str(exc)) from None
-    report.assignment = f"{assignment.name} ({target})"     # the assignment, not its folder's name
-    console.print(escape(str(report)))
-    if not (report.imported or report.replaced or report.unchanged):
+    imported = usecases.import_class(assignment, cfg_path, Path(args.source), fmt=args.format,
+                                     roster=Path(args.roster) if args.roster else None)
+    console.print(escape(str(imported.report)))
+    if not imported.anything:
         hint = f" Is --format {args.format} right for this download?" if args.format != "auto" else ""
-        err.print(f"grader: nothing was imported from {escape(str(source))} "
-                  f"({len(report.refused)} refused).{escape(hint)}")
+        err.print(f"grader: nothing was imported from {escape(str(imported.source))} "
+                  f"({len(imported.report.refused)} refused).{escape(hint)}")
         return 1
     console.print(f"Next: grader run {assignment.name}")
     return 0
@@ -241,56 +233,34 @@ def cmd_export(args) -> int:
                          f"build the autograder with 'grader gradescope {assignment.name}' and upload it to a "
                          "Gradescope programming assignment; league grades go to the LMS with --moodle, "
                          "--canvas or the plain CSV.")
-    doc = usecases.results(assignment)
-    rows = usecases.export_rows(assignment, doc)
-    lms_file = args.moodle or args.canvas
-    writing = Path(args.out) if args.out else default_out(Path(lms_file)) if lms_file else \
-        assignment.reports_dir / "grades.csv"
-    refusal = usecases.export_refusal(assignment, doc, rows, writing)
-    if refusal:
-        err.print(f"grader: {escape(refusal)}")
+    export = usecases.export_grades(assignment, out=Path(args.out) if args.out else None,
+                                    moodle=Path(args.moodle) if args.moodle else None,
+                                    canvas=Path(args.canvas) if args.canvas else None,
+                                    canvas_assignment=args.canvas_assignment, allow_partial=args.allow_partial)
+    if export.refusal:
+        err.print(f"grader: {escape(export.refusal)}")
         return 1
-    try:
-        if not (args.moodle or args.canvas):
-            out = Path(args.out or assignment.reports_dir / "grades.csv")
-            write_grades_csv(out, doc, assignment.config.report_url)
-            flagged = flags_of(rows)
-            console.print(f"Wrote {escape(str(out))}: {len(rows)} students{escape(flag_count(flagged))}.")
-            for line in flagged_lines(flagged):
-                console.print(escape(line))
-        if args.moodle:
-            console.print(escape(str(fill_moodle_worksheet(Path(args.moodle), rows,
-                                                           Path(args.out) if args.out else None,
-                                                           allow_partial=args.allow_partial))))
-        if args.canvas:
-            if not args.canvas_assignment:
-                raise UsageError("--canvas needs --canvas-assignment: the gradebook column's title or id.")
-            console.print(escape(str(fill_canvas_gradebook(Path(args.canvas), rows, args.canvas_assignment,
-                                                           Path(args.out) if args.out else None,
-                                                           allow_partial=args.allow_partial))))
-        review = usecases.write_review(assignment, rows)
-        if review is not None:
-            console.print(f"The feedback with the similarity flags, for you to review (not to upload): "
-                          f"{escape(str(review))}")
-    except Unmatched as exc:
-        err.print(f"grader: {escape(str(exc))}")
+    if export.csv is not None:
+        console.print(f"Wrote {escape(str(export.csv))}: {len(export.rows)} students{escape(export.flag_count)}.")
+        for line in export.flagged:
+            console.print(escape(line))
+    for summary in export.filled:
+        console.print(escape(summary))
+    if export.unmatched:
+        err.print(f"grader: {escape(export.unmatched)}")
         return 1
-    except (CsvProblem, OSError) as exc:
-        raise UsageError(str(exc) if isinstance(exc, CsvProblem) else
-                         f"cannot read or write a grade file: {exc.filename}: {exc.strerror or exc}.") from None
+    if export.problem:
+        raise UsageError(export.problem)
+    if export.review is not None:
+        console.print(f"The feedback with the similarity flags, for you to review (not to upload): "
+                      f"{escape(str(export.review))}")
     return 0
 
 
 def cmd_gradescope(args) -> int:
     assignments, cfg_path = _assignments(args)
     assignment = pick(assignments, args.assignment, cfg_path)
-    try:
-        out = build_autograder(assignment, cfg_path, Path(args.out), visibility=args.visibility,
-                               leaderboard=args.leaderboard)
-    except AutograderProblem as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
+    out = usecases.autograder(assignment, cfg_path, args.out, visibility=args.visibility, leaderboard=args.leaderboard)
     console.print(f"Wrote {escape(str(out))}: upload it as the autograder of a Gradescope programming "
                   f"assignment (Ubuntu base image); every upload then gets the {escape(assignment.name)} "
                   f"validation stages as tests.")
@@ -386,8 +356,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("new-game", help="a new game's package from a template: rules, shim, probes, a built-in, a skeleton")
     p.add_argument("name", help="the game's name (a Python package name: lower-case, digits, _)")
     p.add_argument("--like", default="colosseum",
-                   help="the shape of the course's student API to start from (colosseum: a class with a method)")
+                   help="the shape of the course's student API to start from (colosseum: a class whose method gets "
+                        "plain values; bohnenspiel: a subclass of the course's own Player shown its Board object)")
     p.set_defaults(func=cmd_new_game)
+
+    p = sub.add_parser("selftest", help="run on one game every check the grader's tests run on every game, "
+                                        "saying what each proves")
+    p.add_argument("name", help="the game's name (a package under rulesets/ or an installed one)")
+    p.set_defaults(func=cmd_selftest)
 
     p = sub.add_parser("import", help="import a class download from the LMS (Moodle, Canvas, Gradescope, BRUTE, folder)")
     p.add_argument("source", help="the downloaded zip or its unpacked folder")
@@ -413,7 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("assignment", nargs="?")
     p.add_argument("--out", default="autograder.zip", help="where to write the zip (default: autograder.zip)")
     p.add_argument("--visibility", default="visible",
-                   choices=["visible", "hidden", "after_due_date", "after_published"],
+                   choices=usecases.AUTOGRADER_VISIBILITIES,
                    help="when students see the tests (Gradescope's visibility)")
     p.add_argument("--leaderboard", action="store_true", help="add a leaderboard entry (stage points, smoke wins)")
     p.set_defaults(func=cmd_gradescope)

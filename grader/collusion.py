@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .standings import ELO_SCALE, Z95, ratings
 
@@ -102,7 +103,7 @@ def win_probability(rated: dict, a: str, b: str) -> float:
     return 1.0 / (1.0 + math.exp(-mu / math.sqrt(1 + math.pi * var / 8)))
 
 
-def _scored(games: list[dict]) -> list[dict]:
+def _scored(games: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [g for g in games if g.get("points") and g.get("seat0") != g.get("seat1")
             and not (g["points"][0] == 0 and g["points"][1] == 0)]
 
@@ -118,14 +119,14 @@ class PairTest:
     p_win: float
     score: float
     n: int
-    games: list[dict]
+    games: list[Mapping[str, Any]]
 
 
-def pair_tests(games: list[dict], refit_below: float = SCREEN) -> list[PairTest]:
+def pair_tests(games: Iterable[Mapping[str, Any]], refit_below: float = SCREEN) -> list[PairTest]:
     """Both directions of every pair with enough games outside it, uncorrected; a pair whose
     surprise under the full fit is below `refit_below` is judged by the fit without its games."""
     games = sorted(_scored(games), key=lambda g: (str(g.get("id")), g["seat0"], g["seat1"]))
-    by_pair: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    by_pair: dict[tuple[str, str], list[Mapping[str, Any]]] = defaultdict(list)
     for g in games:
         by_pair[_pair(g)].append(g)
     played: dict[str, int] = defaultdict(int)
@@ -160,12 +161,12 @@ def pair_tests(games: list[dict], refit_below: float = SCREEN) -> list[PairTest]
     return tests
 
 
-def _pair(g: dict) -> tuple[str, str]:
+def _pair(g: Mapping[str, Any]) -> tuple[str, str]:
     a, b = sorted((g["seat0"], g["seat1"]))
     return a, b
 
 
-def result_flags(games: list[dict], alpha: float = ALPHA) -> list[Flag]:
+def result_flags(games: Iterable[Mapping[str, Any]], alpha: float = ALPHA) -> list[Flag]:
     """Pairs whose results against each other the rest of the league makes very unlikely."""
     candidates = pair_tests(games)
     tests = max(len(candidates), 1)
@@ -213,7 +214,8 @@ def replay_suspicious(games: list[dict], players: Iterable[str], settings: Repla
     return games, waves
 
 
-def blunder_counts(games: list[dict], game, blunder, known: dict | None = None) -> dict[tuple[str, str], list[int]]:
+def blunder_counts(games: Iterable[Mapping[str, Any]], game, blunder,
+                   known: dict | None = None) -> dict[tuple[str, str], list[int]]:
     """{(player, opponent): [obviously losing moves, moves the ruleset could judge]}. `known`: {game
     id: [seat 0's, seat 1's [blunders, judged]]} of games counted before, read and filled in (a
     game's id holds both submissions' content, so a re-run replays only new games)."""
@@ -246,7 +248,8 @@ def blunder_counts(games: list[dict], game, blunder, known: dict | None = None) 
     return counts
 
 
-def move_flags(counts: dict[tuple[str, str], list[int]], games: list[dict], alpha: float = ALPHA) -> list[Flag]:
+def move_flags(counts: dict[tuple[str, str], list[int]], games: Iterable[Mapping[str, Any]],
+               alpha: float = ALPHA) -> list[Flag]:
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for (player, _), (b, m) in counts.items():
         totals[player][0] += b
@@ -269,7 +272,7 @@ def move_flags(counts: dict[tuple[str, str], list[int]], games: list[dict], alph
     return flags
 
 
-def find_collusion(games: list[dict], game=None, blunder=None, alpha: float = ALPHA,
+def find_collusion(games: Iterable[Mapping[str, Any]], game=None, blunder=None, alpha: float = ALPHA,
                    known: dict | None = None) -> list[Flag]:
     """Every flag of a league's games (results.json's `games`), most significant first. `known`:
     the per-game move counts of an earlier run (see blunder_counts), read and filled in."""

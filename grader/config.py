@@ -3,6 +3,11 @@
 The schema is plain pydantic models with unknown keys forbidden, so a typo is caught rather than
 silently ignored. `load_config` raises `ConfigError` whose message names the file, the key and what
 was expected; callers print it and exit with status 2.
+
+A leaf: it reads the schema and asks the ruleset (its game parameters, stages and built-ins), and
+imports no other module of the grader. What only the grader can judge (a grading formula tried on
+an empty league, a console program's patterns, the builds of the kinds table) is checked where an
+assignment is loaded (grader/config_checks.py, called by grader/assignment.py).
 """
 from __future__ import annotations
 
@@ -11,14 +16,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 import rulesets
 from rulesets.base import BadParams
-from sandbox.host import LAYERS
-
-from .console_driver import check_patterns, console_kind
-from .player_kinds import PROGRAMS
+from sandbox.layers import LAYERS
 
 POLICIES = ("forfeit", "random", "disqualify")
 
@@ -109,28 +111,16 @@ class LeagueConfig(Strict):
     dask: dict[str, Any] = Field(default_factory=dict)
 
 
-def _every_build() -> list[str]:
-    return list(PROGRAMS)
-
-
 class ProgramsConfig(Strict):
     """Builds of players (grader/builds.py; Java players too): which line-protocol builds are allowed, and
     the limits of every build and of the build cache."""
 
-    builds: list[str] = Field(default_factory=_every_build)        # rows of grader/player_kinds.py
+    builds: list[str] | None = None             # rows of grader/player_kinds.py; None: every one (builds.allowed_builds)
     build_time_s: float = Field(120, gt=0)
     build_memory_mb: int = Field(1024, ge=64)
     output_mb: int = Field(64, ge=1)            # what one build may leave in its folder, in all
     output_files: int = Field(4096, ge=16)
     cache_mb: int = Field(2048, ge=1)           # the build cache: least recently used evicted above it
-
-    @field_validator("builds")
-    @classmethod
-    def _known_builds(cls, builds: list[str]) -> list[str]:
-        unknown = [b for b in builds if b not in PROGRAMS]
-        if unknown:
-            raise ValueError(f"unknown build {unknown[0]!r}: the builds are {', '.join(PROGRAMS)}")
-        return builds
 
 
 class ThresholdRule(Strict):
@@ -301,9 +291,17 @@ class LtiPlatformConfig(Strict):
 class LtiConfig(Strict):
     """Students arrive from the LMS and grades go back to it (grader/serve/lti.py, docs/LTI.md)."""
 
-    platforms: list[LtiPlatformConfig] = Field(min_length=1)
+    platforms: list[LtiPlatformConfig] = []
     grade: Literal["best", "latest"] = "best"         # which upload's grade counts and is sent
     send_every_minutes: float | None = Field(10, gt=0)   # grades go back by themselves this often; null: by hand
+    dynamic_registration: bool = False                # an LMS may register itself at /lti/register (docs/LTI.md)
+
+    @model_validator(mode="after")
+    def _some_platform(self) -> LtiConfig:
+        if not self.platforms and not self.dynamic_registration:
+            raise ValueError("lists no platform: add one under platforms, or set dynamic_registration: true "
+                             "and register the LMS from its side")
+        return self
 
 
 class ServeConfig(Strict):
@@ -395,17 +393,7 @@ def load_config(path: str | Path) -> tuple[Config, Path]:
 
 
 def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
-    """Game parameters and stage names are the ruleset's business: ask it."""
-    # here, not above: grading and standings load NumPy (~200-300 ms measured), which a league
-    # worker's start (grader.executors, which loads this module) does not need
-    from .grading import GradingConfigError, compute_grades
-    from .standings import compute_standings
-
-    try:
-        if a.grading.kind != "validation":
-            compute_grades(compute_standings([], []), a.grading.model_dump())
-    except GradingConfigError as exc:
-        raise ConfigError(f"{path}: assignments.{name}.grading: {exc}") from None
+    """Game parameters, stage names and built-ins are the ruleset's business: ask it."""
     ruleset = rulesets.load(a.ruleset)
     try:
         game = ruleset.game(**a.game)
@@ -413,20 +401,6 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}") from None
     except TypeError as exc:
         raise ConfigError(f"{path}: assignments.{name}.game: {exc}.") from None
-    kind = console_kind(ruleset)
-    if kind is None and (a.validation.kind == "program" or a.validation.program_patterns
-                         or a.validation.submission_patterns):
-        raise ConfigError(f"{path}: assignments.{name}.validation: {a.ruleset} has no command-line kind of "
-                          f"submission, so kind must be auto or module and program_patterns and "
-                          f"submission_patterns must be empty.")
-    if kind is not None:
-        for key, layers in [("program_patterns", [a.validation.program_patterns])] + [
-                (f"submission_patterns.{sid}", [a.validation.program_patterns, own])
-                for sid, own in a.validation.submission_patterns.items()]:
-            try:
-                check_patterns(kind, *layers)
-            except ValueError as exc:
-                raise ConfigError(f"{path}: assignments.{name}.validation.{key}: {exc}") from None
     known = {p.name for p in (ruleset.probes(game) if ruleset.probes else [])}
     for stage in a.validation.stages:
         if stage not in known:

@@ -26,7 +26,7 @@ FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 CHUNK = 1 << 20
 
 
-class Refused(Exception):
+class NotTaken(Exception):
     """A build's folder holds something the grader will not take; str() is the sentence for the student."""
 
 
@@ -52,7 +52,7 @@ def _openat2(dirfd: int, rel: str, flags: int) -> int:
 def _components(rel: str) -> list[str]:
     parts = rel.split("/")
     if not rel or rel.startswith("/") or any(p in ("", ".", "..") for p in parts):
-        raise Refused(f"{rel!r} is not a plain path inside the build's folder.")
+        raise NotTaken(f"{rel!r} is not a plain path inside the build's folder.")
     return parts
 
 
@@ -131,9 +131,9 @@ def copy_out(src_fd: int, dest: Path, mode: int, max_bytes: int) -> int:
     """Copy the regular file open as `src_fd` into a new file `dest` (created here, `mode`); its size."""
     st = os.fstat(src_fd)
     if not stat.S_ISREG(st.st_mode):
-        raise Refused("it is not a regular file")
+        raise NotTaken("it is not a regular file")
     if st.st_size > max_bytes:
-        raise Refused(f"it is {st.st_size / 1e6:.1f} MB, over the {max_bytes / 1e6:g} MB a build may leave")
+        raise NotTaken(f"it is {st.st_size / 1e6:.1f} MB, over the {max_bytes / 1e6:g} MB a build may leave")
     os.set_blocking(src_fd, True)
     out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     size = 0
@@ -141,7 +141,7 @@ def copy_out(src_fd: int, dest: Path, mode: int, max_bytes: int) -> int:
         while chunk := os.read(src_fd, CHUNK):
             size += len(chunk)
             if size > max_bytes:
-                raise Refused(f"it grew over the {max_bytes / 1e6:g} MB a build may leave while being copied")
+                raise NotTaken(f"it grew over the {max_bytes / 1e6:g} MB a build may leave while being copied")
             view = memoryview(chunk)
             while view:
                 view = view[os.write(out, view):]

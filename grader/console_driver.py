@@ -5,9 +5,9 @@ A ruleset declares its command-line kind as data, the `console` field of its Rul
 rulesets.console.ConsoleProgram (entry and the names it may have, is_program(facts), patterns and
 templates, points, and scenarios() -> objects with .label: str and .play(console) -> None).
 
-`play` drives a `Console` (launch, send, find, expect) and raises `console.fail(sentence)` when
+`play` drives a `Console` (launch, send, find) and raises `console.fail(sentence)` when
 the program does something wrong. Output the driver cannot follow raises `Unparsable` (through
-`expect` or `console.unparsable(...)`): that scenario "needs a human" — the sentence quotes the
+`console.unparsable(...)`): that scenario "needs a human" — the sentence quotes the
 output (trimmed) and the pattern that did not match, the transcript goes to the TA, and the check
 records no points for the program rather than a silent 0. The game logic (what the right move is)
 stays in the ruleset; this module knows nothing about games.
@@ -217,13 +217,6 @@ class Console:
         if self.clock() - self.read_from > self.read_budget_s:
             raise OutputUnreadable(f"{self.read_when.capitalize()}, the program's output could not be read in "
                                    f"{self.read_budget_s:g} s.")
-
-    def expect(self, name: str, text: str, what: str) -> Any:
-        """The last match of pattern `name` in `text`; Unparsable (quoting `text`) if none."""
-        found = self.find(name, text)
-        if not found:
-            raise self.unparsable(what, name, text)
-        return found[-1]
 
     def unparsable(self, what: str, name: str, text: str, why: str = "") -> Unparsable:
         """The exception for output `text` where pattern `name` should have found `what`."""

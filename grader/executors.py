@@ -20,6 +20,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+from sandbox.box import kill_if
+
 from .assignment import Assignment
 from .match import GameResult, play_game, player_factory
 from .submissions import stage_root
@@ -172,8 +174,9 @@ def reap_orphaned_players() -> int:
                 who = json.loads(os.pread(fd, 4096, 0) or b"{}")
             except ValueError:
                 who = {}
+            pid, start = who.get("pid"), who.get("start")
             if who.get("boot") == here.get("boot") and who.get("pidns") == here.get("pidns") \
-                    and _kill_if_same(who.get("pid"), who.get("start")):
+                    and isinstance(pid, int) and isinstance(start, int) and kill_if(pid, _started_at(pid, start)):
                 killed += 1
                 log.warning("killed player pid %s: the worker that started it is gone", who["pid"])
             note.unlink(missing_ok=True)
@@ -196,24 +199,10 @@ def _unlink_unlocked(path: Path) -> None:
         os.close(fd)
 
 
-def _kill_if_same(pid, start) -> bool:
-    """SIGKILL `pid` if it is still the process that started at `start` ticks (through a pidfd, so
-    a pid reused between the check and the signal is never hit)."""
-    if not isinstance(pid, int) or not isinstance(start, int):
-        return False
-    try:
-        pidfd = os.pidfd_open(pid)
-    except OSError:
-        return False                                # gone already
-    try:
-        if _start_ticks(pid) != start:
-            return False                            # another process has that pid now
-        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(pidfd)
+def _started_at(pid: int, start: int) -> Callable[[], bool]:
+    """Whether `pid` is still the process that started at `start` ticks (not another one given its
+    pid since): what `kill_if` asks once a pidfd pins the process."""
+    return lambda: _start_ticks(pid) == start
 
 
 def _broke(fut: Future) -> bool:

@@ -8,6 +8,9 @@ one per line, no alignment by spaces (Moodle shows feedback as HTML, where runs 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .results_doc import ResultsDoc, SubmissionRow
 
 
 def num(value) -> str:
@@ -153,11 +156,12 @@ def _grading_rule(grading: Mapping | None) -> str | None:
     return None
 
 
-def student_feedback(sub: Mapping, doc: Mapping, report_url: str | None = None) -> str:
+def student_feedback(sub: SubmissionRow, doc: ResultsDoc, report_url: str | None = None) -> str:
     """The feedback for one student: what passed, what failed with its sentence, the place among
-    the students, the grade and why, penalties, and the link to the student's page."""
+    the students, the grade and why, penalties, and the link to the student's page. A field may be
+    missing: the document may be an older grader's results.json, read from disk."""
     assignment = doc.get("assignment") or {}
-    validation = sub.get("validation") or {}
+    validation: Mapping[str, Any] = sub.get("validation") or {}
     checks = [c for c in validation.get("checks") or [] if isinstance(c, Mapping)]
     lines = [str(assignment.get("title") or assignment.get("name") or "Your submission")]
     passed = [c for c in checks if c.get("passed")]

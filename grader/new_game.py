@@ -16,15 +16,27 @@ from string import Template
 import rulesets
 
 SCAFFOLD = Path(rulesets.__file__).resolve().parent / "scaffold"
-# template file -> where it goes in the new package (the student file twice: a built-in, the skeleton)
-PLACES = {"__init__.py.tmpl": ("__init__.py",), "engine.py.tmpl": ("engine.py",), "shim.py.tmpl": ("shim.py",),
-          "README.md.tmpl": ("README.md",),
-          "student_agent.py.tmpl": ("players/random/student_agent.py", "skeleton/student_agent.py")}
+COMMON = "_common"              # templates every style shares (the engine), unless a style has its own
+BUILT_IN = "players/random"     # the student file goes here (a built-in) and to skeleton/ (what students start from)
 
 
 def styles() -> tuple[str, ...]:
     """The course-API shapes a new game can start from (rulesets/scaffold/<style>/)."""
-    return tuple(sorted(p.name for p in SCAFFOLD.iterdir() if p.is_dir())) if SCAFFOLD.is_dir() else ()
+    if not SCAFFOLD.is_dir():
+        return ()
+    return tuple(sorted(p.name for p in SCAFFOLD.iterdir() if p.is_dir() and p.name != COMMON))
+
+
+def places(like: str) -> dict[Path, tuple[str, ...]]:
+    """Template file -> where it goes in the new package: each `X.tmpl` of the style (or of the shared
+    folder, where the style has none) becomes `X`; the student's file (`student_*.py.tmpl`) goes twice."""
+    found = {p.name: p for p in sorted((SCAFFOLD / COMMON).glob("*.tmpl"))}
+    found.update({p.name: p for p in sorted((SCAFFOLD / like).glob("*.tmpl"))})
+    out: dict[Path, tuple[str, ...]] = {}
+    for name, path in found.items():
+        target = name.removesuffix(".tmpl")
+        out[path] = (f"{BUILT_IN}/{target}", f"skeleton/{target}") if target.startswith("student_") else (target,)
+    return out
 
 
 @dataclass(frozen=True)
@@ -57,8 +69,8 @@ def write(name: str, like: str) -> NewGame:
     folder = SCAFFOLD.parent / name
     written: list[Path] = []
     try:
-        for template, targets in PLACES.items():
-            text = Template((SCAFFOLD / like / template).read_text(encoding="utf-8")).substitute(values)
+        for template, targets in places(like).items():
+            text = Template(template.read_text(encoding="utf-8")).substitute(values)
             for target in targets:
                 path = folder / target
                 path.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,7 @@ import json
 import shlex
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, Final, cast
 
 from rulesets.base import JSON, Game, State
 
@@ -17,11 +18,26 @@ from .assignment import Assignment
 from .feedback import student_feedback
 from .grading import Grade
 from .grading import compute_grades as grade
+from .league import LeagueRun
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .lms.penalties import apply_penalties
 from .report import render_sites, submission_pages
+from .results_doc import (
+    AssignmentFacts,
+    Crosstable,
+    GameEntry,
+    GradeFacts,
+    PlayerStats,
+    RankedBy,
+    ResultsDoc,
+    Standing,
+    Status,
+    SubmissionRow,
+    Validation,
+)
 from .schedule import BASELINE_ROUND
-from .store import Store
+from .standings import Row
+from .store import GameRecord, Store
 
 ADJECTIVES = ("Amber", "Brisk", "Calm", "Daring", "Eager", "Fuzzy", "Gentle", "Hasty", "Icy", "Jolly", "Keen",
               "Lucky", "Mellow", "Nimble", "Odd", "Proud", "Quiet", "Rapid", "Shy", "Tidy", "Upbeat", "Vivid",
@@ -41,7 +57,7 @@ def pseudonym(sub_id: str, salt: str, attempt: int = 0) -> str:
     return words if attempt < tries_per_word_pair else f"{words} {attempt - tries_per_word_pair + 2}"
 
 
-def pseudonyms(ids, salt: str, kept: dict[str, str] | None = None) -> dict[str, str]:
+def pseudonyms(ids: Iterable[str], salt: str, kept: dict[str, str] | None = None) -> dict[str, str]:
     """{id: stand-in name}, no two alike in the league. A name kept from an earlier run (`kept`,
     read from the store) stays its holder's; the others, in an order drawn from the salt, take
     the first of their own seeded names that no one holds or held. So names are stable across
@@ -64,7 +80,7 @@ def pseudonyms(ids, salt: str, kept: dict[str, str] | None = None) -> dict[str, 
     return out
 
 
-def _player_stats(stats: dict[str, dict], g) -> None:
+def _player_stats(stats: dict[str, PlayerStats], g: GameRecord) -> None:
     """Add one game to each submission's slowest move, peak memory and sample of captured output."""
     players = json.loads(g.players_json or "[]")
     for seat, sid in enumerate((g.seat0, g.seat1)):
@@ -73,7 +89,7 @@ def _player_stats(stats: dict[str, dict], g) -> None:
         p = players[seat]
         s = stats.setdefault(sid, {"slowest_move_s": 0.0, "peak_memory_mb": None, "output": "",
                                    "moves": 0, "replaced": 0})
-        s["slowest_move_s"] = max(s["slowest_move_s"], p.get("slowest_move_s") or 0.0)
+        s["slowest_move_s"] = max(s["slowest_move_s"] or 0.0, p.get("slowest_move_s") or 0.0)
         s["moves"] += p.get("moves") or 0            # how many the course's policy replaced by random ones
         s["replaced"] += sum(i.get("kind") == "substituted" for i in p.get("incidents") or [])
         if p.get("peak_memory_mb") is not None:
@@ -82,126 +98,181 @@ def _player_stats(stats: dict[str, dict], g) -> None:
             s["output"] += f"--- game {g.key[:10]} ---\n{p['output'][:4000]}\n"
 
 
+def _add_to_crosstable(cross: Crosstable, ids: dict[str, str], g: GameRecord) -> None:
+    """Add one ranked game to both seats' cells (`ids` keeps one copy of each id: a league's
+    crosstable has ~90,000 cells)."""
+    seat0, seat1 = ids.setdefault(g.seat0, g.seat0), ids.setdefault(g.seat1, g.seat1)
+    gid = game_id(g.key)                       # shared by both seats' cells
+    for x, y, px in ((seat0, seat1, g.points0), (seat1, seat0, g.points1)):
+        cell = cross.setdefault(x, {}).setdefault(y, {"points": 0.0, "games": 0, "game_ids": []})
+        cell["points"] += px
+        cell["games"] += 1
+        cell["game_ids"].append(gid)
+
+
+def league_pass(store: Store, assignment: str, keys: set[str]) -> tuple[dict[str, PlayerStats], Crosstable]:
+    """The players' statistics (every finished game) and the crosstable (the ranked games: a
+    collusion replay or a baseline game is a flag or a pass, never a place, as in the standings),
+    from one pass over the store."""
+    stats: dict[str, PlayerStats] = {}
+    cross: Crosstable = {}
+    ids: dict[str, str] = {}
+    for stored in store.each_game(assignment, keys=keys):
+        if stored.status != "done":
+            continue
+        _player_stats(stats, stored)
+        if stored.round not in (collusion.REPLAY_ROUND, BASELINE_ROUND):
+            _add_to_crosstable(cross, ids, stored)
+    return stats, cross
+
+
 def game_id(key: str) -> str:
     return key[:16]
 
 
-def results_document(assignment: Assignment, run, grades: dict, store: Store, anonymise: bool | None = None) -> dict:
-    """The whole outcome of a run as plain data (the schema is in grader/report.py). Its `games`
+class Naming:
+    """The names a run's entrants are shown by: on the instructor's site (`shown`: the name, or the
+    pseudonym when anonymised), on the public site (`public`), and in a `grader play` line (`spec`).
+    Made once per document; the pseudonyms are kept in the store, so they stay from run to run."""
+
+    def __init__(self, assignment: Assignment, run: LeagueRun, store: Store, anonymise: bool) -> None:
+        self.assignment, self.anonymise = assignment, anonymise
+        self.names = {s.id: s.display_name for s in [*run.submissions, *run.entrants]}
+        self.sources = {s.id: s.source for s in run.submissions}
+        self.specs: dict[str, str] = {}
+        self.salt = seeds.pseudonym_salt(assignment.league_key(), assignment.name)
+        self.stand_ins = pseudonyms([s.id for s in run.submissions], self.salt,
+                                    store.pseudonyms(assignment.name, self.salt))
+        store.keep_pseudonyms(assignment.name, self.salt, self.stand_ins)
+
+    def shown(self, sid: str) -> str:
+        if self.anonymise and not sid.startswith("builtin:"):
+            return self.stand_ins.get(sid) or sid
+        return self.names.get(sid, sid)
+
+    def public(self, sid: str) -> str:
+        """The name on the published site: a pseudonym unless the config allows this student's name."""
+        allowed = self.assignment.config.public_names
+        if sid.startswith("builtin:") or allowed is True or (isinstance(allowed, list) and sid in allowed):
+            return self.shown(sid)
+        return self.stand_ins.get(sid) or pseudonym(sid, self.salt)
+
+    def spec(self, sid: str) -> str:
+        """How `grader play` names this entrant: a built-in's name, else the submission's path
+        (resolved once per entrant, not per game)."""
+        if sid.startswith("builtin:") or sid not in self.sources:
+            return sid
+        if sid not in self.specs:
+            try:
+                path = Path(self.sources[sid]).resolve().relative_to(self.assignment.base)
+            except ValueError:
+                path = Path(self.sources[sid])
+            self.specs[sid] = shlex.quote(str(path))
+        return self.specs[sid]
+
+
+def submission_status(run: LeagueRun, sid: str) -> tuple[Status, str]:
+    """(status, why) of one entrant: disqualified, built-in, failed (with the failing stage),
+    needing a human, or valid."""
+    v = run.validations.get(sid)
+    if sid in run.disqualified:
+        return "disqualified", run.disqualified[sid]
+    if sid.startswith("builtin:"):
+        return "built-in", "a reference player"
+    if v is None:
+        sub = next((s for s in run.submissions if s.id == sid), None)
+        return "failed", (sub.problem if sub else "") or "not validated"
+    unread = needs_human(v)
+    if unread:
+        return NEEDS_HUMAN, unread
+    if not v.get("passed"):
+        return "failed", _failed_validation(v)
+    return "valid", ""
+
+
+def _validation_part(v: dict[str, Any] | None) -> Validation | None:
+    """What the document keeps of a stored validation report (read from the store's JSON, as written
+    by `ValidationReport.to_json`)."""
+    if v is None:
+        return None
+    return cast(Validation, {key: v.get(key) for key in ("passed", "points", "max_points", "checks", "games")})
+
+
+def standing(row: Row | None) -> Standing:
+    """A submission's line of the standings (all None for one that is not in them)."""
+    return {"rank": row.rank if row else None, "points": row.points if row else None,
+            "wins": row.wins if row else None, "draws": row.draws if row else None,
+            "losses": row.losses if row else None, "games": row.games if row else None,
+            "rating": row.rating if row else None, "rating_low": row.rating_low if row else None,
+            "rating_high": row.rating_high if row else None}
+
+
+def grade_facts(assignment: Assignment, g: Grade | None, meta: dict[str, Any] | None) -> GradeFacts:
+    """The grade after the config's penalties (upload count, lateness: from the submission's
+    metadata), its maximum and why."""
+    grade, penalties = (g.value if g else None), []
+    if g is not None and assignment.config.penalties and meta:
+        applied = apply_penalties(g.value, uploads=meta.get("uploads"), uploaded_at=meta.get("uploaded_at"),
+                                  config=assignment.config.penalties)
+        grade, penalties = applied.points, applied.lines
+    return {"grade": grade, "grade_max": g.max if g else None, "grade_reason": g.reason if g else None,
+            "penalties": penalties}
+
+
+NO_PLAY: PlayerStats = {"slowest_move_s": None, "peak_memory_mb": None, "output": "", "moves": 0, "replaced": 0}
+
+
+def submission_rows(assignment: Assignment, run: LeagueRun, grades: dict[str, Grade],
+                    stats: dict[str, PlayerStats], naming: Naming) -> list[SubmissionRow]:
+    """One row per submission and built-in entrant, ranked first (in rank order), then by name."""
+    rows = {r.id: r for r in run.standings.rows} if run.standings else {}
+    metadata = {s.id: s.metadata for s in run.submissions}
+    subs: list[SubmissionRow] = []
+    for sid in [s.id for s in run.submissions] + [e.id for e in run.entrants if e.builtin]:
+        status, detail = submission_status(run, sid)
+        graded = grade_facts(assignment, grades.get(sid), metadata.get(sid))
+        subs.append({
+            "id": sid, "display_name": naming.shown(sid), "public_name": naming.public(sid), "status": status,
+            "status_detail": detail, "validation": _validation_part(run.validations.get(sid)),
+            **standing(rows.get(sid)), **graded,
+            "student_name": (metadata.get(sid) or {}).get("name") or naming.names.get(sid, sid),
+            **stats.get(sid, NO_PLAY),
+        })
+    subs.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0, s["display_name"]))
+    return subs
+
+
+def assignment_facts(assignment: Assignment, run: LeagueRun, anonymise: bool) -> AssignmentFacts:
+    """The document's header: the assignment, its ruleset, game, limits, league and grading."""
+    lg = assignment.config.league
+    ranked: RankedBy = "rating" if run.standings and run.standings.rank_by == "rating" else "points"
+    return {
+        "name": assignment.name, "title": assignment.title, "ruleset": assignment.ruleset.name,
+        "ruleset_title": assignment.ruleset.title, "ruleset_version": assignment.ruleset.version,
+        "game": assignment.game.params, "limits": assignment.describe_limits(),
+        "league": {"format": lg.format, "games_per_pair": lg.games_per_pair, "seed": lg.seed, "ranked_by": ranked},
+        "grading": assignment.config.grading.model_dump(),
+        "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "grader_version": __version__, "anonymised": anonymise,
+        "summary": run.summary_line(),
+    }
+
+
+def results_document(assignment: Assignment, run: LeagueRun, grades: dict[str, Grade], store: Store,
+                     anonymise: bool | None = None) -> ResultsDoc:
+    """The whole outcome of a run as plain data (its types: grader/results_doc.py). Its `games`
     is a `GameStream`: read from the store one game at a time whenever it is iterated, so neither
     the document nor its writing holds the league's games (their moves) in memory; the
     crosstable and the players' statistics come from one pass over the store."""
     anonymise = assignment.config.anonymise if anonymise is None else anonymise
-    lg = assignment.config.league
     keys = set(run.keys)
-    stats: dict[str, dict] = {}
-    cross: dict[str, dict] = {}
-    ids: dict[str, str] = {}                       # one copy of each id: a league's crosstable has ~90,000 cells
-    for stored in store.each_game(assignment.name, keys=keys):
-        if stored.status != "done":
-            continue
-        _player_stats(stats, stored)
-        if stored.round in (collusion.REPLAY_ROUND, BASELINE_ROUND):   # a flag or a pass, never a place (as the standings)
-            continue
-        seat0, seat1 = ids.setdefault(stored.seat0, stored.seat0), ids.setdefault(stored.seat1, stored.seat1)
-        gid = game_id(stored.key)                  # shared by both seats' cells
-        for x, y, px in ((seat0, seat1, stored.points0), (seat1, seat0, stored.points1)):
-            cell = cross.setdefault(x, {}).setdefault(y, {"points": 0.0, "games": 0, "game_ids": []})
-            cell["points"] += px
-            cell["games"] += 1
-            cell["game_ids"].append(gid)
-    rows = {r.id: r for r in run.standings.rows} if run.standings else {}
-    names = {s.id: s.display_name for s in [*run.submissions, *run.entrants]}
-    metadata = {s.id: s.metadata for s in run.submissions}
-    sources = {s.id: s.source for s in run.submissions}
-
-    specs: dict[str, str] = {}
-
-    def spec(sid: str) -> str:
-        """How `grader play` names this entrant: a built-in's name, else the submission's path
-        (resolved once per entrant, not per game)."""
-        if sid.startswith("builtin:") or sid not in sources:
-            return sid
-        if sid not in specs:
-            try:
-                path = Path(sources[sid]).resolve().relative_to(assignment.base)
-            except ValueError:
-                path = Path(sources[sid])
-            specs[sid] = shlex.quote(str(path))
-        return specs[sid]
-
-    salt = seeds.pseudonym_salt(assignment.league_key(), assignment.name)
-    stand_ins = pseudonyms([s.id for s in run.submissions], salt, store.pseudonyms(assignment.name, salt))
-    store.keep_pseudonyms(assignment.name, salt, stand_ins)
-
-    def shown(sid: str) -> str:
-        if anonymise and not sid.startswith("builtin:"):
-            return stand_ins.get(sid) or sid
-        return names.get(sid, sid)
-
-    allowed = assignment.config.public_names
-
-    def public(sid: str) -> str:
-        """The name on the published site: a pseudonym unless the config allows this student's name."""
-        if sid.startswith("builtin:") or allowed is True or (isinstance(allowed, list) and sid in allowed):
-            return shown(sid)
-        return stand_ins.get(sid) or pseudonym(sid, salt)
-
-    subs = []
-    for sid in [s.id for s in run.submissions] + [e.id for e in run.entrants if e.builtin]:
-        v = run.validations.get(sid)
-        row = rows.get(sid)
-        if sid in run.disqualified:
-            status, detail = "disqualified", run.disqualified[sid]
-        elif sid.startswith("builtin:"):
-            status, detail = "built-in", "a reference player"
-        elif v is None:
-            sub = next((s for s in run.submissions if s.id == sid), None)
-            status, detail = "failed", (sub.problem if sub else "") or "not validated"
-        elif needs_human(v):
-            status, detail = NEEDS_HUMAN, needs_human(v)
-        elif not v.get("passed"):
-            status, detail = "failed", _failed_validation(v)
-        else:
-            status, detail = "valid", ""
-        g = grades.get(sid)
-        grade, penalties = (g.value if g else None), []
-        if g is not None and assignment.config.penalties and metadata.get(sid):
-            meta = metadata[sid]
-            applied = apply_penalties(g.value, uploads=meta.get("uploads"), uploaded_at=meta.get("uploaded_at"),
-                                      config=assignment.config.penalties)
-            grade, penalties = applied.points, applied.lines
-        subs.append({
-            "id": sid, "display_name": shown(sid), "public_name": public(sid), "status": status,
-            "status_detail": detail,
-            "validation": v and {k: v.get(k) for k in ("passed", "points", "max_points", "checks", "games")},
-            "rank": row.rank if row else None, "points": row.points if row else None,
-            "wins": row.wins if row else None, "draws": row.draws if row else None,
-            "losses": row.losses if row else None, "games": row.games if row else None,
-            "rating": row.rating if row else None, "rating_low": row.rating_low if row else None,
-            "rating_high": row.rating_high if row else None,
-            "grade": grade, "grade_max": g.max if g else None,
-            "grade_reason": g.reason if g else None, "penalties": penalties,
-            "student_name": (metadata.get(sid) or {}).get("name") or names.get(sid, sid),
-            **stats.get(sid, {"slowest_move_s": None, "peak_memory_mb": None, "output": "", "moves": 0,
-                              "replaced": 0}),
-        })
-    subs.sort(key=lambda s: (s["rank"] is None, s["rank"] or 0, s["display_name"]))
-
-    games = GameStream(assignment, store.path, keys, shown, spec)
+    stats, cross = league_pass(store, assignment.name, keys)
+    naming = Naming(assignment, run, store, anonymise)
     return {
-        "assignment": {
-            "name": assignment.name, "title": assignment.title, "ruleset": assignment.ruleset.name,
-            "ruleset_title": assignment.ruleset.title, "ruleset_version": assignment.ruleset.version,
-            "game": assignment.game.params, "limits": assignment.describe_limits(),
-            "league": {"format": lg.format, "games_per_pair": lg.games_per_pair, "seed": lg.seed,
-                       "ranked_by": run.standings.rank_by if run.standings else "points"},
-            "grading": assignment.config.grading.model_dump(),
-            "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "grader_version": __version__, "anonymised": anonymise,
-            "summary": run.summary_line(),
-        },
-        "submissions": subs, "crosstable": cross, "games": games,
+        "assignment": assignment_facts(assignment, run, anonymise),
+        "submissions": submission_rows(assignment, run, grades, stats, naming),
+        "crosstable": cross,
+        "games": GameStream(assignment, store.path, keys, naming.shown, naming.spec),
     }
 
 
@@ -211,13 +282,14 @@ class GameStream:
     ones, checked once a pass against the ruleset's notation today: if a store written by an older
     grader disagrees, every game is replayed for its texts; otherwise no engine state is made."""
 
-    def __init__(self, assignment: Assignment, store_path: Path, keys: set[str], shown, spec):
+    def __init__(self, assignment: Assignment, store_path: Path, keys: set[str], shown: Callable[[str], str],
+                 spec: Callable[[str], str]) -> None:
         self.assignment, self.store_path, self.keys, self.shown, self.spec = assignment, store_path, keys, shown, spec
 
     def __bool__(self) -> bool:
         return bool(self.keys)
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[GameEntry]:
         a = self.assignment
         stale: bool | None = None                  # does the store's notation differ from today's?
         with Store(self.store_path) as store:
@@ -246,17 +318,17 @@ class GameStream:
                 }
 
 
-NEEDS_HUMAN = "needs a human"
+NEEDS_HUMAN: Final = "needs a human"
 
 
-def needs_human(v: dict | None) -> str | None:
+def needs_human(v: dict[str, Any] | None) -> str | None:
     """The sentence of a stage whose output the grader could not read (a TA decides; no grade is
     recorded, so no LMS export writes one), or None."""
     check = next((c for c in (v or {}).get("checks", []) if c.get("needs_human")), None)
     return check["message"] if check else None
 
 
-def _failed_validation(v: dict | None, limit: int = 160) -> str:
+def _failed_validation(v: dict[str, Any] | None, limit: int = 160) -> str:
     """Which required stage failed and its sentence (cut short), so the standings say why."""
     check = next((c for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
                   and not c.get("informational")), None)
@@ -268,7 +340,7 @@ def _failed_validation(v: dict | None, limit: int = 160) -> str:
     return f"failed validation at the {check['name']} stage" + (f": {why}" if why else "")
 
 
-def compute_grades(assignment: Assignment, run) -> dict:
+def grades_of_run(assignment: Assignment, run: LeagueRun) -> dict[str, Grade]:
     """Grades per the assignment's rule; submissions that never entered the league get the floor."""
     excluded = {}
     for sub in run.submissions:
@@ -281,10 +353,11 @@ def compute_grades(assignment: Assignment, run) -> dict:
     cfg = assignment.config.grading
     if cfg.kind == "validation":
         return _validation_grades(run, cfg.max, excluded)
+    assert run.standings is not None, "run_league gives every run its standings"
     return grade(run.standings, cfg.model_dump(), excluded=excluded, baseline_scores=run.baseline_scores)
 
 
-def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
+def _validation_grades(run: LeagueRun, top: float, excluded: dict[str, str]) -> dict[str, Grade]:
     """Graded on correctness alone (UTA's rbnim): the validation points, scaled to `top`."""
     grades = {}
     for sub in run.submissions:
@@ -300,7 +373,7 @@ def _validation_grades(run, top: float, excluded: dict[str, str]) -> dict:
     return grades
 
 
-def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
+def grade_rows(doc: ResultsDoc, report_url: str | None = None) -> list[dict[str, Any]]:
     """One row per student, as the LMS exports take them: id, real name, grade, and feedback text."""
     pages = submission_pages(doc) if report_url else {}
     rows = []
@@ -315,12 +388,7 @@ def grade_rows(doc: dict, report_url: str | None = None) -> list[dict]:
     return rows
 
 
-def write_grades_csv(path: Path, doc: dict, report_url: str | None = None) -> None:
-    """grades.csv in the plain format every LMS import understands (see grader/lms/export.py)."""
-    write_plain_grades_csv(grade_rows(doc, report_url), path)
-
-
-def _move_texts(assignment: Assignment, seed: int, moves: list, stored: list) -> list:
+def _move_texts(assignment: Assignment, seed: int, moves: list[Any], stored: list[str]) -> list[str]:
     """The stored move texts, unless the first disagrees with the ruleset's notation today (a game
     stored by an older grader): then all of them replayed (checking one move costs nothing)."""
     first = course_notation(assignment, seed, moves[:1]) if moves else None
@@ -329,7 +397,7 @@ def _move_texts(assignment: Assignment, seed: int, moves: list, stored: list) ->
     return course_notation(assignment, seed, moves) or stored
 
 
-def course_notation(assignment: Assignment, seed: int, moves: list) -> list[str] | None:
+def course_notation(assignment: Assignment, seed: int, moves: list[Any]) -> list[str] | None:
     """Each move as the course writes it (the ruleset's `move_text`), replayed now rather than
     read from the store, so games stored by an older grader read the same; None if it fails."""
     try:
@@ -344,9 +412,9 @@ def course_notation(assignment: Assignment, seed: int, moves: list) -> list[str]
         return None
 
 
-def replay_frames(assignment: Assignment):
+def replay_frames(assignment: Assignment) -> Callable[[GameEntry], list[str]]:
     """frames(game) → the board SVG after each ply, replayed by the ruleset's own engine."""
-    def frames(game: dict) -> list[str]:
+    def frames(game: GameEntry) -> list[str]:
         state = assignment.game.new_state(game["seed"])
         out = [state.render_svg()]
         for wire in game.get("moves", []):
@@ -356,16 +424,16 @@ def replay_frames(assignment: Assignment):
     return frames
 
 
-def replay_starts(game: Game, compact: Callable[[State], JSON]):
+def replay_starts(game: Game, compact: Callable[[State], JSON]) -> Callable[[GameEntry], JSON]:
     """starts(game) → the game's start position (`compact` of new_state(seed), the ruleset's
     board_start), stored in its replay record for a board script that cannot redraw what
     Python's RNG set up."""
-    def starts(record: dict) -> JSON:
+    def starts(record: GameEntry) -> JSON:
         return compact(game.new_state(record["seed"]))
     return starts
 
 
-def site_pictures(assignment: Assignment) -> dict:
+def site_pictures(assignment: Assignment) -> dict[str, Any]:
     """render_sites' picture arguments: the ruleset's board script (with each game's start where
     the ruleset stores it), else pictures replayed by the engine and stored in each record."""
     ruleset = assignment.ruleset
@@ -375,7 +443,7 @@ def site_pictures(assignment: Assignment) -> dict:
     return {"board": ruleset.board_script, "starts": starts}
 
 
-def write_results(path: Path, doc: dict) -> None:
+def write_results(path: Path, doc: ResultsDoc) -> None:
     """results.json written game by game (one game a line) from the document's `games`, which may
     be a `GameStream`: the file is never held whole in memory. Written beside and renamed into
     place, so a reader never sees half a file."""
@@ -394,13 +462,13 @@ def write_results(path: Path, doc: dict) -> None:
     partial.replace(path)
 
 
-def write_outputs(assignment: Assignment, doc: dict, site: bool = True,
+def write_outputs(assignment: Assignment, doc: ResultsDoc, site: bool = True,
                   on_progress: Callable[[str], None] | None = None) -> dict[str, Path]:
     out = assignment.reports_dir
     out.mkdir(parents=True, exist_ok=True)
     paths = {"results": out / "results.json", "grades": out / "grades.csv"}
     write_results(paths["results"], doc)
-    write_grades_csv(paths["grades"], doc, assignment.config.report_url)
+    write_plain_grades_csv(grade_rows(doc, assignment.config.report_url), paths["grades"])   # every LMS reads it
     if site:
         paths |= write_sites(assignment, doc, on_progress)
     return paths
@@ -413,13 +481,13 @@ class CountedGames:
     PASSES = ("pages", "game records")
     STEPS = 10
 
-    def __init__(self, games: Iterable[dict], total: int, say: Callable[[str], None]) -> None:
+    def __init__(self, games: Iterable[GameEntry], total: int, say: Callable[[str], None]) -> None:
         self.games, self.total, self.say, self.passes = games, max(total, 1), say, 0
 
     def __bool__(self) -> bool:
         return bool(self.games)
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[GameEntry]:
         label = self.PASSES[min(self.passes, len(self.PASSES) - 1)]
         self.passes += 1
         n = 0
@@ -430,7 +498,7 @@ class CountedGames:
         self.say(f"  site: {label}, {n}/{n} games done")
 
 
-def write_sites(assignment: Assignment, doc: dict, on_progress: Callable[[str], None] | None = None) -> dict[str, Path]:
+def write_sites(assignment: Assignment, doc: ResultsDoc, on_progress: Callable[[str], None] | None = None) -> dict[str, Path]:
     """The instructor's site (full names, paths, `grader play` lines, output) in reports/<a>/,
     and the one to publish in reports/<a>/public/ (pseudonyms, nothing else private);
     `on_progress(line)` is told how far the rendering is."""

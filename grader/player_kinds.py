@@ -313,7 +313,7 @@ def is_api_module(path: Path, names: tuple[str, ...]) -> bool:
     misnamed API class still gets the interface's sentence."""
     try:
         found = python_source.facts(path)
-    except (OSError, bounded.Refused):
+    except (OSError, bounded.ReadRefused):
         return True                        # the interface stage says what is wrong with it
     if found is None:
         return True
@@ -375,3 +375,9 @@ def kind_of(ruleset: Ruleset, staged: Path | None) -> str | None:
     if player == "program":
         return detect(staged, _api_names(ruleset))
     return None
+
+
+def allowed_builds(chosen: list[str] | None) -> tuple[str, ...]:
+    """The line-protocol builds an assignment allows: the ones its config chose (`programs.builds`),
+    or every one when it chose none."""
+    return PROGRAMS if chosen is None else tuple(chosen)

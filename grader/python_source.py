@@ -3,7 +3,7 @@ functions, the names it binds or imports, whether it reads its console.
 
 Each parse is size-checked and runs in a bounded child (grader/bounded.py): the syntax tree of a
 large or hostile file lives and dies there, and only the answer (a few names) comes back.
-`bounded.Refused` says, in one sentence, when a file is too large or too costly to read.
+`bounded.ReadRefused` says, in one sentence, when a file is too large or too costly to read.
 """
 from __future__ import annotations
 
@@ -31,25 +31,25 @@ class Facts:
 
 def facts(path: Path) -> Facts | None:
     """The facts of the Python file at `path`; None when it does not parse (the interface stage says
-    why). OSError if it cannot be opened; `bounded.Refused` if it is too large or too costly."""
+    why). OSError if it cannot be opened; `bounded.ReadRefused` if it is too large or too costly."""
     source = bounded.read_source(path)
     return bounded.run(facts_of, source, what=path.name)
 
 
-def facts_each(paths: list[Path]) -> list[Facts | bounded.Refused | None]:
+def facts_each(paths: list[Path]) -> list[Facts | bounded.ReadRefused | None]:
     """The facts of each file, read in one bounded child (a file too large or too costly is `Refused`)."""
     sources: list[tuple] = []
     for path in paths:
         try:
             sources.append((bounded.read_source(path),))
-        except bounded.Refused as exc:
+        except bounded.ReadRefused as exc:
             sources.append((exc,))
     found = bounded.run_each(_facts_or_refused, sources, what=lambda k: paths[k].name)
     return list(found)
 
 
-def _facts_or_refused(source: bytes | bounded.Refused) -> Facts | bounded.Refused | None:
-    return source if isinstance(source, bounded.Refused) else facts_of(source)
+def _facts_or_refused(source: bytes | bounded.ReadRefused) -> Facts | bounded.ReadRefused | None:
+    return source if isinstance(source, bounded.ReadRefused) else facts_of(source)
 
 
 def facts_of(source: bytes) -> Facts | None:
@@ -126,7 +126,7 @@ def too_new(folder: Path, version: tuple[int, int]) -> str | None:
     files = sorted(p for p in folder.rglob("*.py") if p.is_file() and not p.is_symlink())
     sources = [(bounded.read_source(path), version) for path in files]
     for path, found in zip(files, bounded.run_each(grammar_error, sources, what=lambda k: files[k].name)):
-        if isinstance(found, bounded.Refused):
+        if isinstance(found, bounded.ReadRefused):
             raise found
         if found is not None:
             line, why = found

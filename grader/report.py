@@ -1,10 +1,10 @@
 """The static HTML site of a league: leaderboard, crosstable, one page per submission, and one
 replay viewer shared by every game.
 
-`render_site(doc, out_dir, frames, board)` turns the results document (results.json, see docs) into
-a folder that opens from disk without a server or network: Jinja2 templates (autoescaped, compiled
-once), one CSS file and small plain-JS files copied next to the pages. Games are not pages: each is
-a compact record (players, seed, moves, texts, times, result), packed (`shard_entry`: deflated,
+`render_site(doc, out_dir, frames, board)` turns the results document (results.json; its types and
+schema: `grader/results_doc.py`) into a folder that opens from disk without a server or network:
+Jinja2 templates (autoescaped, compiled once), one CSS file and small plain-JS files copied next to
+the pages. Games are not pages: each is a compact record (players, seed, moves, texts, times, result), packed (`shard_entry`: deflated,
 base64), in one of at most 256 shard files `games/<xx>.js` (xx from the game's key), and
 `replay.html#<xx>/<key>` loads its shard and replays it. Positions are drawn in the browser by the ruleset's own script (`board`, copied to
 `static/board.js`: `window.replayBoard = {start(seed, params, startPosition), play(position, move),
@@ -37,6 +37,7 @@ import markupsafe
 
 from .feedback import ranked_by, rating, tied_on_points, verdict
 from .incidents import incident_sentence
+from .results_doc import GameEntry, ResultsDoc
 from .site_games import Identity, Play, SiteGames
 
 HERE = Path(__file__).resolve().parent
@@ -44,8 +45,8 @@ TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 BOARD_KIT = STATIC / "board_kit.js"     # window.boardKit: copied only beside a ruleset's board script
 
-Frames = Callable[[dict], list[str]]
-Starts = Callable[[dict], object]           # game → its start position, as the board script reads it
+Frames = Callable[[GameEntry], list[str]]
+Starts = Callable[[GameEntry], object]      # game → its start position, as the board script reads it
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -205,7 +206,7 @@ _SCRUBBED_KEPT = 4096
 _PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\](?:[^\s/\\'\"<>:]+[/\\])+(?P<name>[^\s/\\'\"<>:,;)]*)")
 
 
-def submission_pages(doc: dict, public: bool = True) -> dict[str, str]:
+def submission_pages(doc: ResultsDoc, public: bool = True) -> dict[str, str]:
     """Submission id → its page's path inside the site ("submissions/<key>.html"), exactly as
     render_site names it (collisions, anonymised and public mode included): for links in the LMS
     feedback, which point into the published (public) site."""
@@ -237,7 +238,7 @@ def _status(sub: dict) -> tuple[str, str]:
     return status, detail or ""
 
 
-def _plies(g: dict) -> list[str]:
+def _plies(g: GameEntry) -> list[str]:
     """Each move's text in the course's notation (its wire form where no text was kept); the
     viewer numbers them, gives each its seat and formats its times."""
     texts = _list(g.get("move_texts"))
@@ -245,7 +246,7 @@ def _plies(g: dict) -> list[str]:
             for i, move in enumerate(_list(g.get("moves")))]
 
 
-def _games_of(doc: dict) -> Iterable[dict]:
+def _games_of(doc: ResultsDoc) -> Iterable[GameEntry]:
     """The document's games, a list or a stream read afresh each pass (grader.outputs.GameStream);
     what is not a dict is skipped."""
     games = doc.get("games")
@@ -262,7 +263,7 @@ class _GameView:
     __slots__ = ("detail", "game_index", "id", "identity", "incidents", "index", "key", "losing", "points", "reason",
                  "reproduce", "result", "seat_keys", "seat_names", "seats", "seed", "shard")
 
-    def __init__(self, g: dict, names: _Names):
+    def __init__(self, g: GameEntry, names: _Names):
         self.seats = (_text(g.get("seat0")), _text(g.get("seat1")))
         self.seat_names = (names.shown(self.seats[0]), names.shown(self.seats[1]))
         self.seat_keys = tuple(names.key.get(s) if s is not None else None for s in self.seats)
@@ -326,7 +327,7 @@ def game_shard(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:2]
 
 
-def game_record(game: _GameView, heavy: dict, pictures: list[str] | None = None, missing: str | None = None,
+def game_record(game: _GameView, heavy: GameEntry, pictures: list[str] | None = None, missing: str | None = None,
                 start: object = None) -> dict:
     """One game as the replay viewer reads it: a compact record of what the page shows (names,
     seed, moves on the wire for the ruleset's board script, texts in the course's notation, times,
@@ -519,13 +520,13 @@ def _header(assignment: dict) -> dict:
     }
 
 
-def _site_names(doc: dict, public: bool) -> tuple[list[dict], _Names]:
+def _site_names(doc: ResultsDoc, public: bool) -> tuple[list[dict], _Names]:
     """The document's submissions (copies) and the names one site shows them by."""
     submissions = [dict(s) for s in _list(doc.get("submissions")) if isinstance(s, dict)]
     return submissions, _Names(submissions, _dict(doc.get("assignment")).get("anonymised") is True, public)
 
 
-def _view(doc: dict, submissions: list[dict], names: _Names, games: SiteGames, site: int,
+def _view(doc: ResultsDoc, submissions: list[dict], names: _Names, games: SiteGames, site: int,
           public: bool = False) -> dict:
     """Reshape the results document for the templates (every value present, possibly None);
     `games`: the spill holding this site's games (`site`), numbered (`_number_games`)."""
@@ -567,7 +568,7 @@ def render_page(template: str, **context) -> str:
     return _environment().get_template(template).render(**context)
 
 
-def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, str | None]:
+def _game_frames(game: GameEntry, frames: Frames | None) -> tuple[list[str] | None, str | None]:
     """The replay's board pictures (for a ruleset without a board script) as data URIs, or None
     and a sentence saying why not."""
     if frames is None:
@@ -582,7 +583,7 @@ def _game_frames(game: dict, frames: Frames | None) -> tuple[list[str] | None, s
     return [svg_data_uri(p) for p in pictures], None
 
 
-def _game_start(game: dict, starts: Starts | None) -> object:
+def _game_start(game: GameEntry, starts: Starts | None) -> object:
     """The game's start position for the board script, or None (the script then says it cannot
     draw this game, rather than drawing a wrong board)."""
     if starts is None:
@@ -605,7 +606,7 @@ def _remove_stale(folder: Path, keep: Iterable[str], pattern: str = "*.html") ->
             page.unlink()
 
 
-def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, public: bool = False,
+def render_site(doc: ResultsDoc, out_dir: str | Path, frames: Frames | None = None, public: bool = False,
                 board: Path | None = None, starts: Starts | None = None) -> Path:
     """Write the whole site for results document `doc` into `out_dir`; returns index.html's path.
 
@@ -619,7 +620,7 @@ def render_site(doc: dict, out_dir: str | Path, frames: Frames | None = None, pu
     return render_sites(doc, [(out_dir, public)], frames, board, starts)[0]
 
 
-def render_sites(doc: dict, targets: list[tuple[str | Path, bool]], frames: Frames | None = None,
+def render_sites(doc: ResultsDoc, targets: list[tuple[str | Path, bool]], frames: Frames | None = None,
                  board: Path | None = None, starts: Starts | None = None) -> list[Path]:
     """Several sites of one document ((folder, public) each: the instructor's and the public one)
     in one pass, so each game's fallback pictures are replayed once however many sites show them."""

@@ -274,10 +274,10 @@ def archive_documents(archive: Path, entry: str, languages: dict[str, str]) -> l
 # --------------------------------------------------------------------------------- fingerprints
 def fingerprint(doc: Document, k: int, window: int, boilerplate) -> None:
     """Tokenise and hash `doc` in a bounded child (grader/bounded.py): a student's bytes can make the
-    tokenizer slow or hungry. `bounded.Refused` with a sentence when it is too costly."""
+    tokenizer slow or hungry. `bounded.ReadRefused` with a sentence when it is too costly."""
     (refused,) = fingerprint_all([doc], k, window, boilerplate)
     if refused:
-        raise bounded.Refused(refused)
+        raise bounded.ReadRefused(refused)
 
 
 def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> list[str]:
@@ -291,9 +291,9 @@ def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> l
     outcomes = bounded.run_each(_code_fingerprint, items, what=lambda n: f"the code of {docs[n].label}",
                                 cpu_s=TOKENIZE_CPU_S)
     for doc, outcome in zip(docs, outcomes):
-        if not isinstance(outcome, bounded.Refused):
+        if not isinstance(outcome, bounded.ReadRefused):
             doc.fingerprint = outcome
-    return [str(o) if isinstance(o, bounded.Refused) else "" for o in outcomes]
+    return [str(o) if isinstance(o, bounded.ReadRefused) else "" for o in outcomes]
 
 
 def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str) -> CodeFingerprint:

@@ -19,6 +19,7 @@ from .config import SimilarityConfig
 from .intake import stage_all
 from .player_kinds import code_languages
 from .report import render_page
+from .results_doc import ResultsDoc
 from .similarity import (
     Document,
     SimilarityReport,
@@ -87,7 +88,7 @@ class MissingSkeleton(Exception):
     """A skeleton path of the config that is not there; str() is the sentence for the instructor."""
 
 
-def run_similarity(assignment: Assignment, results: dict | None = None) -> InstructorReport:
+def run_similarity(assignment: Assignment, results: ResultsDoc | None = None) -> InstructorReport:
     """Compare, check the league (when `results` holds one), write the page and the CSV."""
     cfg = settings(assignment)
     skeleton = skeleton_paths(assignment)
@@ -114,7 +115,7 @@ def run_similarity(assignment: Assignment, results: dict | None = None) -> Instr
     return out
 
 
-def write(assignment: Assignment, out: InstructorReport, results: dict | None) -> dict[str, Path]:
+def write(assignment: Assignment, out: InstructorReport, results: ResultsDoc | None) -> dict[str, Path]:
     folder = instructor_dir(assignment)
     folder.mkdir(parents=True, exist_ok=True)
     paths = {"similarity page": folder / "similarity.html", "similarity csv": folder / "similarity.csv",
@@ -122,9 +123,9 @@ def write(assignment: Assignment, out: InstructorReport, results: dict | None) -
     paths["similarity csv"].write_text(csv_text(out.similarity), encoding="utf-8")
     paths["collusion json"].write_text(json.dumps([f.to_json() for f in out.flags], indent=1), encoding="utf-8")
     names = {s["id"]: s.get("student_name") or s.get("display_name") or s["id"]
-             for s in (results or {}).get("submissions", [])}
+             for s in (results["submissions"] if results else [])}
     flagged = {g for f in out.flags for g in f.games}
-    games = {g["id"]: g for g in (results or {}).get("games", []) if g["id"] in flagged}   # a stream: keep only these
+    games = {g["id"]: g for g in (results.get("games", []) if results else []) if g["id"] in flagged}   # a stream: keep only these
     site = Path("..") / assignment.reports_dir.name
     pairs = [{"pair": p, "left": highlighted(p.a.text, p.slices_a), "right": highlighted(p.b.text, p.slices_b)}
              for p in out.similarity.pairs]

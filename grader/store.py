@@ -42,6 +42,8 @@ from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import Literal
 
+from .results_doc import LosingMove
+
 SCHEMA_VERSION = 1
 SUBMISSION_STATUSES = ("valid", "failed", "disqualified")
 GAME_STATUSES = ("done", "infra")
@@ -345,7 +347,7 @@ class Store:
         return {(key, seat) for key, seat in self._query("SELECT key, seat FROM losing_moves WHERE assignment=?",
                                                          (assignment,))}
 
-    def losing_moves_of(self, key: str) -> dict[int, dict]:
+    def losing_moves_of(self, key: str) -> dict[int, LosingMove]:
         """One game's losing moves found, by seat (a seat analysed with none found is left out)."""
         rows = self._query("SELECT seat, losing_json FROM losing_moves WHERE key=?", (key,))
         return {seat: doc for seat, text in rows if (doc := json.loads(text)) is not None}

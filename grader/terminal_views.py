@@ -2,8 +2,6 @@
 the standings table, the similarity summary, the sandbox's protections."""
 from __future__ import annotations
 
-from typing import Any
-
 from rich import box
 from rich.console import Console
 from rich.markup import escape
@@ -12,12 +10,13 @@ from rich.table import Table
 from .check_report import sandbox_summary
 from .feedback import ranked_by, tied_on_points
 from .feedback import rating as shown_rating
+from .results_doc import ResultsDoc
 from .safetext import markup, one_line
 from .similarity_report import InstructorReport
 from .usecases import Protections
 
 
-def print_standings(out: Console, doc: dict[str, Any]) -> None:
+def print_standings(out: Console, doc: ResultsDoc) -> None:
     """The table keeps to one line per submission; why a submission failed follows it as a list,
     then each league player's grade in one line with its reason. The number the table ranks by is
     always shown (a rating with its interval, however wide), and so is a rating that breaks a tie in
@@ -35,7 +34,7 @@ def print_standings(out: Console, doc: dict[str, Any]) -> None:
         rating = " ".join(x for x in shown_rating(s.get("rating"), s.get("rating_low"), s.get("rating_high"),
                                                   ranks=ranks or s.get("points") in tied) if x)
         grade = f"{s['grade']:g}/{s['grade_max']:g}" if s.get("grade") is not None else ""
-        status = s["status"]
+        status: str = s["status"]
         if grade and s.get("grade_reason") and status not in ("failed", "disqualified"):
             graded.append(f"{one_line(s['display_name'])}: {grade}: {one_line(s['grade_reason'])}")
         if status in ("failed", "disqualified") and s["status_detail"]:

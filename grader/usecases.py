@@ -18,25 +18,37 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 
+import rulesets
 import sandbox
 from sandbox import host, java, state_dir
 
-from . import bounded, course_folder, intake, python_source, student_package
+from . import bounded, course_folder, intake, python_source, selftest, student_package
 from . import new_game as new_game_scaffold
 from .assignment import Assignment
+from .autograder_zip import VISIBILITIES, AutograderProblem, build_autograder
 from .builds import available
 from .feedback import verdict
 from .grading import Grade
 from .job_bound import JobBound
 from .league import LeagueRun, run_league
-from .lms.export import review_rows
+from .lms import (
+    CsvProblem,
+    ImportRefused,
+    ImportReport,
+    Unmatched,
+    fill_canvas_gradebook,
+    fill_moodle_worksheet,
+    import_submissions,
+)
+from .lms.export import default_out, flag_count, flagged_lines, flags_of, review_rows
 from .lms.export import write_grades_csv as write_rows_csv
 from .match import GameResult, play_game
-from .outputs import compute_grades, grade_rows, results_document, write_outputs
+from .outputs import grade_rows, grades_of_run, results_document, write_outputs, write_sites
+from .results_doc import ResultsDoc
 from .similarity import COMPARED_RULE
 from .similarity_report import (
     InstructorReport,
@@ -160,7 +172,7 @@ def _imported_names(path: Path) -> set[str]:
     a bounded child (grader/python_source.py)."""
     try:
         found = python_source.facts(path)
-    except (OSError, bounded.Refused):
+    except (OSError, bounded.ReadRefused):
         return set()
     return set(found.imported) if found else set()
 
@@ -213,7 +225,7 @@ def entrant(assignment: Assignment, spec: str) -> Submission:
         raise Refused(f"{spec}: {sub.problem}")
     try:
         kind = submission_kind(assignment, sub)
-    except bounded.Refused as exc:
+    except bounded.ReadRefused as exc:
         raise Refused(f"{spec}: {exc}") from None
     if kind == "program":
         raise Refused(f"{spec}: is an interactive command-line program, which plays no games; "
@@ -241,7 +253,7 @@ class LeagueOutcome:
     """One graded league: what ran, the results document, the files written and how grades were given."""
 
     run: LeagueRun
-    document: dict[str, Any]
+    document: ResultsDoc
     paths: dict[str, Path]
     grading: str                                   # "grades: …" or "grades: none …" (never silent)
     similarity: InstructorReport | None = None
@@ -256,9 +268,9 @@ def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool 
     if problem:
         raise Refused(problem)
     run = run_league(assignment, fresh=fresh, progress=progress, console=console)
-    grades: dict[str, Grade] = compute_grades(assignment, run)
+    grades: dict[str, Grade] = grades_of_run(assignment, run)
     with Store(assignment.store_path) as store:
-        doc: dict[str, Any] = results_document(assignment, run, grades, store)
+        doc: ResultsDoc = results_document(assignment, run, grades, store)
     shown = console if progress else None
     paths = write_outputs(assignment, doc, site=site,
                           on_progress=None if shown is None else lambda line: shown.print(line, markup=False))
@@ -335,7 +347,7 @@ def grading_summary(assignment: Assignment) -> str:
 # ------------------------------------------------------------------ results and similarity
 
 
-def results(assignment: Assignment) -> dict[str, Any]:
+def results(assignment: Assignment) -> ResultsDoc:
     """The assignment's results.json as `grader run` last wrote it."""
     path = assignment.reports_dir / "results.json"
     if not path.exists():
@@ -348,7 +360,7 @@ def results(assignment: Assignment) -> dict[str, Any]:
             and isinstance(doc.get("submissions"), list)):
         raise Refused(f"{path} is damaged or not a results file; run 'grader run {assignment.name}' "
                       f"again to rewrite it (the stored games are reused).")
-    return doc
+    return cast(ResultsDoc, doc)        # as written: one of an older grader may lack a field (readers allow it)
 
 
 def similarity(assignment: Assignment) -> InstructorReport:
@@ -450,7 +462,7 @@ def is_demo_config(config_path: Path) -> bool:
         return False
 
 
-def export_refusal(assignment: Assignment, doc: dict[str, Any], rows: list[dict[str, Any]], writing: Path) -> str | None:
+def export_refusal(assignment: Assignment, doc: ResultsDoc, rows: list[dict[str, Any]], writing: Path) -> str | None:
     """Why grades must not be exported (they would all be 0, or all the same), naming the results read
     and the file that would be written; None when they may go."""
     read = assignment.reports_dir / "results.json"
@@ -551,7 +563,7 @@ def branch(assignment: Assignment, mine: str, game_id: str, ply: int, seat: int 
 # ------------------------------------------------------------------ the grade export's similarity flags
 
 
-def export_rows(assignment: Assignment, doc: dict[str, Any]) -> list[dict[str, Any]]:
+def export_rows(assignment: Assignment, doc: ResultsDoc) -> list[dict[str, Any]]:
     """The rows every grade export writes (`grade_rows`), each with the last similarity report's
     flags about its student (`"flags"`): named in the export's summary and in the instructor's
     review copy, never in the feedback a student reads, never changing a grade."""
@@ -612,8 +624,7 @@ def match(assignment: Assignment, a: str, b: str, *, games: int, seed: int,
 def stored_verdict_sentence(doc: dict[str, Any]) -> str:
     """The one sentence a stored verdict (the upload service's `verdict_json`) comes to, as `grader check`
     ends with it: what the LMS gradebook shows beside the grade, so the two never say different things."""
-    _, sentence = verdict(doc.get("checks") or [], doc.get("games") or [], doc.get("points") or 0.0,
-                          doc.get("max_points") or 0.0, passed=doc.get("passed"), plays=doc.get("kind") != "program")
+    sentence = check_verdict(doc)[1]
     return sentence[:1].upper() + sentence[1:]
 
 
@@ -656,6 +667,159 @@ def package_for_students(assignment: Assignment, config_path: Path, out: Path | 
         raise Refused(str(exc)) from None
     except (OSError, subprocess.SubprocessError) as exc:
         raise Refused(f"cannot write {target}: {exc}.") from None
+
+
+NEEDS_HUMAN = ("needs a human: the grader could not read the program's output; a TA grades it from the transcript "
+               "— no points recorded.")
+
+
+def check_verdict(doc: dict[str, Any]) -> tuple[bool | None, str]:
+    """(passed, the sentence) a check of one upload comes to, from its report's JSON: `grader check` ends
+    with it ("Result: …"), the upload service keeps it, and the Gradescope output and the LMS feedback
+    begin with it, so the doors never say different words. `passed` is None when a TA must decide."""
+    if any(c.get("needs_human") for c in doc.get("checks") or []):
+        return None, NEEDS_HUMAN
+    return verdict(doc.get("checks") or [], doc.get("games") or [], doc.get("points") or 0.0,
+                   doc.get("max_points") or 0.0, passed=doc.get("passed"), plays=doc.get("kind") != "program")
+
+
+# ------------------------------------------------------------------ a class's download in, its grades out (issue 44.4)
+
+
+@dataclass(frozen=True)
+class ClassImport:
+    """What importing an LMS download did, for a door to render."""
+
+    report: ImportReport
+    source: Path
+
+    @property
+    def anything(self) -> bool:
+        """Whether the download gave any submission (imported, replaced, or found unchanged)."""
+        return bool(self.report.imported or self.report.replaced or self.report.unchanged)
+
+
+def import_class(assignment: Assignment, config_path: Path, source: Path, *, fmt: str = "auto",
+                 roster: Path | None = None) -> ClassImport:
+    """A class download (an LMS zip or folder) staged into the assignment's submissions folder
+    (grader/lms/importer.py). Refused: a missing source, the bundled demo's config (its folders hold
+    the demo players), a download the importer refuses whole."""
+    source = Path(source)
+    if not source.exists():
+        raise Refused(f"{source}: no such file or folder.")
+    target = assignment.submissions_dir
+    if is_demo_config(config_path):
+        raise Refused(f"{config_path} is the bundled demo's config: importing {source} would put your class among "
+                      f"its demo players in {target}; nothing was imported. Start a course folder of your own "
+                      f"(grader init ~/my-course --assignment {assignment.name}) and import there.")
+    try:
+        report = import_submissions(source, target.parent, target.name, fmt=fmt, entry=assignment.ruleset.entry,
+                                    roster=roster)
+    except ImportRefused as exc:
+        raise Refused(str(exc)) from None
+    report.assignment = f"{assignment.name} ({target})"     # the assignment, not its folder's name
+    return ClassImport(report, source)
+
+
+@dataclass
+class GradeExport:
+    """What exporting the grades wrote, in the order it wrote it, for a door to render. It stops at
+    the first of `refusal`, `unmatched` or `problem`; what was written before stays written and listed."""
+
+    rows: list[dict[str, Any]]
+    refusal: str | None = None           # nothing written: the grades would tell nobody anything
+    csv: Path | None = None              # the plain grades file, when no LMS file was given
+    flag_count: str = ""                 # its summary's part about similarity flags
+    flagged: tuple[str, ...] = ()        # a line per flag
+    filled: list[str] = field(default_factory=list)   # each LMS file filled (Moodle, then Canvas), as its summary
+    unmatched: str | None = None         # an LMS file that matched too few students: nothing written to it
+    problem: str | None = None           # a grade file unreadable or unwritable, a missing Canvas column
+    review: Path | None = None           # the instructor's review copy with the flags
+
+
+def export_grades(assignment: Assignment, *, out: Path | None = None, moodle: Path | None = None,
+                  canvas: Path | None = None, canvas_assignment: str | None = None,
+                  allow_partial: bool = False) -> GradeExport:
+    """The league's grades written for the LMS: a Moodle worksheet and/or a Canvas gradebook filled,
+    else the plain grades.csv (`out`, default <reports>/grades.csv), then the instructor's review
+    copy when someone is flagged. Refused when there are no results to read."""
+    doc = results(assignment)
+    export = GradeExport(export_rows(assignment, doc))
+    lms_file = moodle or canvas
+    writing = out if out else default_out(lms_file) if lms_file else assignment.reports_dir / "grades.csv"
+    export.refusal = export_refusal(assignment, doc, export.rows, writing)
+    if export.refusal:
+        return export
+    try:
+        if not lms_file:
+            csv = Path(out or assignment.reports_dir / "grades.csv")
+            write_rows_csv(export.rows, csv)
+            flagged = flags_of(export.rows)
+            export.csv, export.flag_count, export.flagged = csv, flag_count(flagged), tuple(flagged_lines(flagged))
+        if moodle:
+            export.filled.append(str(fill_moodle_worksheet(moodle, export.rows, out, allow_partial=allow_partial)))
+        if canvas:
+            if not canvas_assignment:
+                export.problem = "--canvas needs --canvas-assignment: the gradebook column's title or id."
+                return export
+            export.filled.append(str(fill_canvas_gradebook(canvas, export.rows, canvas_assignment, out,
+                                                           allow_partial=allow_partial)))
+        export.review = write_review(assignment, export.rows)
+    except Unmatched as exc:
+        export.unmatched = str(exc)
+    except Refused as exc:
+        export.problem = str(exc)
+    except (CsvProblem, OSError) as exc:
+        export.problem = (str(exc) if isinstance(exc, CsvProblem) else
+                          f"cannot read or write a grade file: {exc.filename}: {exc.strerror or exc}.")
+    return export
+
+
+def write_report(assignment: Assignment, *, on_progress: Callable[[str], None] | None = None) -> dict[str, Path]:
+    """The sites (the private one, the public one) written again from the stored results: label -> path."""
+    return write_sites(assignment, results(assignment), on_progress=on_progress)
+
+
+AUTOGRADER_VISIBILITIES = VISIBILITIES          # when students see the autograder's tests (Gradescope's words)
+
+
+def autograder(assignment: Assignment, config_path: Path, out: str | Path, *, visibility: str = "visible",
+               leaderboard: bool = False) -> Path:
+    """The Gradescope autograder zip for `assignment` written to `out` (grader/autograder_zip.py)."""
+    try:
+        return build_autograder(assignment, config_path, Path(out), visibility=visibility, leaderboard=leaderboard)
+    except AutograderProblem as exc:
+        raise Refused(str(exc)) from None
+    except OSError as exc:
+        raise Refused(f"cannot write {out}: {exc.strerror or exc}.") from None
+
+
+# ------------------------------------------------------------------ a game's self-test (issue 41.2)
+
+
+@dataclass(frozen=True)
+class SelftestOutcome:
+    """`grader selftest NAME`: each check the cross-game tests run, on one game, with what it proves."""
+
+    game: str
+    results: list[selftest.CheckResult]
+
+    @property
+    def passed(self) -> bool:
+        return all(r.status != "failed" for r in self.results)
+
+
+def selftest_game(name: str) -> SelftestOutcome:
+    """Every cross-game check on game `name` (grader/selftest.py); a game that does not load is refused
+    with the sentence that says why (its package, its record, or its own code)."""
+    try:
+        record = rulesets.load(name)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    except Exception as exc:        # the game's own package failed to import: its author's code, named
+        raise Refused(f"the game {name!r} does not load: importing {rulesets.module_of(name)} raised "
+                      f"{type(exc).__name__}: {exc}") from None
+    return SelftestOutcome(name, selftest.run(record))
 
 
 # ------------------------------------------------------------------ a check stopped at its bound (issue 38.6)

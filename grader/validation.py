@@ -39,8 +39,6 @@ MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones 
 INFRA_RETRIES = 2   # a smoke game or probe position the machine spoiled (an infra verdict) is played again, this often
 CHECK_POSITIONS_RULE = ("a check's probe positions are drawn from its own fresh seed, reached by play in the "
                         "assignment's game; every door shows the seed, and `grader check --seed` replays it")
-PLAYER_FAULTS = {"killed", "memory", "crash", "exited", "protocol", "error", "none", "timeout", "illegal",
-                 "start_failed"}
 
 
 @dataclass
@@ -116,7 +114,7 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
 
     try:
         kind = submission_kind(assignment, sub)
-    except bounded.Refused as exc:
+    except bounded.ReadRefused as exc:
         report.checks.append(Check("interface", "Interface", False, 0, 0, str(exc)))
         return _finish(report)
     if kind == "program":
@@ -171,7 +169,7 @@ def submission_kind(assignment: Assignment, sub: Submission) -> str:
     """"module" or "program". With kind auto, a submission that defines the student API's function
     at its top level is a module; anything else is the interactive program (read, never run, here),
     as is a compiled program that prints questions for a person (grader/native_console.py).
-    The entry file is read under bounds (grader/python_source.py): `bounded.Refused` when it is too large."""
+    The entry file is read under bounds (grader/python_source.py): `bounded.ReadRefused` when it is too large."""
     kind = console_kind(assignment.ruleset)
     setting = assignment.config.validation.kind
     if kind is None:
@@ -246,7 +244,7 @@ def _course_python(assignment: Assignment, sub: Submission) -> str | None:
         return None
     try:
         return python_source.too_new(sub.staged, version)
-    except bounded.Refused as exc:
+    except bounded.ReadRefused as exc:
         return str(exc)
     except OSError:
         return None                  # the interface stage says what cannot be read

@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import ast
 import io
+import json
+import subprocess
+import sys
 import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("grader", "sandbox", "rulesets")
+# What `import grader.config` may load of the project: the packages it sits in (their __init__
+# files), the ruleset record it asks, and the names of the sandbox's protections.
+# The front doors that render what grader/usecases.py decides, and what they reach only through it:
+# the LMS formats, the results' outputs, and each other.
+DOORS = ("grader.cli", "grader.gradescope", "grader.demo")
+BEHIND_THE_USE_CASES = ("grader.lms", "grader.outputs", "grader.autograder_zip", *DOORS)
+CONFIG_MAY_LOAD = {"grader", "grader.config", "rulesets", "rulesets.base", "sandbox", "sandbox.layers",
+                   "sandbox.limits", "sandbox.verdict"}
 
 
 def _sources() -> list[Path]:
@@ -135,6 +146,17 @@ def test_no_import_cycle_even_through_imports_inside_functions():
     assert cycle is None, "an import cycle: " + " -> ".join(cycle or [])
 
 
+def _reaching_around(graph: dict[str, set[str]]) -> list[str]:
+    """"door -> module" for every import of a door that belongs behind the use cases."""
+    return [f"{door} -> {m}" for door in DOORS for m in sorted(graph.get(door, ()))
+            if any(m == b or m.startswith(b + ".") for b in BEHIND_THE_USE_CASES) and m != door]
+
+
+def test_a_door_reaches_the_lms_and_the_outputs_only_through_the_use_cases():
+    around = _reaching_around(_import_graph())
+    assert not around, "a door imports what a use case should call for it:\n" + "\n".join(around)
+
+
 def test_the_checks_find_what_they_look_for(tmp_path):
     """The scanners themselves: an unexplained import is found, an explained one is not, and a
     cycle through an import inside a function is one."""
@@ -148,3 +170,22 @@ def test_the_checks_find_what_they_look_for(tmp_path):
     assert found == ["import json", "import io"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+    assert _reaching_around({"grader.cli": {"grader.usecases", "grader.lms.export", "grader.gradescope"},
+                             "grader.usecases": {"grader.outputs"}}) == ["grader.cli -> grader.gradescope",
+                                                                         "grader.cli -> grader.lms.export"]
+
+
+def _loaded_by(module: str) -> set[str]:
+    """The project's modules a fresh interpreter holds after `import module`."""
+    code = (f"import json, sys, {module}; print(json.dumps(sorted(m for m in sys.modules "
+            f"if m.split('.')[0] in {PACKAGES!r})))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout))
+
+
+def test_the_config_is_a_leaf():
+    """Reading a config loads no machinery: what needs the grader (grading formulas, console
+    patterns, the kinds table) is checked by grader/config_checks.py when assignments are loaded."""
+    loaded = _loaded_by("grader.config")
+    assert "grader.config" in loaded
+    assert loaded <= CONFIG_MAY_LOAD, f"grader.config loads {sorted(loaded - CONFIG_MAY_LOAD)}"

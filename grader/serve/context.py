@@ -5,8 +5,7 @@ import os
 import secrets
 from pathlib import Path
 
-from ..assignment import load_assignments
-from ..config import load_config
+from ..assignment import load_assignments, load_checked_config
 from .db import Database
 from .practice import create_tables
 
@@ -30,7 +29,7 @@ class ServeContext:
 
     def __init__(self, config_path: str | Path) -> None:
         self.config_path = Path(config_path)
-        config, base = load_config(self.config_path)
+        config, base = load_checked_config(self.config_path)
         self.settings = config.serve
         self.data_dir = data_dir(config, base)
         self.assignments = load_assignments(self.config_path)

@@ -11,8 +11,9 @@ when aud has several); it has not expired and is not dated in the future; its no
 and was never seen before; the deployment is one the config lists; the message is a resource link
 request of LTI 1.3.0 and names its user. Then the LMS user's account is found or made
 (`lti_roster.account`), the LMS course is remembered for the roster and the gradebook, and the
-browser gets a session. Platforms are registered in config.yaml; `/lti` shows the LMS admin what to
-enter on their side (docs/LTI.md).
+browser gets a session. Platforms are registered in config.yaml, or register themselves by LTI
+Dynamic Registration while the instructor allows it (`lti_registration`); `/lti` shows the LMS admin
+what to enter on their side (docs/LTI.md).
 """
 from __future__ import annotations
 
@@ -33,12 +34,11 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..config import LtiPlatformConfig
-from . import lti_deep_link, lti_grades, lti_keys, lti_roster, lti_store
+from . import lti_deep_link, lti_grades, lti_keys, lti_registration, lti_roster, lti_store
+from .lti_deep_link import AGS_CLAIM, NRPS_CLAIM
 from .lti_services import PlatformError, Services
 
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
-AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
-NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 MESSAGE_TYPES = ("LtiResourceLinkRequest", "LtiDeepLinkingRequest")
 LEEWAY_S = 60           # clocks of the LMS and this server may differ by this much
 AGAIN = "open the activity from the LMS again"
@@ -54,16 +54,49 @@ class Tool:
     def __init__(self, svc) -> None:
         self.svc = svc
         settings = svc.settings.lti
-        self.platforms: list[LtiPlatformConfig] = settings.platforms
+        self.configured: list[LtiPlatformConfig] = settings.platforms
         self.grade_policy: str = settings.grade
+        self.dynamic_registration: bool = settings.dynamic_registration
         self.key = lti_keys.tool_key(svc.data_dir)
         self.transport: httpx.BaseTransport | None = None        # tests put a fake LMS here
         self.platform_keys = lti_keys.PlatformKeys(self.http)
-        self.services = {(p.issuer, p.client_id): Services(p, self.key, self.http) for p in self.platforms}
+        self.kept_services: dict[tuple[str, str], Services] = {}
+        self.lock = threading.Lock()
         lti_store.create_tables(svc.db)
 
     def http(self) -> httpx.Client:
         return lti_keys.http_client(self.transport)
+
+    @property
+    def platforms(self) -> list[LtiPlatformConfig]:
+        """config.yaml's platforms, then those that registered themselves (read each time: another web
+        process may have registered one)."""
+        return [*self.configured, *lti_store.registered_platforms(self.svc.db)]
+
+    def services(self, platform: LtiPlatformConfig) -> Services:
+        """The platform's services (its access tokens kept between calls)."""
+        key = (platform.issuer, platform.client_id)
+        with self.lock:
+            if key not in self.kept_services or self.kept_services[key].platform != platform:
+                self.kept_services[key] = Services(platform, self.key, self.http)
+            return self.kept_services[key]
+
+    def register(self, base: str, params: dict) -> LtiPlatformConfig:
+        """Dynamic registration: the LMS at `openid_configuration` registered and kept as a platform."""
+        if not self.dynamic_registration:
+            raise lti_registration.RegistrationRefused(
+                "This service does not take registrations from an LMS; its instructor turns on "
+                "serve.lti.dynamic_registration, or enters the LMS under serve.lti.platforms.")
+        with self.http() as client:
+            platform = lti_registration.register(client, base, f"Game grader ({self.svc.config_path.resolve().parent.name})",
+                                                 str(params.get("openid_configuration") or ""),
+                                                 str(params.get("registration_token") or "") or None)
+        if any(p.issuer == platform.issuer and p.client_id == platform.client_id for p in self.configured):
+            raise lti_registration.RegistrationRefused(
+                f"The LMS {platform.issuer} with client id {platform.client_id} is already in config.yaml; "
+                f"nothing was registered.")
+        lti_store.save_platform(self.svc.db, platform)
+        return platform
 
     def platform(self, issuer: str, client_id: str = "") -> LtiPlatformConfig | None:
         return next((p for p in self.platforms if p.issuer == issuer and (not client_id or p.client_id == client_id)),
@@ -144,8 +177,25 @@ class Tool:
                 "deep_link_return_url"):
             raise LaunchRefused("The deep linking launch does not say where to send the choice (no "
                                 "deep_link_return_url); " + AGAIN + ".")
+        if kind == "LtiDeepLinkingRequest":
+            self._same_course(platform, claims)
         if not claims.get("sub"):
             raise LaunchRefused("The launch names no user (an anonymous launch); this service must know the student.")
+
+    def _same_course(self, platform: LtiPlatformConfig, claims: dict) -> None:
+        """A deep link puts this service's assignments into the LMS course it comes from, so it is taken only
+        from the course this service is linked to (the first one an activity was added to or opened in):
+        from another course it would bring that course's students into this course's grader. A request that
+        names no course (the spec allows it) is taken; the activity's first launch then names it."""
+        context = claims.get(CLAIM + "context") or {}
+        here = str(context.get("id") or "") if isinstance(context, dict) else ""
+        linked = lti_store.linked_courses(self.svc.db)
+        if here and linked and not any(c["issuer"] == platform.issuer and c["context_id"] == here for c in linked):
+            ours = ", ".join(repr(c["title"] or c["context_id"]) for c in linked)
+            theirs = repr(str(context.get("title") or context.get("label") or here))
+            raise LaunchRefused(f"This service grades the LMS course {ours}, so a deep link from another course "
+                                f"({theirs}) is refused: it would bring that course's students into this course's "
+                                f"grader.")
 
     def arrive(self, platform: LtiPlatformConfig, claims: dict) -> tuple[dict, str]:
         """(the account, where to go) for a verified launch; the LMS course is remembered for its assignment."""
@@ -181,7 +231,7 @@ class Tool:
                          and course["deployment_id"] in p.deployment_ids), None)
         if platform is None:
             raise PlatformError(f"the LMS {course['issuer']} is no longer registered here", transient=False)
-        return platform, self.services[(platform.issuer, platform.client_id)]
+        return platform, self.services(platform)
 
     def sync_roster(self, name: str) -> list[str]:
         """Each linked LMS course's roster read into accounts; a sentence per course."""
@@ -276,12 +326,31 @@ def routes(tool: Tool | None, page) -> list[Route]:
 
         return await run_in_threadpool(arrive)
 
+    async def register(request: Request) -> Response:
+        """Dynamic registration, opened by the LMS in its admin's browser (often in a frame of the LMS's page)."""
+        params = dict(request.query_params)
+        lms = lti_registration.origin(str(params.get("openid_configuration") or ""))
+
+        def run() -> Response:
+            try:
+                platform = tool.register(svc.base_url(request), params)
+            except lti_registration.RegistrationRefused as exc:
+                page = svc.page(request, "message.html", status=400, title="The LMS registration was refused",
+                                message=str(exc))
+            else:
+                page = svc.page(request, "lti_registered.html", platform=platform, lms_origin=lms)
+            page.headers["content-security-policy"] = lti_registration.framed_by(lms)
+            return page
+
+        return await run_in_threadpool(run)
+
     async def jwks(request: Request) -> Response:
         return JSONResponse(lti_keys.public_jwks(tool.key), headers={"Cache-Control": "max-age=300"})
 
     def registration(svc_, request: Request, form) -> Response:
         base = svc.base_url(request)
-        return svc.page(request, "lti.html", base=base, platforms=tool.platforms,
+        return svc.page(request, "lti.html", base=base, platforms=tool.platforms, configured=tool.configured,
+                        dynamic_registration=tool.dynamic_registration,
                         public_pem=tool.key.as_pem(private=False).decode(), kid=tool.key.kid,
                         assignments=svc.assignments)
 
@@ -316,12 +385,14 @@ def routes(tool: Tool | None, page) -> list[Route]:
         answer = lti_deep_link.response(tool.key, asked, [(n, svc.assignments[n].title, f"{base}/a/{n}")
                                                           for n in chosen])
         request.session.pop("lti_deep_link", None)
+        for n in chosen if asked.get("context_id") else ():     # the course is linked before any activity opens
+            lti_store.save_course(svc.db, lti_deep_link.course_of(asked, n))
         page = svc.page(request, "lti_deep_link.html", assignments=svc.assignments, chosen=chosen,
                         answer={"url": asked["return_url"], "jwt": answer})
         page.headers["content-security-policy"] = lti_deep_link.return_policy(asked["return_url"])
         return page
 
     return [Route("/lti/login", login, methods=["GET", "POST"]), Route("/lti/launch", launch, methods=["POST"]),
-            Route("/lti/jwks", jwks), page("/lti", registration),
+            Route("/lti/jwks", jwks), Route("/lti/register", register), page("/lti", registration),
             page("/lti/deep-link", deep_link, ("GET", "POST")), page("/teach/{name}/lti", course_page), page("/teach/{name}/lti/roster", act(tool.sync_roster), ("POST",)),
             page("/teach/{name}/lti/grades", act(tool.send_grades), ("POST",))]

@@ -23,14 +23,29 @@ SETTINGS_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_sett
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 ITEMS_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
 DATA_CLAIM = "https://purl.imsglobal.org/spec/lti-dl/claim/data"
+AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 
 
 def request_of(platform: LtiPlatformConfig, claims: dict) -> dict:
     """What the session keeps of a deep linking request until the instructor has chosen."""
     settings = claims.get(SETTINGS_CLAIM) or {}
+    context = claims.get(CLAIM + "context") or {}
+    ags, nrps = claims.get(AGS_CLAIM) or {}, claims.get(NRPS_CLAIM) or {}
     return {"issuer": platform.issuer, "client_id": platform.client_id,
             "deployment_id": str(claims.get(CLAIM + "deployment_id")),
-            "return_url": str(settings.get("deep_link_return_url") or ""), "data": settings.get("data")}
+            "return_url": str(settings.get("deep_link_return_url") or ""), "data": settings.get("data"),
+            "context_id": str(context.get("id") or ""), "title": str(context.get("title") or context.get("label") or ""),
+            "memberships_url": nrps.get("context_memberships_url"), "lineitems_url": ags.get("lineitems"),
+            "scopes": " ".join(ags.get("scope") or [])}
+
+
+def course_of(request: dict, assignment: str) -> dict:
+    """The LMS course an assignment is linked to by the instructor's choice (`lti_store.save_course`)."""
+    return {"issuer": request["issuer"], "context_id": request["context_id"], "assignment": assignment,
+            "deployment_id": request["deployment_id"], "title": request["title"],
+            "memberships_url": request.get("memberships_url"), "lineitems_url": request.get("lineitems_url"),
+            "lineitem_url": None, "scopes": request.get("scopes") or ""}
 
 
 def response(key: RSAKey, request: dict, items: list[tuple[str, str, str]]) -> str:

@@ -1,5 +1,6 @@
 """The LTI records: one-time launch states and nonces, who an LMS user is here, which LMS course an
-assignment is linked to, and every grade decision with what the LMS said about it.
+assignment is linked to, every grade decision with what the LMS said about it, and the LMSs that
+registered themselves (dynamic registration).
 
 Why tables of their own (made here, not in db.py): the launch's state and nonce must be usable once
 across every web process, and a grade the LMS did not take must survive a restart to be sent again.
@@ -8,8 +9,10 @@ student's new best upload is a new row, so the gradebook gets one score per deci
 """
 from __future__ import annotations
 
+import json
 import time
 
+from ..config import LtiPlatformConfig
 from .db import Database
 
 SCHEMA = """
@@ -31,7 +34,11 @@ CREATE TABLE IF NOT EXISTS lti_scores (
     upload_id TEXT NOT NULL, score REAL NOT NULL, max_score REAL NOT NULL, comment TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'refused')), tries INTEGER NOT NULL DEFAULT 0,
     error TEXT NOT NULL DEFAULT '', decided_at REAL NOT NULL, sent_at REAL,
-    PRIMARY KEY (issuer, context_id, assignment, user_id, upload_id, score))
+    PRIMARY KEY (issuer, context_id, assignment, user_id, upload_id, score));
+CREATE TABLE IF NOT EXISTS lti_platforms (
+    issuer TEXT NOT NULL, client_id TEXT NOT NULL, auth_url TEXT NOT NULL, token_url TEXT NOT NULL,
+    jwks_url TEXT NOT NULL, deployment_ids TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
+    registered_at REAL NOT NULL, PRIMARY KEY (issuer, client_id))
 """
 STATE_VALID_S = 600          # from the login redirect to the launch
 NONCE_KEPT_S = 24 * 3600     # longer than any ID token we accept lives
@@ -127,6 +134,12 @@ def courses(db: Database, assignment: str) -> list[dict]:
     return db.query("SELECT * FROM lti_courses WHERE assignment = ? ORDER BY issuer, context_id", (assignment,))
 
 
+def linked_courses(db: Database) -> list[dict]:
+    """Every LMS course this service is linked to (issuer, context_id, title), whatever the assignment."""
+    return db.query("SELECT issuer, context_id, MAX(title) AS title FROM lti_courses GROUP BY issuer, context_id "
+                    "ORDER BY issuer, context_id")
+
+
 def set_lineitem(db: Database, course: dict, url: str) -> None:
     db.execute("UPDATE lti_courses SET lineitem_url = ? WHERE issuer = ? AND context_id = ? AND assignment = ?",
                (url, course["issuer"], course["context_id"], course["assignment"]))
@@ -168,3 +181,22 @@ def scores(db: Database, assignment: str) -> list[dict]:
     """Every decision for the assignment, newest first, for the instructor's page."""
     return db.query("SELECT s.*, u.login, u.name FROM lti_scores s JOIN users u ON u.id = s.user_id "
                     "WHERE s.assignment = ? ORDER BY s.decided_at DESC", (assignment,))
+
+
+# ------------------------------------------------------------------ platforms registered by themselves
+def save_platform(db: Database, platform: LtiPlatformConfig) -> None:
+    """A platform that registered itself (its second registration with the same client id replaces the first)."""
+    with db.transaction() as tx:
+        tx.execute("DELETE FROM lti_platforms WHERE issuer = ? AND client_id = ?", (platform.issuer, platform.client_id))
+        tx.execute("INSERT INTO lti_platforms (issuer, client_id, auth_url, token_url, jwks_url, deployment_ids, name, "
+                   "registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (platform.issuer, platform.client_id, platform.auth_url, platform.token_url, platform.jwks_url,
+                    json.dumps(platform.deployment_ids), platform.name, time.time()))
+
+
+def registered_platforms(db: Database) -> list[LtiPlatformConfig]:
+    """The platforms that registered themselves, oldest first, as config.yaml would list them."""
+    rows = db.query("SELECT * FROM lti_platforms ORDER BY registered_at")
+    return [LtiPlatformConfig(issuer=r["issuer"], client_id=r["client_id"], auth_url=r["auth_url"],
+                              token_url=r["token_url"], jwks_url=r["jwks_url"],
+                              deployment_ids=json.loads(r["deployment_ids"]), name=r["name"]) for r in rows]

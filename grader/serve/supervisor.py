@@ -13,8 +13,7 @@ from pathlib import Path
 import uvicorn
 
 from .. import usecases
-from ..assignment import load_assignments
-from ..config import load_config
+from ..assignment import load_assignments, load_checked_config
 from . import accounts
 from .app import create_app
 from .context import data_dir, database_url
@@ -81,7 +80,7 @@ def first_instructor(db: Database, config_path: Path, echo=print) -> None:
 def serve(config_path: Path, host: str | None = None, port: int | None = None, workers: int | None = None,
           echo=print) -> None:
     """Start the web server and the workers; on first start, make the demo instructor account."""
-    config, base = load_config(config_path)
+    config, base = load_checked_config(config_path)
     settings = config.serve
     db = Database(database_url(config, base))
     first_instructor(db, Path(config_path), echo)

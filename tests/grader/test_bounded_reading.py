@@ -57,7 +57,7 @@ def test_a_read_that_never_ends_is_stopped_by_its_cpu_bound():
         while True:
             pass
 
-    with pytest.raises(bounded.Refused, match=r"^loop\.py could not be read within 512 MB and 1 s of the "
+    with pytest.raises(bounded.ReadRefused, match=r"^loop\.py could not be read within 512 MB and 1 s of the "
                                               r"grader's time: it took too long\.$"):
         bounded.run(forever, what="loop.py", cpu_s=1)
 

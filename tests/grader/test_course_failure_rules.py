@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import rulesets
+from grader import selftest
 from grader.assignment import resolve
 from grader.config import AssignmentConfig
 from grader.match import play_game
@@ -197,11 +199,8 @@ def test_double_card_loses_a_game_to_a_None(tmp_path, prefork):
 
 
 def test_each_ruleset_states_every_rule_and_config_may_override_it(tmp_path):
-    import rulesets
-
     for name in rulesets.names():
-        policy = rulesets.load(name).defaults.policy
-        assert {k: getattr(policy, k) for k in ("on_late", "on_illegal", "on_error", "on_none")}
+        selftest.failure_rules(rulesets.load(name))
     assert rulesets.load("bohnenspiel").defaults.policy == Policy(on_late="random", on_illegal="forfeit",
                                                                  on_error="random", on_none="random",
                                                                  on_uncaught="random_rest")

@@ -228,7 +228,7 @@ def test_an_adaptive_league_plays_waves_through_the_executor_and_a_rerun_reuses_
 
 
 def test_a_ladder_grade_plays_each_baseline_until_the_test_decides(tmp_path):
-    from grader.outputs import compute_grades
+    from grader.outputs import grades_of_run
 
     config = make_config(tmp_path, ["baseline_student", "raises"], league={
         "format": "gauntlet", "gauntlet": ["random"], "games_per_pair": 2, "seed": 5, "concurrency": 2},
@@ -239,7 +239,7 @@ def test_a_ladder_grade_plays_each_baseline_until_the_test_decides(tmp_path):
     for g in games:
         per_pair.setdefault(g.pairing, []).append(g)
     assert set(per_pair) == {"baseline_student vs builtin:random", "builtin:random vs raises"}
-    grades = compute_grades(assignment, run)
+    grades = grades_of_run(assignment, run)
     assert grades["baseline_student"].value == 10
     assert grades["baseline_student"].reason.startswith("beats random: ")
     assert grades["baseline_student"].reason.endswith("error below 5%")
@@ -262,13 +262,13 @@ def test_must_beat_random_is_decided_by_the_sequential_test_not_the_league_s_two
     """Issue 40: "must beat random" was the share of two games, so two players at random got 61.08
     and 0. Now both play random on until the test decides (or max_games), both get the same
     verdict, and those games decide the pass but never a place in the standings."""
-    from grader.outputs import compute_grades
+    from grader.outputs import grades_of_run
 
     config = make_config(tmp_path, ["baseline_student", "raises", "illegal_every_time"], league={
         "format": "round_robin", "games_per_pair": 2, "seed": 11, "builtins": ["random"], "concurrency": 2},
         grading={"kind": "interpolate", "max": 100, "pass_min": 50, "must_beat": "random", "max_games": 60})
     assignment, run = league(config)
-    grades = compute_grades(assignment, run)
+    grades = grades_of_run(assignment, run)
     against_random: dict[str, list] = {}
     for g in done_games(assignment):
         if "builtin:random" in (g.seat0, g.seat1):

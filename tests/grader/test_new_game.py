@@ -12,7 +12,8 @@ import sys
 import pytest
 
 import rulesets
-from grader.new_game import SCAFFOLD
+from grader import selftest
+from grader.new_game import SCAFFOLD, styles
 from tests.checking import grader_cli as grader
 
 NAME = "scaffold_selftest"
@@ -31,8 +32,7 @@ def new_game(capsys):
     finally:
         shutil.rmtree(folder, ignore_errors=True)
         rulesets.names.cache_clear()
-        for module in [m for m in sys.modules if m == f"rulesets.{NAME}" or m.startswith(f"rulesets.{NAME}.")]:
-            del sys.modules[module]
+        forget(NAME)
 
 
 def test_a_new_game_is_checked_and_graded_in_a_league_with_no_other_edit(tmp_path, capsys, new_game):
@@ -57,10 +57,59 @@ def test_a_new_game_is_checked_and_graded_in_a_league_with_no_other_edit(tmp_pat
     ("class", "colosseum", "cannot name a game"),
     ("quoridor", "colosseum", "already a game or folder named 'quoridor'"),
     ("scaffold", "colosseum", "already a game or folder named 'scaffold'"),
-    ("newone", "chess", "--like 'chess' is not a template; the templates are: colosseum."),
+    ("newone", "chess", "--like 'chess' is not a template; the templates are: bohnenspiel, colosseum."),
+    ("newone", "_common", "--like '_common' is not a template"),
 ])
 def test_a_name_or_template_that_cannot_be_made_is_one_sentence_and_writes_nothing(capsys, name, like, says):
     before = sorted(p.name for p in SCAFFOLD.parent.iterdir())
     status, out, err = grader(capsys, "new-game", name, "--like", like)
     assert status == 2 and says in out + err
     assert sorted(p.name for p in SCAFFOLD.parent.iterdir()) == before
+
+
+def forget(name: str) -> None:
+    """Drop the game's modules, so the next load reads its files again."""
+    for module in [m for m in sys.modules if m == f"rulesets.{name}" or m.startswith(f"rulesets.{name}.")]:
+        del sys.modules[module]
+
+
+def test_the_new_game_passes_selftest_and_a_wrong_sample_reply_fails_it_with_a_sentence(capsys, new_game):
+    status, out, err = grader(capsys, "selftest", NAME)
+    assert status == 0 and f"The game {NAME} passed every check" in out, out + err
+    record = new_game / "__init__.py"
+    text = record.read_text(encoding="utf-8")
+    assert 'sample_replies={"move": (1, 3, {"invalid": "no"})}' in text
+    record.write_text(text.replace('(1, 3, {"invalid": "no"})', '(1, 3, "three")'), encoding="utf-8")
+    forget(NAME)
+    status, out, err = grader(capsys, "selftest", NAME)
+    assert status == 1, out + err
+    assert (f"FAIL hostile replies: no reply a player can send in the declared shapes makes the rules' code raise. "
+            f"{NAME}: the sample reply 'three' to move() is refused by the declared shape") in " ".join(out.split())
+    assert f"The game {NAME} failed 1 of {len(selftest.CHECKS)} checks: hostile replies." in " ".join(out.split())
+    (new_game / "engine.py").write_text("class Game(:\n", encoding="utf-8")
+    forget(NAME)
+    status, out, err = grader(capsys, "selftest", NAME)
+    assert status == 2 and f"the game '{NAME}' does not load: importing rulesets.{NAME} raised SyntaxError" in out + err
+
+
+@pytest.mark.parametrize("like", styles())
+def test_every_template_makes_a_game_whose_skeleton_passes_its_check_and_selftest(tmp_path, capsys, like):
+    name = f"scaffold_{like}"
+    folder = SCAFFOLD.parent / name
+    shutil.rmtree(folder, ignore_errors=True)
+    rulesets.names.cache_clear()
+    try:
+        status, out, err = grader(capsys, "new-game", name, "--like", like)
+        assert status == 0, out + err
+        assert not (folder / "_common").exists() and (folder / "engine.py").is_file()
+        course = tmp_path / "course"
+        assert grader(capsys, "init", course, "--assignment", name)[0] == 0
+        status, out, err = grader(capsys, "--config", course / "config.yaml", "check", folder / "skeleton",
+                                  "--assignment", name)
+        assert status == 0 and "Result: passed" in out, out + err
+        status, out, err = grader(capsys, "selftest", name)
+        assert status == 0 and f"The game {name} passed every check" in out, out + err
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        rulesets.names.cache_clear()
+        forget(name)

@@ -13,11 +13,12 @@ import pytest
 import yaml
 
 import rulesets
+from grader import selftest
 from grader.assignment import load_assignments, resolve
 from grader.config import AssignmentConfig
 from grader.league import run_league
 from grader.match import play_game
-from grader.outputs import compute_grades, results_document
+from grader.outputs import grades_of_run, results_document
 from grader.store import Store
 from grader.submissions import builtin, load
 from grader.validation import validate
@@ -28,15 +29,7 @@ SMALL = {"quoridor": {"sizex": 5, "sizey": 5}, "colosseum": {"board_size": 6}}
 
 @pytest.mark.parametrize("ruleset", rulesets.names())
 def test_random_builtins_play_the_same_game_twice_in_both_start_modes(ruleset, tmp_path):
-    moves = []
-    for prefork in (True, True, False):
-        a = resolve("t", AssignmentConfig(ruleset=ruleset, submissions=".", game=SMALL.get(ruleset, {}),
-                                          league={"prefork": prefork}), tmp_path)
-        rnd = builtin(a.ruleset, "random")
-        result = play_game(a, rnd, rnd, seed=7)
-        assert result.infra_error is None and result.moves, result.detail
-        moves.append(result.moves)
-    assert moves[0] == moves[1] == moves[2]
+    selftest.reproducible(rulesets.load(ruleset), SMALL.get(ruleset, {}), tmp_path)
 
 
 def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
@@ -51,7 +44,7 @@ def test_a_league_game_replays_from_its_reproduce_line(tmp_path):
     assignment = load_assignments(config)["q"]
     run = run_league(assignment, progress=False)
     with Store(assignment.store_path) as store:
-        stored = list(results_document(assignment, run, compute_grades(assignment, run), store)["games"])
+        stored = list(results_document(assignment, run, grades_of_run(assignment, run), store)["games"])
     assert len(stored) == 2
     for game in stored:
         argv = shlex.split(game["reproduce"])

@@ -9,7 +9,7 @@ import yaml
 from grader import seeds
 from grader.assignment import load_assignments
 from grader.league import run_league
-from grader.outputs import compute_grades, pseudonyms, results_document
+from grader.outputs import grades_of_run, pseudonyms, results_document
 from grader.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ def test_public_names_come_from_the_league_secret_not_from_public_settings(tmp_p
     assignment = load_assignments(config)["q"]
     run = run_league(assignment, progress=False)
     with Store(assignment.store_path) as store:
-        doc = results_document(assignment, run, compute_grades(assignment, run), store)
+        doc = results_document(assignment, run, grades_of_run(assignment, run), store)
     shown = {s["id"]: s["public_name"] for s in doc["submissions"] if s["id"] in ids}
     assert sorted(shown) == ids
     assert shown != pseudonyms(ids, "q:0")                         # the old salt: assignment name and seed

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulesets
+from grader import selftest
 from grader.assignment import load_assignments
 from grader.outputs import site_pictures
 from grader.report import read_shard, render_sites, script_json
@@ -54,12 +55,13 @@ def package_folder(name: str) -> Path:
 def test_a_board_script_is_declared_exactly_where_one_exists(name):
     """A board.js the record does not name would never be drawn (nor tested); a named one that is
     missing would break every replay: both fail here rather than skip."""
-    ruleset = rulesets.load(name)
-    present = (package_folder(name) / "board.js").is_file()
-    if ruleset.board_script is not None:
-        assert ruleset.board_script.is_file(), f"{name}: RULESET.board_script names {ruleset.board_script}, which is missing"
-    else:
-        assert not present, f"{name}: has a board.js that RULESET.board_script does not name"
+    selftest.board_declared(rulesets.load(name))
+
+
+def test_an_undeclared_board_script_is_named_in_a_sentence():
+    rs = dataclasses.replace(rulesets.load("colosseum"), board_script=None)
+    with pytest.raises(selftest.Broken, match=r"^colosseum: has a board\.js that RULESET.board_script does not name"):
+        selftest.board_declared(rs)
 
 
 WITH_SCRIPT = [n for n in rulesets.names() if rulesets.load(n).board_script is not None]

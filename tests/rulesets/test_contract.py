@@ -2,19 +2,20 @@
 
 The grader drives all games through this API alone, so these checks run on every discovered game:
 random playouts end with an outcome, moves survive the JSON round trip the store and replays
-rely on, states survive to_json/state_from_json, and pictures render.
+rely on, states survive to_json/state_from_json, and pictures render. The checks themselves are
+grader/selftest.py's, which `grader selftest NAME` runs for an instructor's own game; the tests
+below the parametrised ones prove each says what is wrong with a game that breaks it.
 """
 from __future__ import annotations
 
-import importlib
-import json
-import random
-from pathlib import Path
+import dataclasses
+import itertools
 
 import pytest
 
 import rulesets
-from rulesets.base import IllegalMove, Outcome, Ruleset
+from grader import selftest
+from rulesets.base import Ruleset
 
 NAMES = list(rulesets.names())
 
@@ -28,95 +29,44 @@ def test_the_five_bundled_games_are_found():
     assert set(rulesets.bundled()) >= {"quoridor", "colosseum", "bohnenspiel", "doublecard", "rbnim"}
 
 
-def test_descriptor(ruleset):
-    assert ruleset.name in rulesets.names()
-    assert ruleset.shim.startswith(f"{rulesets.module_of(ruleset.name)}.")
-    importlib.import_module(ruleset.shim)
-    assert ruleset.entry.endswith(".py")
-    for name, folder in ruleset.players.items():
-        assert (Path(folder) / ruleset.entry).is_file(), f"built-in {name} has no {ruleset.entry}"
-    d = ruleset.defaults
-    assert d.move_s > 0 and d.first_move_s >= d.move_s and d.memory_mb > 0
-    for key in ("on_late", "on_illegal", "on_error"):
-        assert getattr(d.policy, key) in ("forfeit", "random", "disqualify")
+@pytest.mark.parametrize("check", [selftest.descriptor, selftest.playouts, selftest.seeded_start,
+                                   selftest.copy_is_independent, selftest.garbage_refused, selftest.pictures,
+                                   selftest.random_substitute_is_legal, selftest.bad_params_refused,
+                                   selftest.failure_rules], ids=lambda f: f.__name__)
+def test_contract(ruleset, check):
+    check(ruleset)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_playout_round_trips(ruleset, seed):
-    game = ruleset.game()
-    state = game.new_state(seed)
-    rng = random.Random(seed)
-    plies = 0
-    while not state.is_over:
-        assert state.to_move in (0, 1)
-        moves = state.legal_moves()
-        assert moves, "a game that is not over must offer a move"
-        move = rng.choice(moves)
-        wire = json.loads(json.dumps(state.move_to_json(move)))
-        assert state.parse_move(wire) == move
-        assert isinstance(state.move_text(move), str)
-        copy = game.state_from_json(json.loads(json.dumps(state.to_json())))
-        assert copy.legal_moves() == moves
-        state.play(move)
-        plies += 1
-        assert plies < 5000
-    assert state.to_move is None
-    out = state.outcome
-    assert isinstance(out, Outcome)
-    assert all(p in (0, 0.5, 1) for p in out.points)
-    assert out.reason and out.detail
-    with pytest.raises(IllegalMove):
-        state.play(move)
+def broken(name: str, **methods) -> Ruleset:
+    """Game `name` with its State's methods replaced by `methods` (a broken game, for the checks)."""
+    real = rulesets.load(name)
+    game = real.game()
+    state_class = type(game.new_state(1))
+    BrokenState = type("BrokenState", (state_class,), methods)
+
+    class BrokenGame(real.game):           # type: ignore[name-defined,misc]
+        def new_state(self, seed: int = 0):
+            state = super().new_state(seed)
+            state.__class__ = BrokenState
+            return state
+    return dataclasses.replace(real, game=BrokenGame)
 
 
-def test_same_seed_same_start(ruleset):
-    game = ruleset.game()
-    assert game.new_state(42).to_json() == game.new_state(42).to_json()
+def test_a_start_drawn_from_outside_the_seed_is_caught():
+    counter = itertools.count()
+    rs = broken("colosseum", to_json=lambda self: {**type(self).__mro__[1].to_json(self), "drawn": next(counter)})
+    with pytest.raises(selftest.Broken, match=r"^colosseum: new_state\(42\) gave two different start positions"):
+        selftest.seeded_start(rs)
 
 
-def test_copy_is_independent(ruleset):
-    state = ruleset.game().new_state(5)
-    before = state.to_json()
-    branch = state.copy()
-    branch.play(branch.legal_moves()[0])
-    assert state.to_json() == before
+def test_a_move_that_does_not_survive_json_is_caught():
+    rs = broken("rbnim", move_to_json=lambda self, move: ["not", "this"])
+    with pytest.raises(selftest.Broken, match=r"^rbnim: in the random game of seed 1 at ply 0, the legal move .* sent "
+                                              r"as \['not', 'this'\] is refused by parse_move"):
+        selftest.playouts(rs)
 
 
-def test_garbage_is_refused_with_a_sentence(ruleset):
-    state = ruleset.game().new_state(3)
-    for garbage in (None, 12345, "nonsense", {"invalid": "the player returned a dict"}, [[["x"]]]):
-        with pytest.raises(IllegalMove) as exc:
-            state.parse_move(garbage)
-        assert str(exc.value) and "\n" not in str(exc.value)
-    with pytest.raises(IllegalMove, match="returned a dict"):
-        state.parse_move({"invalid": "the player returned a dict"})
-
-
-def test_pictures(ruleset):
-    state = ruleset.game().new_state(7)
-    text = state.render_text()
-    assert isinstance(text, str) and text.strip()
-    svg = state.render_svg()
-    assert svg.lstrip().startswith("<svg") and svg.rstrip().endswith("</svg>")
-    assert "http://" not in svg.replace("http://www.w3.org", "") and "https://" not in svg
-    move = state.legal_moves()[0]
-    assert isinstance(state.render_text({"extra": [move]}), str)
-    assert state.render_svg({"extra": [move]}).lstrip().startswith("<svg")
-
-
-def test_random_substitute_is_legal(ruleset):
-    state = ruleset.game().new_state(11)
-    rng = random.Random(0)
-    for _ in range(20):
-        if state.is_over:
-            break
-        move = state.random_move(rng)
-        assert move in state.legal_moves()
-        state.play(move)
-
-
-def test_bad_params_are_one_sentence(ruleset):
-    from rulesets.base import BadParams
-
-    with pytest.raises(BadParams):
-        ruleset.game(this_parameter_does_not_exist=1)
+def test_garbage_taken_for_a_move_is_caught():
+    rs = broken("colosseum", parse_move=lambda self, data: "anything")
+    with pytest.raises(selftest.Broken, match=r"^colosseum: parse_move\(None\) accepted it as a move"):
+        selftest.garbage_refused(rs)

@@ -46,12 +46,15 @@ def free_port() -> int:
 class Server:
     def __init__(self, cfg: Path, port: int) -> None:
         self.cfg, self.port = cfg, port
+        self.log = cfg.parent / "serve.log"
         self.proc = None
 
     def start(self) -> Server:
-        self.proc = subprocess.Popen([sys.executable, "-m", "grader.cli", "--config", str(self.cfg), "serve",
-                                      "--port", str(self.port), "--workers", "1"],
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.cfg.parent)
+        # Its output goes to a file: an unread pipe fills up and blocks whoever writes next.
+        with open(self.log, "a") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "grader.cli", "--config", str(self.cfg), "serve",
+                                          "--port", str(self.port), "--workers", "1"],
+                                         stdout=log, stderr=subprocess.STDOUT, cwd=self.cfg.parent)
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
@@ -94,6 +97,12 @@ def wait_status(client: httpx.Client, uid: str, wanted: str, timeout: float = 90
     raise AssertionError(f"upload {uid} never reached {wanted}")
 
 
+def told(db, uid: str, server: Server) -> str:
+    """What the student was told and the end of the server's output, for a failure message."""
+    text = db.one("SELECT verdict_text FROM uploads WHERE id = ?", (uid,))["verdict_text"]
+    return f"{text}\n--- server output ---\n{server.log.read_text()[-3000:]}"
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="kill -9 and parent-death signals are Linux's")
 def test_kill_9_of_a_worker_and_of_the_server_loses_nothing(tmp_path, db_url):
     from grader.serve import accounts
@@ -118,7 +127,7 @@ def test_kill_9_of_a_worker_and_of_the_server_loses_nothing(tmp_path, db_url):
         [worker] = server.workers()
         os.kill(worker, signal.SIGKILL)                       # mid-evaluation
         verdict = wait_status(alice, slow, "done")
-        assert verdict["passed"] == 1
+        assert verdict["passed"] == 1, told(db, slow, server)
         row = db.one("SELECT * FROM uploads WHERE id = ?", (slow,))
         assert row["attempts"] == 2 and row["status"] == "done"
 
@@ -129,7 +138,7 @@ def test_kill_9_of_a_worker_and_of_the_server_loses_nothing(tmp_path, db_url):
         assert not alive(family, within=10)                   # the workers (and their players) died with it
         server.start()
         alice = login(port, "alice", "alice-password")
-        assert wait_status(alice, queued, "done")["passed"] == 1
+        assert wait_status(alice, queued, "done")["passed"] == 1, told(db, queued, server)
         assert len(db.query("SELECT * FROM uploads")) == 2
         assert db.one("SELECT attempts FROM uploads WHERE id = ?", (queued,))["attempts"] == 2
     finally:

@@ -354,3 +354,30 @@ def test_a_grade_the_lms_refuses_is_shown_with_its_words_and_the_others_still_go
     assert "refused" in page and "User not found in course" in page
     post(teacher, "/teach/quoridor/lti/grades")                 # a refusal is not sent again and again
     assert len(lms.scores) == 1
+
+
+def deep_link_launch(browser, lms: FakeLms, course: dict):
+    settings = {"deep_link_return_url": f"{ISS}/deep-link-return", "accept_types": ["ltiResourceLink"]}
+    return launch(browser, lms, sub="lms-terry", roles=TEACHER, **{
+        C + "message_type": "LtiDeepLinkingRequest", C + "context": course,
+        "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": settings})
+
+
+def test_a_deep_link_from_another_course_is_refused(tool, lms):
+    import html
+
+    teacher = client(tool)
+    assert deep_link_launch(teacher, lms, {"id": "course-7", "title": "AI 2026"}).headers["location"] == "/lti/deep-link"
+    token = teacher.get("/lti/deep-link").text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    assert teacher.post("/lti/deep-link", data={"csrf": token, "assignment": "quoridor"}).status_code == 200
+    assert [c["context_id"] for c in tool.service.db.query("SELECT * FROM lti_courses")] == ["course-7"]
+
+    stranger = client(tool)                  # a teacher of another LMS course adds the tool there
+    r = deep_link_launch(stranger, lms, {"id": "course-8", "title": "Databases"})
+    assert r.status_code == 400
+    assert ("This service grades the LMS course 'AI 2026', so a deep link from another course ('Databases') is "
+            "refused") in html.unescape(r.text)
+    assert not signed_in(stranger)
+    assert [c["context_id"] for c in tool.service.db.query("SELECT * FROM lti_courses")] == ["course-7"]
+    again = client(tool)                     # the linked course itself may add activities again
+    assert deep_link_launch(again, lms, {"id": "course-7", "title": "AI 2026"}).status_code == 303

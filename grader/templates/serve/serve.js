@@ -11,3 +11,10 @@
   }
   setTimeout(poll, 1000);
 })();
+
+/* After a dynamic registration, the LMS that opened the page is asked to close it (LTI Dynamic Registration §3.6.1). */
+(function () {
+  var done = document.getElementById("lti-registered");
+  if (!done) return;
+  (window.opener || window.parent).postMessage({subject: "org.imsglobal.lti.close"}, done.dataset.origin || "*");
+})();
