@@ -100,6 +100,7 @@ class SmokeGame(TypedDict):
     replaced: int                       # moves the course's policy replaced by random ones
     why_replaced: str
     retried: list[str]                  # why each earlier try was the machine's fault
+    losing: LosingMove | None           # the move that lost it, where the ruleset has an evaluator (private)
 
 
 class Validation(TypedDict):
