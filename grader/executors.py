@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from sandbox.box import kill_if
+from sandbox.pidfd import kill_if
 
 from .assignment import Assignment
 from .match import GameResult, play_game, player_factory

@@ -28,10 +28,11 @@ import platform
 import secrets
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from . import cgroup
+from .pidfd import kill_if
 
 log = logging.getLogger(__name__)
 
@@ -167,24 +168,6 @@ def processes_of(uid: int) -> list[int]:
             except (OSError, IndexError):
                 pass
     return out
-
-
-def kill_if(pid: int, still: Callable[[], bool]) -> bool:
-    """SIGKILL `pid` if `still()` holds once a pidfd pins it (so a pid that ended and was reused
-    between the listing and the kill is never hit). True if the signal was sent."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except OSError:
-        return False                           # gone already
-    try:
-        if not still():
-            return False
-        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(pidfd)
 
 
 def _runs_as(pid: int, uid: int) -> bool:
