@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sandbox.limits import Limits
+
 from .assignment import Assignment
 from .validation import MAX_SECOND_OPINIONS, MAX_STOPPED
 
@@ -32,7 +34,7 @@ class JobBound:
 
 def check_bound(assignment: Assignment) -> JobBound:
     """The bound of one check of a submission to `assignment`, from its stages' limits."""
-    hard = lambda soft: soft * assignment.kill_factor + assignment.kill_after_s   # noqa: E731  (Limits.hard_for)
+    hard = Limits(kill_factor=assignment.kill_factor, kill_after_s=assignment.kill_after_s).hard_for
     move = hard(assignment.move_s)
     start = hard(assignment.load_s or assignment.first_move_s) + (hard(assignment.first_move_s)
                                                                   if assignment.load_s else 0.0)
