@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = ROOT / "submissions" / "quoridor" / "alice" / "player.py"
 JOBS, WORKERS = 2000, 6
@@ -137,12 +139,13 @@ def test_a_students_second_upload_waits_behind_everyone_elses_first(tmp_path, db
     assert [positions[job["id"]] for job in claimed] == [0, 1, 2, 3, 4]
 
 
-def test_a_database_of_an_earlier_version_gets_the_new_columns(tmp_path, db_url):
+@pytest.mark.parametrize("column, default", [("turn", 0), ("stage", "")])   # stage: an upload's page (issue 45.4)
+def test_a_database_of_an_earlier_version_gets_the_new_columns(tmp_path, db_url, column, default):
     from grader.serve.db import Database
 
     url = db_url or f"sqlite:///{tmp_path / 'serve.sqlite'}"
-    Database(url).execute("ALTER TABLE uploads DROP COLUMN turn")
+    Database(url).execute(f"ALTER TABLE uploads DROP COLUMN {column}")
     db = Database(url)
     db.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, seq, status) "
                "VALUES ('x', 1, 'a', 'p.py', 'p', 'x', 1, 0, 1, 'queued')")
-    assert db.claim("uploads", "worker", 60)["turn"] == 0
+    assert db.claim("uploads", "worker", 60)[column] == default

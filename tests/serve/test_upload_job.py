@@ -88,17 +88,6 @@ def test_the_upload_page_shows_the_stage_its_check_is_in(service):
     assert alice.client.get(f"/uploads/{uid}/status").json()["stage"] == "Legal moves"
 
 
-def test_a_database_made_before_the_stage_column_gets_it(tmp_path, db_url):
-    from grader.serve.db import Database
-
-    url = db_url or f"sqlite:///{tmp_path / 'serve.sqlite'}"
-    Database(url).execute("ALTER TABLE uploads DROP COLUMN stage")
-    db = Database(url)
-    db.execute("INSERT INTO uploads (id, user_id, assignment, filename, path, sha256, size, uploaded_at, seq, status) "
-               "VALUES ('x', 1, 'a', 'p.py', 'p', 'x', 1, 0, 1, 'queued')")
-    assert db.claim("uploads", "worker", 60)["stage"] == ""
-
-
 def test_a_stuck_evaluation_is_stopped_at_the_wall_backstop_and_the_worker_goes_on_to_the_next_upload(service,
                                                                                                      monkeypatch):
     import re
