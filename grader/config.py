@@ -5,7 +5,7 @@ silently ignored. `load_config` raises `ConfigError` whose message names the fil
 was expected; callers print it and exit with status 2.
 
 A leaf: it reads the schema and asks the ruleset (its game parameters, stages and built-ins), and
-imports no other module of the grader. What only the grader can judge (a grading formula tried on
+imports no other module of the grader but grader/penalties.py, itself a leaf. What only the grader can judge (a grading formula tried on
 an empty league, a console program's patterns, the builds of the kinds table) is checked where an
 assignment is loaded (grader/config_checks.py, called by grader/assignment.py).
 """
@@ -21,6 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 import rulesets
 from rulesets.base import BadParams
 from sandbox.layers import LAYERS
+
+from .penalties import PenaltyConfigError, check_config
 
 POLICIES = ("forfeit", "random", "disqualify")
 
@@ -198,7 +200,7 @@ class AssignmentConfig(Strict):
     programs: ProgramsConfig = Field(default_factory=ProgramsConfig)
     anonymise: bool = False
     options: dict[str, Any] = Field(default_factory=dict)   # passed to the ruleset's shim
-    penalties: dict[str, Any] = Field(default_factory=dict)  # BRUTE-style; see grader/lms/penalties.py
+    penalties: dict[str, Any] = Field(default_factory=dict)  # BRUTE-style; see grader/penalties.py
     report_url: str | None = None                     # where the site is published; links in LMS feedback
     public_names: bool | list[str] = False            # the public site's names: pseudonyms, all real names, or these ids
     similarity: SimilarityConfig | None = None        # run the similarity report with every `grader run`
@@ -207,10 +209,6 @@ class AssignmentConfig(Strict):
     @field_validator("penalties")
     @classmethod
     def _known_penalties(cls, value: dict) -> dict:
-        # here, not above: grader.lms (its formats) costs ~50 ms that a league worker's start
-        # (grader.executors, which loads this module) does not need
-        from .lms.penalties import PenaltyConfigError, check_config
-
         try:
             check_config(value)
         except PenaltyConfigError as exc:

@@ -20,7 +20,7 @@ from .grading import Grade
 from .grading import compute_grades as grade
 from .league import LeagueRun
 from .lms.export import write_grades_csv as write_plain_grades_csv
-from .lms.penalties import apply_penalties
+from .penalties import apply_penalties
 from .report import render_sites, submission_pages
 from .results_doc import (
     AssignmentFacts,

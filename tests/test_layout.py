@@ -19,13 +19,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("grader", "sandbox", "rulesets")
 # What `import grader.config` may load of the project: the packages it sits in (their __init__
-# files), the ruleset record it asks, and the names of the sandbox's protections.
+# files), the ruleset record it asks, the penalty rules (a leaf), and the names of the sandbox's protections.
+CONFIG_MAY_LOAD = {"grader", "grader.config", "grader.penalties", "rulesets", "rulesets.base", "sandbox",
+                   "sandbox.layers", "sandbox.limits", "sandbox.verdict"}
 # The front doors that render what grader/usecases.py decides, and what they reach only through it:
 # the LMS formats, the results' outputs, and each other.
 DOORS = ("grader.cli", "grader.gradescope", "grader.demo")
 BEHIND_THE_USE_CASES = ("grader.lms", "grader.outputs", "grader.autograder_zip", *DOORS)
-CONFIG_MAY_LOAD = {"grader", "grader.config", "rulesets", "rulesets.base", "sandbox", "sandbox.layers",
-                   "sandbox.limits", "sandbox.verdict"}
 
 
 def _sources() -> list[Path]:

@@ -8,7 +8,6 @@ from .export import (
                      write_grades_csv,
 )
 from .importer import CLASS_CAPS, ImportRefused, ImportReport, import_submissions
-from .penalties import PenaltyConfigError, apply_penalties
 from .roster import read_roster
 
 __all__ = [
@@ -17,9 +16,7 @@ __all__ = [
                      "FillResult",
                      "ImportRefused",
                      "ImportReport",
-                     "PenaltyConfigError",
                      "Unmatched",
-                     "apply_penalties",
                      "fill_canvas_gradebook",
                      "fill_moodle_worksheet",
                      "import_submissions",

@@ -15,7 +15,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from ..lms.penalties import apply_penalties
+from ..penalties import apply_penalties
 from .db import Database
 
 SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")

@@ -20,7 +20,6 @@ from lms_builders import make_zip
 from grader.lms import (
     CsvProblem,
     Unmatched,
-    apply_penalties,
     fill_canvas_gradebook,
     fill_moodle_worksheet,
     import_submissions,
@@ -28,6 +27,7 @@ from grader.lms import (
 )
 from grader.lms.formats import canvas_match
 from grader.lms.moodle import parse_date
+from grader.penalties import apply_penalties
 
 DOWNLOADED = (2026, 11, 23, 10, 15, 0)        # what Moodle and Canvas write into every zip entry
 
