@@ -4,7 +4,6 @@ grades.csv, and the static HTML site.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import shlex
 from collections.abc import Callable, Iterable, Iterator
@@ -21,6 +20,7 @@ from .grading import compute_grades as grade
 from .league import LeagueRun
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .penalties import apply_penalties
+from .pseudonyms import pseudonym, pseudonyms
 from .report import render_sites, submission_pages
 from .results_doc import (
     AssignmentFacts,
@@ -38,46 +38,6 @@ from .results_doc import (
 from .schedule import BASELINE_ROUND
 from .standings import Row
 from .store import GameRecord, Store
-
-ADJECTIVES = ("Amber", "Brisk", "Calm", "Daring", "Eager", "Fuzzy", "Gentle", "Hasty", "Icy", "Jolly", "Keen",
-              "Lucky", "Mellow", "Nimble", "Odd", "Proud", "Quiet", "Rapid", "Shy", "Tidy", "Upbeat", "Vivid",
-              "Witty", "Young", "Zesty", "Bold", "Crisp", "Dusky", "Fair", "Grand", "Hardy", "Merry")
-ANIMALS = ("Otter", "Lynx", "Heron", "Badger", "Falcon", "Gecko", "Ibis", "Koala", "Lemur", "Marten", "Newt",
-           "Ocelot", "Puffin", "Quokka", "Raven", "Stoat", "Tapir", "Urial", "Vole", "Wombat", "Bison", "Crane",
-           "Dingo", "Egret", "Ferret", "Gibbon", "Hare", "Jackal", "Kestrel", "Llama", "Moose", "Okapi")
-
-
-def pseudonym(sub_id: str, salt: str, attempt: int = 0) -> str:
-    """The `attempt`-th stand-in name a submission would take, a function of the salt and its id
-    only (unguessable without the salt); `pseudonyms` makes them unique within a league."""
-    digest = hashlib.sha256(f"{salt}:{sub_id}:{attempt}".encode()).digest()
-    n = int.from_bytes(digest[:8], "big")
-    words = f"{ADJECTIVES[n % len(ADJECTIVES)]} {ANIMALS[(n // len(ADJECTIVES)) % len(ANIMALS)]}"
-    tries_per_word_pair = 4 * len(ADJECTIVES) * len(ANIMALS)
-    return words if attempt < tries_per_word_pair else f"{words} {attempt - tries_per_word_pair + 2}"
-
-
-def pseudonyms(ids: Iterable[str], salt: str, kept: dict[str, str] | None = None) -> dict[str, str]:
-    """{id: stand-in name}, no two alike in the league. A name kept from an earlier run (`kept`,
-    read from the store) stays its holder's; the others, in an order drawn from the salt, take
-    the first of their own seeded names that no one holds or held. So names are stable across
-    runs and a newcomer never takes a name someone already has."""
-    ids = sorted(set(ids))
-    out: dict[str, str] = {}
-    taken: set[str] = set()
-    for sid in ids:
-        name = (kept or {}).get(sid)
-        if name and name not in taken:
-            out[sid] = name
-            taken.add(name)
-    taken |= set((kept or {}).values())         # an absent student's name waits for its return
-    for sid in sorted((i for i in ids if i not in out), key=lambda i: hashlib.sha256(f"{salt}:{i}".encode()).digest()):
-        attempt = 0
-        while (fresh := pseudonym(sid, salt, attempt)) in taken:
-            attempt += 1
-        out[sid] = fresh
-        taken.add(fresh)
-    return out
 
 
 def _player_stats(stats: dict[str, PlayerStats], g: GameRecord) -> None:

@@ -26,7 +26,8 @@ import time
 import traceback
 from pathlib import Path
 
-from .. import outputs, seeds, usecases
+from .. import seeds, usecases
+from ..pseudonyms import pseudonyms
 from ..store import Store
 from . import accounts
 from .db import Database
@@ -98,7 +99,7 @@ def public_names(db: Database, assignment, data_dir: Path) -> dict[int, str]:
         with Store(league.store_path) as store:
             kept = store.pseudonyms(assignment.name, salt)
     students = accounts.students(db)
-    names = outputs.pseudonyms([folder_name(s["login"]) for s in students], salt, kept)
+    names = pseudonyms([folder_name(s["login"]) for s in students], salt, kept)
     return {s["id"]: names[folder_name(s["login"])] for s in students}
 
 

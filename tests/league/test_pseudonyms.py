@@ -9,7 +9,8 @@ import yaml
 from grader import seeds
 from grader.assignment import load_assignments
 from grader.league import run_league
-from grader.outputs import grades_of_run, pseudonyms, results_document
+from grader.outputs import grades_of_run, results_document
+from grader.pseudonyms import pseudonyms
 from grader.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
