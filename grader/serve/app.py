@@ -43,9 +43,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import usecases
+from ..results_doc import ResultsDoc
 from . import accounts, lti, oidc, practice_pages, sessions, throttle, uploads
 from .context import ServeContext, secret_key
-from .worker import _folder_name
+from .league_folder import folder_name, league_assignment
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -264,11 +265,12 @@ class Service(ServeContext):
     def league_folder(self, name: str) -> Path:
         return self.data_dir / "league" / name / "reports"
 
-    def results(self, name: str) -> dict | None:
-        path = self.league_folder(name) / "results.json"
+    def results(self, name: str) -> ResultsDoc | None:
+        """The service's last league of the assignment, read by the use case `grader report` reads it
+        with; None before the first league (or if its file is damaged: the next league rewrites it)."""
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            return usecases.results(league_assignment(self.assignment(name), self.data_dir))
+        except usecases.Refused:
             return None
 
 
@@ -657,10 +659,10 @@ def create_app(config_path: Path) -> SecurityHeaders:
     return outer
 
 
-def own_games(results: dict, login: str) -> list[dict]:
+def own_games(results: ResultsDoc, login: str) -> list[dict]:
     """The student's games in the last league, with each opponent as the public site names them."""
     subs = results.get("submissions", [])
-    mine = next((s for s in subs if s["id"] == _folder_name(login)), None)
+    mine = next((s for s in subs if s["id"] == folder_name(login)), None)
     if mine is None:
         return []
     public = {s["id"]: s.get("public_name") or "another student" for s in subs}
@@ -670,9 +672,10 @@ def own_games(results: dict, login: str) -> list[dict]:
             continue
         seat = 0 if g["seat0"] == mine["id"] else 1
         points = g["points"][seat]
+        losing = (g.get("losing_moves") or {}).get(str(seat))
         out.append({"opponent": public.get(g["seat1" if seat == 0 else "seat0"], "another student"), "seat": seat,
                     "result": "win" if points == 1 else "draw" if points == 0.5 else "loss", "detail": g["detail"],
-                    "losing": (g.get("losing_moves") or {}).get(str(seat), {}).get("sentence")})
+                    "losing": losing["sentence"] if losing else None})
     return out
 
 
