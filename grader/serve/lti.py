@@ -12,8 +12,8 @@ and was never seen before; the deployment is one the config lists; the message i
 request of LTI 1.3.0 and names its user. Then the LMS user's account is found or made
 (`lti_roster.account`), the LMS course is remembered for the roster and the gradebook, and the
 browser gets a session. Platforms are registered in config.yaml, or register themselves by LTI
-Dynamic Registration while the instructor allows it (`lti_registration`); `/lti` shows the LMS admin
-what to enter on their side (docs/LTI.md).
+Dynamic Registration while the instructor allows it and launch once an instructor approves them on
+`/lti` (`lti_registration`); `/lti` shows the LMS admin what to enter on their side (docs/LTI.md).
 """
 from __future__ import annotations
 

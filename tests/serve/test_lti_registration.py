@@ -205,3 +205,16 @@ def test_allowed_origins_are_https_origins(make_config):
     for wrong in ("http://lms.example.edu", "https://lms.example.edu/path", "lms.example.edu"):
         with pytest.raises(ConfigError, match="not an https origin"):
             load_config(make_config(SWITCH + f"    allowed_origins: ['{wrong}']\n"))
+
+
+def test_a_platform_registered_before_approval_existed_waits_for_it(make_config):
+    """An earlier version's lti_platforms has no approved_at: its self-registered platforms launch no more
+    until an instructor approves them."""
+    from grader.serve.app import create_app
+
+    lms = RegisteringLms()
+    app = service(make_config, lms, switch=ALLOWED)
+    assert registering(app).status_code == 200 and len(app.service.lti.platforms) == 1
+    app.service.db.execute("ALTER TABLE lti_platforms DROP COLUMN approved_at")
+    again = create_app(make_config(ALLOWED))
+    assert again.service.lti.platforms == [] and [p.client_id for p in again.service.lti.waiting] == ["dyn-client"]
