@@ -293,7 +293,8 @@ class LtiConfig(Strict):
     """Students arrive from the LMS and grades go back to it (grader/serve/lti.py, docs/LTI.md)."""
 
     platforms: list[LtiPlatformConfig] = []
-    grade: Literal["best", "latest"] = "best"         # which upload's grade counts and is sent
+    grade: Literal["best", "latest", "league"] = "best"   # what is sent: the best or latest upload's grade,
+                                                      # or the grade of the last league run begun after the deadline
     send_every_minutes: float | None = Field(10, gt=0)   # grades go back by themselves this often; null: by hand
     dynamic_registration: bool = False                # an LMS may register itself at /lti/register (docs/LTI.md)
     allowed_origins: list[str] = []                   # e.g. [https://moodle.example.edu]: only these may register,

@@ -272,11 +272,13 @@ class Tool:
         """Each linked LMS course's decisions made and sent; a sentence per course."""
         said = []
         assignment = self.svc.assignment(name)
+        league = (lti_grades.league_after_deadline(self.svc.db, assignment, name, self.svc.results(name))
+                  if self.grade_policy == "league" else None)
         for course in lti_store.courses(self.svc.db, name):
             try:
                 platform, services = self.course_services(course)
                 done = lti_grades.passback(self.svc.db, services, platform, assignment, name, self.grade_policy,
-                                           course)
+                                           course, league)
                 said.append(f"{course['title'] or course['context_id']}: {done.sentence()}")
             except PlatformError as exc:
                 said.append(f"{course['title'] or course['context_id']}: no grades sent: {exc}.")
