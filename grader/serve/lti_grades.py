@@ -66,9 +66,9 @@ class LeagueGrades:
 
     def comment(self, row: dict) -> str:
         when = datetime.fromtimestamp(self.run["finished_at"], UTC).strftime("%Y-%m-%d %H:%M UTC")
-        rank = f"rank {row['rank']}, " if row.get("rank") is not None else ""
         return (f"Grade from the league run after the deadline (serve.lti.grade: league; run {self.run['id']}, "
-                f"finished {when}): {rank}{row.get('grade_reason') or 'graded'}.")
+                f"finished {when}): {row['grade']:g} of {row.get('grade_max') or 0:g} points, "
+                f"{row.get('grade_reason') or 'graded'}.")
 
 
 def league_after_deadline(db: Database, assignment: Assignment, name: str,

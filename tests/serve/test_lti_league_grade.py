@@ -46,7 +46,7 @@ def league_run(app, started_at: float, grade: float) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "results.json").write_text(json.dumps({"submissions": [
         {"id": folder_name("alice@uni.example.edu"), "rank": 1, "grade": grade, "grade_max": 3.0,
-         "grade_reason": "rank 1 of 2: band 0.5"}]}))
+         "grade_reason": "place 1 of 2: in the top 50%"}]}))
     return run["id"]
 
 
@@ -69,6 +69,6 @@ def test_the_league_after_the_deadline_is_the_grade_sent(league_tool):
     assert [(s["userId"], s["scoreGiven"], s["scoreMaximum"]) for s in lms.scores] == [("lms-alice", 2.5, 3.0)]
     comment = lms.scores[0]["comment"]
     assert comment.startswith(f"Grade from the league run after the deadline (serve.lti.grade: league; run {run},")
-    assert "rank 1, rank 1 of 2: band 0.5." in comment
+    assert comment.endswith("): 2.5 of 3 points, place 1 of 2: in the top 50%.")
     post(teacher, "/teach/quoridor/lti/grades")                       # the same run again: nothing new
     assert len(lms.scores) == 1
