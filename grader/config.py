@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -290,9 +291,21 @@ class LtiConfig(Strict):
     """Students arrive from the LMS and grades go back to it (grader/serve/lti.py, docs/LTI.md)."""
 
     platforms: list[LtiPlatformConfig] = []
-    grade: Literal["best", "latest"] = "best"         # which upload's grade counts and is sent
+    grade: Literal["best", "latest", "league"] = "best"   # what is sent: the best or latest upload's grade,
+                                                      # or the grade of the last league run begun after the deadline
     send_every_minutes: float | None = Field(10, gt=0)   # grades go back by themselves this often; null: by hand
     dynamic_registration: bool = False                # an LMS may register itself at /lti/register (docs/LTI.md)
+    allowed_origins: list[str] = []                   # e.g. [https://moodle.example.edu]: only these may register,
+                                                      # and they launch at once; empty: each waits for approval
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        for origin in value:
+            parts = urlsplit(origin)
+            if parts.scheme != "https" or not parts.netloc or origin.rstrip("/") != f"https://{parts.netloc}":
+                raise ValueError(f"{origin!r} is not an https origin (https://host or https://host:port)")
+        return [o.rstrip("/") for o in value]
 
     @model_validator(mode="after")
     def _some_platform(self) -> LtiConfig:

@@ -73,6 +73,15 @@ def check_config(config: Mapping[str, Any] | None) -> dict:
     return out
 
 
+def deadline_of(config: Mapping[str, Any]) -> datetime | None:
+    """The configured deadline as an aware moment (a naive one is the server's local time), or None."""
+    value = config.get("deadline")
+    if not value:
+        return None
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return moment if moment.tzinfo else moment.astimezone()
+
+
 def _local(moment: datetime) -> datetime:
     """Naive local time (the import records upload times that way); aware times are converted."""
     return moment.astimezone().replace(tzinfo=None) if moment.tzinfo else moment

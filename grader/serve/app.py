@@ -43,6 +43,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import usecases
+from ..penalties import deadline_of
 from ..results_doc import ResultsDoc
 from . import accounts, lti, oidc, practice_pages, sessions, throttle, uploads
 from .context import ServeContext, secret_key
@@ -608,13 +609,8 @@ def favicon(svc: Service, request: Request, form) -> Response:
 
 def deadline(penalties: dict) -> str:
     """The deadline as configured, with the time zone it is counted in."""
-    value = penalties.get("deadline")
-    if not value:
-        return ""
-    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-    if moment.tzinfo is None:
-        moment = moment.astimezone()           # a naive deadline is the server's local time
-    return zoned(moment, "%Y-%m-%d %H:%M")
+    moment = deadline_of(penalties)
+    return zoned(moment, "%Y-%m-%d %H:%M") if moment else ""
 
 
 def create_app(config_path: Path) -> SecurityHeaders:

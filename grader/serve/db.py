@@ -67,7 +67,12 @@ class Database:
         with self.transaction() as tx:
             for statement in filter(str.strip, SCHEMA.split(";")):
                 tx.execute(self._dialect(statement))
-            for table, column, kind in ADDED_COLUMNS:       # a database made by an earlier version
+        self.add_columns(ADDED_COLUMNS)
+
+    def add_columns(self, added: list[tuple[str, str, str]]) -> None:
+        """The (table, column, type)s a database made by an earlier version lacks, added."""
+        with self.transaction() as tx:
+            for table, column, kind in added:
                 if column not in self._columns(tx, table):
                     tx.execute(self._dialect(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
 

@@ -12,8 +12,8 @@ and was never seen before; the deployment is one the config lists; the message i
 request of LTI 1.3.0 and names its user. Then the LMS user's account is found or made
 (`lti_roster.account`), the LMS course is remembered for the roster and the gradebook, and the
 browser gets a session. Platforms are registered in config.yaml, or register themselves by LTI
-Dynamic Registration while the instructor allows it (`lti_registration`); `/lti` shows the LMS admin
-what to enter on their side (docs/LTI.md).
+Dynamic Registration while the instructor allows it and launch once an instructor approves them on
+`/lti` (`lti_registration`); `/lti` shows the LMS admin what to enter on their side (docs/LTI.md).
 """
 from __future__ import annotations
 
@@ -57,6 +57,7 @@ class Tool:
         self.configured: list[LtiPlatformConfig] = settings.platforms
         self.grade_policy: str = settings.grade
         self.dynamic_registration: bool = settings.dynamic_registration
+        self.allowed_origins: list[str] = settings.allowed_origins
         self.key = lti_keys.tool_key(svc.data_dir)
         self.transport: httpx.BaseTransport | None = None        # tests put a fake LMS here
         self.platform_keys = lti_keys.PlatformKeys(self.http)
@@ -69,9 +70,14 @@ class Tool:
 
     @property
     def platforms(self) -> list[LtiPlatformConfig]:
-        """config.yaml's platforms, then those that registered themselves (read each time: another web
-        process may have registered one)."""
+        """The platforms that may launch: config.yaml's, then those that registered themselves and were
+        approved (read each time: another web process may have registered or approved one)."""
         return [*self.configured, *lti_store.registered_platforms(self.svc.db)]
+
+    @property
+    def waiting(self) -> list[LtiPlatformConfig]:
+        """The platforms that registered themselves and wait for the instructor's approval."""
+        return lti_store.registered_platforms(self.svc.db, approved=False)
 
     def services(self, platform: LtiPlatformConfig) -> Services:
         """The platform's services (its access tokens kept between calls)."""
@@ -81,12 +87,19 @@ class Tool:
                 self.kept_services[key] = Services(platform, self.key, self.http)
             return self.kept_services[key]
 
-    def register(self, base: str, params: dict) -> LtiPlatformConfig:
-        """Dynamic registration: the LMS at `openid_configuration` registered and kept as a platform."""
+    def register(self, base: str, params: dict) -> tuple[LtiPlatformConfig, bool]:
+        """Dynamic registration: the LMS at `openid_configuration` registered and kept as a platform, with
+        whether it may launch at once (its origin is in serve.lti.allowed_origins) or waits for the
+        instructor's approval. With allowed_origins set, any other origin is refused before it is read."""
         if not self.dynamic_registration:
             raise lti_registration.RegistrationRefused(
                 "This service does not take registrations from an LMS; its instructor turns on "
                 "serve.lti.dynamic_registration, or enters the LMS under serve.lti.platforms.")
+        lms = lti_registration.origin(str(params.get("openid_configuration") or ""))
+        if self.allowed_origins and lms not in self.allowed_origins:
+            raise lti_registration.RegistrationRefused(
+                f"This service takes registrations only from {', '.join(self.allowed_origins)} "
+                f"(serve.lti.allowed_origins), not from {lms or 'an unnamed LMS'}; nothing was registered.")
         with self.http() as client:
             platform = lti_registration.register(client, base, f"Game grader ({self.svc.config_path.resolve().parent.name})",
                                                  str(params.get("openid_configuration") or ""),
@@ -95,8 +108,9 @@ class Tool:
             raise lti_registration.RegistrationRefused(
                 f"The LMS {platform.issuer} with client id {platform.client_id} is already in config.yaml; "
                 f"nothing was registered.")
-        lti_store.save_platform(self.svc.db, platform)
-        return platform
+        allowed = lti_registration.origin(platform.issuer) in self.allowed_origins
+        lti_store.save_platform(self.svc.db, platform, approved=allowed)
+        return platform, allowed
 
     def platform(self, issuer: str, client_id: str = "") -> LtiPlatformConfig | None:
         return next((p for p in self.platforms if p.issuer == issuer and (not client_id or p.client_id == client_id)),
@@ -107,6 +121,10 @@ class Tool:
         """Where the browser goes next: the LMS's authorization endpoint with a fresh state and nonce."""
         issuer, client_id = str(params.get("iss") or ""), str(params.get("client_id") or "")
         platform = self.platform(issuer, client_id)
+        if platform is None and any(p.issuer == issuer and (not client_id or p.client_id == client_id)
+                                    for p in self.waiting):
+            raise LaunchRefused(f"The LMS {issuer} registered itself and waits for the instructor's approval on "
+                                f"this service's LTI page, so it cannot sign anyone in yet.")
         if platform is None:
             raise LaunchRefused(f"The LMS {issuer or '(unnamed)'} is not registered with this service; "
                                 f"its admin adds it under serve.lti.platforms.")
@@ -198,11 +216,16 @@ class Tool:
                                 f"grader.")
 
     def arrive(self, platform: LtiPlatformConfig, claims: dict) -> tuple[dict, str]:
-        """(the account, where to go) for a verified launch; the LMS course is remembered for its assignment."""
+        """(the account, where to go) for a verified launch; the LMS course is remembered for its assignment.
+        LaunchRefused, with nothing changed, when the launch's e-mail names an account not this user's."""
         db = self.svc.db
         role = lti_roster.role_of(claims.get(CLAIM + "roles") or [])
-        user = lti_roster.account(db, platform.issuer, str(claims["sub"]), str(claims.get("name") or ""),
-                                  str(claims.get("email") or ""), role)
+        who = lti_store.Identity(platform.issuer, platform.client_id, str(claims.get(CLAIM + "deployment_id")),
+                                 str(claims["sub"]))
+        try:
+            user = lti_roster.account(db, who, str(claims.get("name") or ""), str(claims.get("email") or ""), role)
+        except lti_roster.IdentityRefused as exc:
+            raise LaunchRefused(str(exc)) from exc
         name = self.assignment_of(claims)
         context = claims.get(CLAIM + "context") or {}
         if name and context.get("id"):
@@ -249,11 +272,13 @@ class Tool:
         """Each linked LMS course's decisions made and sent; a sentence per course."""
         said = []
         assignment = self.svc.assignment(name)
+        league = (lti_grades.league_after_deadline(self.svc.db, assignment, name, self.svc.results(name))
+                  if self.grade_policy == "league" else None)
         for course in lti_store.courses(self.svc.db, name):
             try:
                 platform, services = self.course_services(course)
                 done = lti_grades.passback(self.svc.db, services, platform, assignment, name, self.grade_policy,
-                                           course)
+                                           course, league)
                 said.append(f"{course['title'] or course['context_id']}: {done.sentence()}")
             except PlatformError as exc:
                 said.append(f"{course['title'] or course['context_id']}: no grades sent: {exc}.")
@@ -315,9 +340,9 @@ def routes(tool: Tool | None, page) -> list[Route]:
         def arrive() -> Response:
             try:
                 platform, claims = tool.verify(str(form.get("id_token") or ""), str(form.get("state") or ""))
+                user, target = tool.arrive(platform, claims)
             except LaunchRefused as exc:
                 return refusal(request, exc)
-            user, target = tool.arrive(platform, claims)
             svc.log_in(request, user)
             if claims.get(CLAIM + "message_type") == "LtiDeepLinkingRequest":
                 request.session["lti_deep_link"] = lti_deep_link.request_of(platform, claims)
@@ -333,12 +358,12 @@ def routes(tool: Tool | None, page) -> list[Route]:
 
         def run() -> Response:
             try:
-                platform = tool.register(svc.base_url(request), params)
+                platform, approved = tool.register(svc.base_url(request), params)
             except lti_registration.RegistrationRefused as exc:
                 page = svc.page(request, "message.html", status=400, title="The LMS registration was refused",
                                 message=str(exc))
             else:
-                page = svc.page(request, "lti_registered.html", platform=platform, lms_origin=lms)
+                page = svc.page(request, "lti_registered.html", platform=platform, approved=approved, lms_origin=lms)
             page.headers["content-security-policy"] = lti_registration.framed_by(lms)
             return page
 
@@ -350,7 +375,8 @@ def routes(tool: Tool | None, page) -> list[Route]:
     def registration(svc_, request: Request, form) -> Response:
         base = svc.base_url(request)
         return svc.page(request, "lti.html", base=base, platforms=tool.platforms, configured=tool.configured,
-                        dynamic_registration=tool.dynamic_registration,
+                        waiting=tool.waiting, dynamic_registration=tool.dynamic_registration,
+                        allowed_origins=tool.allowed_origins, said=request.query_params.get("m"),
                         public_pem=tool.key.as_pem(private=False).decode(), kid=tool.key.kid,
                         assignments=svc.assignments)
 
@@ -368,6 +394,17 @@ def routes(tool: Tool | None, page) -> list[Route]:
             svc.assignment(name)
             said = what(name)
             return RedirectResponse(f"/teach/{name}/lti?{urlencode([('m', s) for s in said])}", 303)
+        return run
+
+    def decide_platform(approve: bool):
+        def run(svc_, request: Request, form) -> Response:
+            """The instructor approves a platform that registered itself, or removes it."""
+            svc.need_instructor(request)
+            issuer, client_id = str(form.get("issuer") or ""), str(form.get("client_id") or "")
+            done = (lti_store.approve_platform if approve else lti_store.remove_platform)(svc.db, issuer, client_id)
+            said = (f"{issuer} (client id {client_id}) {'may now launch' if approve else 'was removed'}." if done
+                    else f"No waiting platform {issuer} with client id {client_id}; nothing was changed.")
+            return RedirectResponse(f"/lti?{urlencode({'m': said})}", 303)
         return run
 
     def deep_link(svc_, request: Request, form) -> Response:
@@ -394,5 +431,7 @@ def routes(tool: Tool | None, page) -> list[Route]:
 
     return [Route("/lti/login", login, methods=["GET", "POST"]), Route("/lti/launch", launch, methods=["POST"]),
             Route("/lti/jwks", jwks), Route("/lti/register", register), page("/lti", registration),
+            page("/lti/platforms/approve", decide_platform(True), ("POST",)),
+            page("/lti/platforms/remove", decide_platform(False), ("POST",)),
             page("/lti/deep-link", deep_link, ("GET", "POST")), page("/teach/{name}/lti", course_page), page("/teach/{name}/lti/roster", act(tool.sync_roster), ("POST",)),
             page("/teach/{name}/lti/grades", act(tool.send_grades), ("POST",))]

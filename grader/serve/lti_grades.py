@@ -6,8 +6,10 @@ The rules come from what went wrong elsewhere:
   on the LMS), and only then a new one. Repeating a sync never makes a second column
   (PrairieLearn#15643).
 - What is sent is the decision that counts under `serve.lti.grade` (the best upload after penalties,
-  or the latest), never each attempt (PrairieLearn#12520): a decision is recorded once
-  (`lti_store.decide`) and sent once.
+  the latest, or `league`: the grade of the last league run begun after the deadline), never each
+  attempt (PrairieLearn#12520): a decision is recorded once (`lti_store.decide`) and sent once. A
+  league's decision is keyed by its run, so a later run after the deadline that grades differently is
+  a new decision, and its comment names the policy and the run.
 - A failing LMS loses nothing: the decision stays queued with the LMS's answer, and the next sync
   sends it; a refusal (a 4xx other than 408/425/429) is kept with the LMS's sentence for the instructor.
 """
@@ -20,8 +22,10 @@ from datetime import UTC, datetime
 from .. import usecases
 from ..assignment import Assignment
 from ..config import LtiPlatformConfig
+from ..penalties import deadline_of
 from . import lti_store, uploads
 from .db import Database
+from .league_folder import folder_name
 from .lti_services import PlatformError, Services, below
 
 LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
@@ -53,10 +57,48 @@ def feedback(upload: dict, after: float) -> str:
     return sentence
 
 
-def decide(db: Database, assignment: Assignment, name: str, policy: str, course: dict) -> int:
+@dataclass
+class LeagueGrades:
+    """The league run whose grades count under the `league` policy, and its rows by submission id."""
+
+    run: dict
+    rows: dict[str, dict]
+
+    def comment(self, row: dict) -> str:
+        when = datetime.fromtimestamp(self.run["finished_at"], UTC).strftime("%Y-%m-%d %H:%M UTC")
+        return (f"Grade from the league run after the deadline (serve.lti.grade: league; run {self.run['id']}, "
+                f"finished {when}): {row['grade']:g} of {row.get('grade_max') or 0:g} points, "
+                f"{row.get('grade_reason') or 'graded'}.")
+
+
+def league_after_deadline(db: Database, assignment: Assignment, name: str,
+                          results: dict | None) -> LeagueGrades | str:
+    """The last finished league run, when it began after the deadline, with its grades (results.json holds
+    the last run's); else the sentence that says why there is nothing to send yet."""
+    deadline = deadline_of(assignment.config.penalties)
+    if deadline is None:
+        return ("serve.lti.grade is league, but the assignment has no deadline (penalties.deadline), so no "
+                "league run counts")
+    run = db.one("SELECT * FROM league_runs WHERE assignment = ? AND status = 'done' ORDER BY finished_at DESC "
+                 "LIMIT 1", (name,))
+    if run is None or (run["started_at"] or 0) < deadline.timestamp() or results is None:
+        return (f"no league run has finished since the deadline ({deadline.isoformat(' ', 'minutes')}); the "
+                f"grades are sent once one has")
+    return LeagueGrades(run, {str(r["id"]): dict(r) for r in results.get("submissions", [])})
+
+
+def decide(db: Database, assignment: Assignment, name: str, policy: str, course: dict,
+           league: LeagueGrades | None = None) -> int:
     """Record the decision that counts for each student of the LMS course; how many are new."""
     new = 0
     for student in lti_store.members(db, course["issuer"], course["context_id"]):
+        if league is not None:
+            row = league.rows.get(folder_name(student["login"]))
+            if row is None or row.get("grade") is None:
+                continue
+            new += lti_store.decide(db, course, student["id"], f"league-run-{league.run['id']}",
+                                    float(row["grade"]), float(row.get("grade_max") or 0), league.comment(row))
+            continue
         counted = counting_upload(uploads.of_user(db, student["id"], name), policy, assignment.config.penalties)
         if counted is None:
             continue
@@ -122,9 +164,13 @@ class GradeSync:
 
 
 def passback(db: Database, services: Services, platform: LtiPlatformConfig, assignment: Assignment, name: str,
-             policy: str, course: dict) -> GradeSync:
-    """Decide, then send every waiting decision of one LMS course, oldest first; stop at a transient failure."""
-    done = GradeSync(decided=decide(db, assignment, name, policy, course))
+             policy: str, course: dict, league: LeagueGrades | str | None = None) -> GradeSync:
+    """Decide, then send every waiting decision of one LMS course, oldest first; stop at a transient failure.
+    Under the `league` policy, `league` is the run that counts, or the sentence why none does yet."""
+    if isinstance(league, str):
+        done = GradeSync(problem=league)
+    else:
+        done = GradeSync(decided=decide(db, assignment, name, policy, course, league))
     pending = lti_store.waiting(db, course)
     if not pending:
         return done

@@ -10,9 +10,11 @@ and the resource-link and deep-linking messages). The LMS answers with the clien
 deployment (§3.6), which become a platform here, used exactly like one from config.yaml
 (`lti_store.save_platform`). The page then asks the LMS to close it (`org.imsglobal.lti.close`).
 
-Anyone who can reach the address could register an LMS, so it works only while the instructor's
-switch `serve.lti.dynamic_registration` is on (off by default). Every refusal is one sentence, and
-nothing is kept.
+Anyone who can reach the address could register an "LMS", so it works only while the instructor's
+switch `serve.lti.dynamic_registration` is on (off by default), and the platform it keeps cannot launch
+until an instructor approves it on `/lti`, unless its origin is in `serve.lti.allowed_origins` (which then
+refuses every other origin); as Moodle and Canvas keep a self-registered tool inactive until their admin
+turns it on. Every refusal is one sentence, and nothing is kept.
 """
 from __future__ import annotations
 

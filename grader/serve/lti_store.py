@@ -11,9 +11,20 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import astuple, dataclass
 
 from ..config import LtiPlatformConfig
 from .db import Database
+
+
+@dataclass(frozen=True)
+class Identity:
+    """An LMS user as the LTI launch names them: the platform (issuer, client, deployment) and its `sub`."""
+
+    issuer: str
+    client_id: str
+    deployment_id: str
+    sub: str
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS lti_states (
@@ -21,8 +32,9 @@ CREATE TABLE IF NOT EXISTS lti_states (
     expires_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS lti_nonces (
     issuer TEXT NOT NULL, nonce TEXT NOT NULL, expires_at REAL NOT NULL, PRIMARY KEY (issuer, nonce));
-CREATE TABLE IF NOT EXISTS lti_people (
-    issuer TEXT NOT NULL, sub TEXT NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (issuer, sub));
+CREATE TABLE IF NOT EXISTS lti_identities (
+    issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL, sub TEXT NOT NULL,
+    user_id INTEGER NOT NULL UNIQUE, ceiling TEXT, PRIMARY KEY (issuer, client_id, deployment_id, sub));
 CREATE TABLE IF NOT EXISTS lti_courses (
     issuer TEXT NOT NULL, context_id TEXT NOT NULL, assignment TEXT NOT NULL, deployment_id TEXT NOT NULL,
     title TEXT NOT NULL DEFAULT '', memberships_url TEXT, lineitems_url TEXT, lineitem_url TEXT,
@@ -38,8 +50,9 @@ CREATE TABLE IF NOT EXISTS lti_scores (
 CREATE TABLE IF NOT EXISTS lti_platforms (
     issuer TEXT NOT NULL, client_id TEXT NOT NULL, auth_url TEXT NOT NULL, token_url TEXT NOT NULL,
     jwks_url TEXT NOT NULL, deployment_ids TEXT NOT NULL, name TEXT NOT NULL DEFAULT '',
-    registered_at REAL NOT NULL, PRIMARY KEY (issuer, client_id))
+    registered_at REAL NOT NULL, approved_at REAL, PRIMARY KEY (issuer, client_id))
 """
+ADDED_COLUMNS = [("lti_platforms", "approved_at", "REAL")]     # a platform registered before approval existed waits
 STATE_VALID_S = 600          # from the login redirect to the launch
 NONCE_KEPT_S = 24 * 3600     # longer than any ID token we accept lives
 
@@ -48,6 +61,7 @@ def create_tables(db: Database) -> None:
     with db.transaction() as tx:
         for statement in filter(str.strip, SCHEMA.split(";")):
             tx.execute(statement)
+    db.add_columns(ADDED_COLUMNS)
 
 
 # ------------------------------------------------------------------ launch: state and nonce, once each
@@ -80,24 +94,25 @@ def use_nonce(db: Database, issuer: str, nonce: str) -> bool:
 
 
 # ------------------------------------------------------------------ people and courses
-def person(db: Database, issuer: str, sub: str) -> dict | None:
-    return db.one("SELECT u.* FROM lti_people p JOIN users u ON u.id = p.user_id WHERE p.issuer = ? AND p.sub = ?",
-                  (issuer, sub))
+def person(db: Database, who: Identity) -> dict | None:
+    """The account bound to this LMS user, with the binding's role ceiling (None: the LMS made the account)."""
+    return db.one("SELECT u.*, i.ceiling FROM lti_identities i JOIN users u ON u.id = i.user_id WHERE i.issuer = ? "
+                  "AND i.client_id = ? AND i.deployment_id = ? AND i.sub = ?", astuple(who))
 
 
-def link_person(db: Database, issuer: str, sub: str, user_id: int) -> None:
-    with db.transaction() as tx:
-        tx.execute("DELETE FROM lti_people WHERE issuer = ? AND sub = ?", (issuer, sub))
-        tx.execute("INSERT INTO lti_people (issuer, sub, user_id) VALUES (?, ?, ?)", (issuer, sub, user_id))
+def bound_to(db: Database, user_id: int) -> dict | None:
+    """The LMS identity an account is bound to (an account has one at most), or None."""
+    return db.one("SELECT * FROM lti_identities WHERE user_id = ?", (user_id,))
+
+
+def bind(db: Database, who: Identity, user_id: int, ceiling: str | None) -> None:
+    """Bind an account to the LMS user that made it (ceiling None) or adopted it by e-mail (its role then)."""
+    db.execute("INSERT INTO lti_identities (issuer, client_id, deployment_id, sub, user_id, ceiling) "
+               "VALUES (?, ?, ?, ?, ?, ?)", (*astuple(who), user_id, ceiling))
 
 
 def update_person(db: Database, user_id: int, name: str, email: str, role: str) -> None:
     db.execute("UPDATE users SET name = ?, email = ?, role = ? WHERE id = ?", (name, email, role, user_id))
-
-
-def sub_of(db: Database, issuer: str, user_id: int) -> str | None:
-    row = db.one("SELECT sub FROM lti_people WHERE issuer = ? AND user_id = ?", (issuer, user_id))
-    return row["sub"] if row else None
 
 
 def add_member(db: Database, issuer: str, context_id: str, user_id: int) -> None:
@@ -111,7 +126,7 @@ def add_member(db: Database, issuer: str, context_id: str, user_id: int) -> None
 def members(db: Database, issuer: str, context_id: str) -> list[dict]:
     """The students of an LMS course known here, each with the LMS's id for them (`sub`)."""
     return db.query("SELECT u.*, p.sub FROM lti_members m JOIN users u ON u.id = m.user_id "
-                    "JOIN lti_people p ON p.issuer = m.issuer AND p.user_id = m.user_id "
+                    "JOIN lti_identities p ON p.issuer = m.issuer AND p.user_id = m.user_id "
                     "WHERE m.issuer = ? AND m.context_id = ? AND u.role = 'student' ORDER BY u.login",
                     (issuer, context_id))
 
@@ -164,7 +179,7 @@ def decide(db: Database, course: dict, user_id: int, upload_id: str, score: floa
 
 def waiting(db: Database, course: dict) -> list[dict]:
     """The decisions not yet taken by the LMS, oldest first, each with the student's LMS id."""
-    return db.query("SELECT s.*, p.sub FROM lti_scores s JOIN lti_people p ON p.issuer = s.issuer "
+    return db.query("SELECT s.*, p.sub FROM lti_scores s JOIN lti_identities p ON p.issuer = s.issuer "
                     "AND p.user_id = s.user_id WHERE s.issuer = ? AND s.context_id = ? AND s.assignment = ? "
                     "AND s.status = 'queued' ORDER BY s.decided_at",
                     (course["issuer"], course["context_id"], course["assignment"]))
@@ -184,19 +199,33 @@ def scores(db: Database, assignment: str) -> list[dict]:
 
 
 # ------------------------------------------------------------------ platforms registered by themselves
-def save_platform(db: Database, platform: LtiPlatformConfig) -> None:
-    """A platform that registered itself (its second registration with the same client id replaces the first)."""
+def save_platform(db: Database, platform: LtiPlatformConfig, approved: bool) -> None:
+    """A platform that registered itself, approved (its origin is allowed) or waiting for the instructor.
+    Registering again with the same client id replaces the entry and waits for approval again."""
+    now = time.time()
     with db.transaction() as tx:
         tx.execute("DELETE FROM lti_platforms WHERE issuer = ? AND client_id = ?", (platform.issuer, platform.client_id))
         tx.execute("INSERT INTO lti_platforms (issuer, client_id, auth_url, token_url, jwks_url, deployment_ids, name, "
-                   "registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   "registered_at, approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (platform.issuer, platform.client_id, platform.auth_url, platform.token_url, platform.jwks_url,
-                    json.dumps(platform.deployment_ids), platform.name, time.time()))
+                    json.dumps(platform.deployment_ids), platform.name, now, now if approved else None))
 
 
-def registered_platforms(db: Database) -> list[LtiPlatformConfig]:
-    """The platforms that registered themselves, oldest first, as config.yaml would list them."""
-    rows = db.query("SELECT * FROM lti_platforms ORDER BY registered_at")
+def registered_platforms(db: Database, approved: bool = True) -> list[LtiPlatformConfig]:
+    """The platforms that registered themselves and were approved (or, `approved=False`, wait for it), oldest
+    first, as config.yaml would list them."""
+    rows = db.query(f"SELECT * FROM lti_platforms WHERE approved_at IS {'NOT ' if approved else ''}NULL "
+                    "ORDER BY registered_at")
     return [LtiPlatformConfig(issuer=r["issuer"], client_id=r["client_id"], auth_url=r["auth_url"],
                               token_url=r["token_url"], jwks_url=r["jwks_url"],
                               deployment_ids=json.loads(r["deployment_ids"]), name=r["name"]) for r in rows]
+
+
+def approve_platform(db: Database, issuer: str, client_id: str) -> bool:
+    """The instructor lets a waiting platform launch; False when there is no such waiting platform."""
+    return bool(db.execute("UPDATE lti_platforms SET approved_at = ? WHERE issuer = ? AND client_id = ? "
+                           "AND approved_at IS NULL", (time.time(), issuer, client_id)))
+
+
+def remove_platform(db: Database, issuer: str, client_id: str) -> bool:
+    return bool(db.execute("DELETE FROM lti_platforms WHERE issuer = ? AND client_id = ?", (issuer, client_id)))

@@ -12,10 +12,12 @@ import httpx
 import pytest
 from joserfc.jwk import KeySet
 
+from .conftest import Site
 from .test_lti import ISS, FakeLms, client, signed_in
 
 CONFIG_URL = f"{ISS}/.well-known/openid-configuration"
 SWITCH = "  lti:\n    dynamic_registration: true\n"
+ALLOWED = SWITCH + f"    allowed_origins: ['{ISS}']\n"
 
 
 class RegisteringLms(FakeLms):
@@ -68,10 +70,10 @@ def registering(app, url: str = CONFIG_URL, token: str | None = "reg-token-1"):
 
 def test_an_lms_registers_itself_and_its_launch_then_signs_the_student_in(make_config):
     lms = RegisteringLms()
-    app = service(make_config, lms)
+    app = service(make_config, lms, switch=ALLOWED)          # its origin is allowed: no approval to wait for
     r = registering(app)
     assert r.status_code == 200, r.text
-    assert 'id="lti-registered"' in r.text and "/assets/serve.js" in r.text
+    assert 'id="lti-registered"' in r.text and "/assets/serve.js" in r.text and "can launch now" in r.text
     assert "frame-ancestors https://lms.example.edu" in r.headers["content-security-policy"]
     sent, bearer = lms.registrations[0]
     assert bearer == "Bearer reg-token-1"
@@ -140,3 +142,79 @@ def test_a_configuration_not_served_over_https_is_not_read(make_config):
     r = registering(app, url="http://lms.example.edu/.well-known/openid-configuration")
     assert r.status_code == 400 and "not an https address" in r.text
     assert lms.registrations == [] and app.service.lti.platforms == []
+
+
+def launch_by_registered(app, lms: RegisteringLms):
+    browser = client(app)
+    login = browser.get("/lti/login", params={"iss": ISS, "login_hint": "x", "client_id": "dyn-client"},
+                        follow_redirects=False)
+    if login.status_code != 302:
+        return browser, login
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(login.headers["location"]).query))
+    token = lms.id_token(query["nonce"], aud="dyn-client", **{"https://purl.imsglobal.org/spec/lti/claim/"
+                                                               "deployment_id": "dep-7"})
+    return browser, browser.post("/lti/launch", data={"id_token": token, "state": query["state"]},
+                                 follow_redirects=False)
+
+
+def test_a_registered_lms_waits_for_an_instructors_approval(make_config):
+    from grader.serve import accounts
+
+    lms = RegisteringLms()
+    app = service(make_config, lms)
+    accounts.create(app.service.db, "teacher", "Terry", role="instructor", password="teacher-password")
+    accounts.create(app.service.db, "alice", "Alice", password="alice-password")
+    r = registering(app)
+    assert r.status_code == 200 and "cannot launch until the service's instructor approves it" in r.text
+    browser, r = launch_by_registered(app, lms)
+    assert r.status_code == 400 and "waits for the instructor&#39;s approval" in r.text and not signed_in(browser)
+    assert 'id="waiting"' in client(app).get("/lti").text and "Approve</button>" not in client(app).get("/lti").text
+
+    def press(site, action: str):
+        token = site.csrf("/lti")
+        return site.client.post(f"/lti/platforms/{action}", data={"csrf": token, "issuer": ISS,
+                                                                 "client_id": "dyn-client"}, follow_redirects=False)
+
+    student = Site(app)
+    assert student.login("alice", "alice-password").status_code == 303
+    assert press(student, "approve").status_code == 403             # only an instructor may let an LMS in
+    assert app.service.lti.platforms == []
+    teacher = Site(app)
+    assert teacher.login("teacher", "teacher-password").status_code == 303
+    assert "Approve</button>" in teacher.client.get("/lti").text
+    assert press(teacher, "approve").status_code == 303
+    assert [p.client_id for p in app.service.lti.platforms] == ["dyn-client"] and app.service.lti.waiting == []
+    browser, r = launch_by_registered(app, lms)
+    assert r.status_code == 303 and signed_in(browser)
+    assert press(teacher, "remove").status_code == 303                 # removed: it launches no more
+    assert app.service.lti.platforms == []
+    assert launch_by_registered(app, lms)[1].status_code == 400
+
+
+def test_with_allowed_origins_another_origin_is_not_even_read(make_config):
+    lms = RegisteringLms()
+    app = service(make_config, lms, switch=SWITCH + "    allowed_origins: ['https://moodle.example.org']\n")
+    r = registering(app)
+    assert r.status_code == 400 and "only from https://moodle.example.org" in r.text
+    assert lms.registrations == [] and app.service.lti.platforms == [] and app.service.lti.waiting == []
+
+
+def test_allowed_origins_are_https_origins(make_config):
+    from grader.config import ConfigError, load_config
+
+    for wrong in ("http://lms.example.edu", "https://lms.example.edu/path", "lms.example.edu"):
+        with pytest.raises(ConfigError, match="not an https origin"):
+            load_config(make_config(SWITCH + f"    allowed_origins: ['{wrong}']\n"))
+
+
+def test_a_platform_registered_before_approval_existed_waits_for_it(make_config):
+    """An earlier version's lti_platforms has no approved_at: its self-registered platforms launch no more
+    until an instructor approves them."""
+    from grader.serve.app import create_app
+
+    lms = RegisteringLms()
+    app = service(make_config, lms, switch=ALLOWED)
+    assert registering(app).status_code == 200 and len(app.service.lti.platforms) == 1
+    app.service.db.execute("ALTER TABLE lti_platforms DROP COLUMN approved_at")
+    again = create_app(make_config(ALLOWED))
+    assert again.service.lti.platforms == [] and [p.client_id for p in again.service.lti.waiting] == ["dyn-client"]
