@@ -44,7 +44,7 @@ def league_run(app, started_at: float, grade: float) -> int:
     run = db.one("SELECT id FROM league_runs ORDER BY id DESC LIMIT 1")
     folder = app.service.league_folder("quoridor")
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "results.json").write_text(json.dumps({"submissions": [
+    (folder / "results.json").write_text(json.dumps({"assignment": {"name": "quoridor"}, "submissions": [
         {"id": folder_name("alice@uni.example.edu"), "rank": 1, "grade": grade, "grade_max": 3.0,
          "grade_reason": "place 1 of 2: in the top 50%"}]}))
     return run["id"]
