@@ -16,7 +16,7 @@ import time
 import rulesets
 from grader.losing_move import GAME_NODES, Seat, analyse_seats, result_of
 
-GAMES = 60
+GAMES = 200
 
 
 def _seats() -> list[Seat]:
