@@ -38,13 +38,13 @@ def _init_worker(counter, ncpu: int, manager: int) -> None:
     """Give each pool worker its own core; both players of its games are pinned there. The worker
     dies with the manager (and its templates and players with it: sandbox/zygote.py)."""
     global _worker_cpu
-    _die_with(manager)
+    die_with(manager)
     with counter.get_lock():
         _worker_cpu = counter.value % ncpu
         counter.value += 1
 
 
-def _die_with(manager: int) -> None:
+def die_with(manager: int) -> None:
     """SIGKILL this process when its parent ends (Linux); exit now if that has already happened."""
     if not sys.platform.startswith("linux"):
         return

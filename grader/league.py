@@ -23,7 +23,7 @@ from . import adaptive, collusion
 from . import schedule as sched
 from .assignment import Assignment
 from .executor_choice import make_executor
-from .executors import Executor
+from .executors import Executor, concurrency
 from .feedback import num
 from .grading import baseline_tests
 from .intake import stage_all
@@ -201,7 +201,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
             _collusion_replays(assignment, store, run, [s.id for s in valid], entrants, executor, factory, run_id,
                                progress, console)
         run.standings = _standings(assignment, store, run, entrants)
-        analyse_league(assignment.ruleset, assignment.game, store, assignment.name, set(run.keys))
+        analyse_league(assignment.ruleset, assignment.game, store, assignment.name, set(run.keys),
+                       workers=concurrency(assignment))
         run.seconds = time.perf_counter() - t0
         store.finish_run(run_id, {"reused": run.reused, "played": run.played, "infra_failed": run.infra_failed,
                                   "infra_retries": run.infra_retries, "retried": run.retried,

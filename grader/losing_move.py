@@ -6,14 +6,22 @@ ruleset solves positions, else the ruleset's bounded search, labelled "estimate,
 searches share `GAME_NODES` nodes, split evenly over the positions valued, so a game costs about the
 same however long it was, and the same game gets the same answer on any machine. Computed after a league's games (`analyse_league`), cached
 in the store with the game's key, and shown only to the student and the staff (never on the public site).
+
+Why a pool: a 300-student Bohnenspiel league has ~45,000 lost or drawn seats at ~0.2 s each. Each seat's
+answer depends on its moves and the node budget alone (never on time), so `analyse_league` hands the
+seats to a pool of processes as many as the league's (`workers`) and gets the same rows as one process.
 """
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
 from rulesets.base import Game, Ruleset, State
 
+from .executors import die_with
 from .store import Store
 
 GAME_NODES = 20_000      # one game's bounded searches together (an exact evaluator needs none)
@@ -102,14 +110,47 @@ def losing_move(ruleset: Ruleset, game: Game, seed: int, moves: list, seat: int,
     return None
 
 
+# a seat to analyse: (game key, seat, seed, the game's moves on the wire)
+Seat = tuple[str, int, int, list]
+_pooled: tuple[Ruleset, Game, int] | None = None        # a pool process's ruleset, game and node budget
+
+
+def _init_pool(ruleset: Ruleset, game: Game, nodes: int, manager: int) -> None:
+    """A pool process: the ruleset and game sent once, not with every seat; it dies with the league."""
+    global _pooled
+    die_with(manager)
+    _pooled = (ruleset, game, nodes)
+
+
+def _pooled_seat(seat: Seat) -> dict | None:
+    assert _pooled is not None
+    ruleset, game, nodes = _pooled
+    lost = losing_move(ruleset, game, seat[2], seat[3], seat[1], nodes)
+    return lost.to_json() if lost else None
+
+
+def analyse_seats(ruleset: Ruleset, game: Game, seats: list[Seat], nodes: int = GAME_NODES,
+                  workers: int = 1) -> list[dict | None]:
+    """Each seat's losing move as JSON (None: none found), in the seats' order; in `workers` processes
+    (spawned, as the league's pool is) when there is more than one and more than one seat."""
+    if workers <= 1 or len(seats) <= 1:
+        return [None if (lost := losing_move(ruleset, game, seed, moves, seat, nodes)) is None else lost.to_json()
+                for _, seat, seed, moves in seats]
+    workers = min(workers, len(seats))
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_pool,
+                             initargs=(ruleset, game, nodes, os.getpid())) as pool:
+        return list(pool.map(_pooled_seat, seats, chunksize=max(1, len(seats) // (workers * 8))))
+
+
 def analyse_league(ruleset: Ruleset, game: Game, store: Store, assignment: str, keys: set[str],
-                   nodes: int = GAME_NODES) -> int:
+                   nodes: int = GAME_NODES, workers: int = 1) -> int:
     """Find and cache the losing move of every student seat's lost or drawn game among `keys` not yet
-    analysed (a built-in's seat is not); how many seats were analysed now."""
+    analysed (a built-in's seat is not), in `workers` processes; how many seats were analysed now."""
     if ruleset.evaluator is None:
         return 0
     done = store.analysed_seats(assignment)
-    found: list[tuple[str, int, dict | None]] = []
+    seats: list[Seat] = []
     for g in store.each_game(assignment, keys=keys):
         if g.status != "done":
             continue
@@ -117,7 +158,7 @@ def analyse_league(ruleset: Ruleset, game: Game, store: Store, assignment: str, 
             points = (g.points0, g.points1)
             if sid.startswith("builtin:") or (g.key, seat) in done or result_of(points, seat) == 1:
                 continue
-            lost = losing_move(ruleset, game, g.seed, json.loads(g.moves_json or "{}").get("moves", []), seat, nodes)
-            found.append((g.key, seat, lost.to_json() if lost else None))
-    store.save_losing_moves(assignment, found)          # after the store's cursor is done with
-    return len(found)
+            seats.append((g.key, seat, g.seed, json.loads(g.moves_json or "{}").get("moves", [])))
+    found = analyse_seats(ruleset, game, seats, nodes, workers)
+    store.save_losing_moves(assignment, [(key, seat, lost) for (key, seat, _, _), lost in zip(seats, found)])
+    return len(seats)

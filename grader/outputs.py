@@ -21,7 +21,7 @@ from .league import LeagueRun
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .penalties import apply_penalties
 from .pseudonyms import pseudonym, pseudonyms
-from .report import render_sites, submission_pages
+from .report import game_shard, read_shard, render_site, render_sites, submission_pages
 from .results_doc import (
     AssignmentFacts,
     Crosstable,
@@ -401,6 +401,19 @@ def site_pictures(assignment: Assignment) -> dict[str, Any]:
         return {"frames": replay_frames(assignment)}
     starts = replay_starts(assignment.game, ruleset.board_start) if ruleset.board_start else None
     return {"board": ruleset.board_script, "starts": starts}
+
+
+def write_match_site(assignment: Assignment, games: list[dict[str, Any]], out: Path) -> dict[str, str]:
+    """A private replay site of a few games outside any league (a practice match's), drawn by the
+    site's one replay viewer and the ruleset's board as a league's are; each game's viewer address
+    (relative to `out`) by the game's id. Its seats are named as the games name them."""
+    seats = dict.fromkeys(str(g.get(k)) for g in games for k in ("seat0", "seat1"))
+    doc = {"assignment": {"name": assignment.name, "ruleset": assignment.ruleset.name,
+                          "game": assignment.game.params},
+           "submissions": [{"id": name, "status": "valid"} for name in seats], "games": games}
+    render_site(cast(ResultsDoc, doc), out, **site_pictures(assignment))     # a partial document, as the site reads any
+    return {str(r.get("id")): f"replay.html#{game_shard(r['key'])}/{r['key']}"
+            for shard in sorted((out / "games").glob("*.js")) for r in read_shard(shard.read_text(encoding="utf-8"))}
 
 
 def write_results(path: Path, doc: ResultsDoc) -> None:

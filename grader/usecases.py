@@ -47,7 +47,7 @@ from .lms import (
 from .lms.export import default_out, flag_count, flagged_lines, flags_of, review_rows
 from .lms.export import write_grades_csv as write_rows_csv
 from .match import GameResult, play_game
-from .outputs import grade_rows, grades_of_run, results_document, write_outputs, write_sites
+from .outputs import grade_rows, grades_of_run, results_document, write_match_site, write_outputs, write_sites
 from .results_doc import ResultsDoc
 from .similarity import COMPARED_RULE
 from .similarity_report import (
@@ -621,6 +621,14 @@ def match(assignment: Assignment, a: str, b: str, *, games: int, seed: int,
         if name is not None:
             sub.name = name
     return MatchOutcome(first, second, tuple(_seat_swapped(assignment, first, second, games=games, seed=seed)))
+
+
+def match_site(assignment: Assignment, games: list[dict[str, Any]], out: Path) -> dict[str, str]:
+    """A match's private replay site, drawn by the league site's one viewer (`outputs.write_match_site`):
+    each game's viewer address relative to `out`, by the game's id. The service's practice matches show it."""
+    return write_match_site(assignment, games, out)
+
+
 def stored_verdict_sentence(doc: dict[str, Any]) -> str:
     """The one sentence a stored verdict (the upload service's `verdict_json`) comes to, as `grader check`
     ends with it: what the LMS gradebook shows beside the grade, so the two never say different things."""

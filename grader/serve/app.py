@@ -48,6 +48,7 @@ from ..results_doc import ResultsDoc
 from . import accounts, lti, oidc, practice_pages, sessions, throttle, uploads
 from .context import ServeContext, secret_key
 from .league_folder import folder_name, league_assignment
+from .site_file import site_file
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -449,24 +450,13 @@ def upload_status(svc: Service, request: Request, form) -> Response:
                          "passed": u["passed"], "points": u["points"]}, headers={"Cache-Control": "no-store"})
 
 
-def _site_file(root: Path, rel: str, missing: str) -> FileResponse:
-    """A page or asset of a league site under `root`, never anything beside or above it."""
-    root = root.resolve()
-    target = (root / (rel or "index.html")).resolve()
-    if (root not in target.parents and target != root) or not target.is_file():
-        raise HTTPException(404, missing if not root.exists() else "Not found.")
-    if target.suffix not in (".html", ".css", ".js", ".svg", ".png"):
-        raise HTTPException(404, "Not found.")     # results.json, grades.csv and the store stay private
-    return FileResponse(target, headers={"Cache-Control": "no-store"})
-
-
 def league_site(svc: Service, request: Request, form) -> Response:
     """The league's public site (pseudonyms, no logins, e-mails or captured output): what every student
     gets, each page with a link back to the assignment's page in the service."""
     svc.need_user(request)
     name = request.path_params["name"]
     svc.assignment(name)
-    response = _site_file(svc.league_folder(name) / "public", request.path_params.get("path", ""),
+    response = site_file(svc.league_folder(name) / "public", request.path_params.get("path", ""),
                           "No league has been played yet.")
     if Path(response.path).suffix != ".html":
         return response
@@ -483,7 +473,7 @@ def league_site_private(svc: Service, request: Request, form) -> Response:
     svc.need_instructor(request)
     name = request.path_params["name"]
     svc.assignment(name)
-    return _site_file(svc.league_folder(name), request.path_params.get("path", ""), "No league has been played yet.")
+    return site_file(svc.league_folder(name), request.path_params.get("path", ""), "No league has been played yet.")
 
 
 def teach(svc: Service, request: Request, form) -> Response:

@@ -27,6 +27,7 @@ import traceback
 from pathlib import Path
 
 from .. import seeds, usecases
+from ..losing_move import losing_move, result_of
 from ..pseudonyms import pseudonyms
 from ..store import Store
 from . import accounts
@@ -288,9 +289,30 @@ def _played(ctx, job: dict) -> dict:
         raise RuntimeError(broken)
     folder = ctx.data_dir / "practice" / job["id"]
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    (folder / "games.json").write_text(json.dumps([_shown(outcome, g) for g in outcome.games]), encoding="utf-8")
+    shown = [_shown(outcome, g) for g in outcome.games]
+    on_site = [_on_site(assignment, outcome, g, s, job["opponent_name"]) for g, s in zip(outcome.games, shown)]
+    replays = usecases.match_site(assignment, on_site, folder / "site")
+    for game, entry in zip(shown, on_site, strict=True):
+        game["replay"] = replays.get(entry["id"])
+        game["losing"] = entry["losing_moves"].get(str(game["seat"]), {}).get("sentence")
+    (folder / "games.json").write_text(json.dumps(shown), encoding="utf-8")
     points, opponent_points = outcome.points
     return {"status": "done", "seed": seed, "points": points, "opponent_points": opponent_points}
+
+
+def _on_site(assignment, outcome: usecases.MatchOutcome, game: usecases.PlayedGame, shown: dict,
+             opponent: str) -> dict:
+    """One game as the match's replay site shows it (the league's viewer): the seats as "you" and the
+    classmate's pseudonym, the sentence `_shown` chose, no incidents or output of either player, and
+    the move that lost it where the student did not win and the ruleset has an evaluator."""
+    r, seat = game.result, shown["seat"]
+    names = ("you", opponent) if seat == 0 else (opponent, "you")
+    lost = (losing_move(assignment.ruleset, assignment.game, game.seed, r.moves, seat)
+            if result_of(r.points, seat) < 1 else None)
+    return {"id": f"game-{game.number}", "seat0": names[0], "seat1": names[1], "seed": game.seed,
+            "game_index": game.number, "points": list(r.points), "reason": r.reason, "detail": shown["detail"],
+            "moves": r.moves, "move_texts": r.move_texts, "times": [list(t) for t in r.times],
+            "losing_moves": {str(seat): lost.to_json()} if lost else {}}
 
 
 def _shown(outcome: usecases.MatchOutcome, game: usecases.PlayedGame) -> dict:

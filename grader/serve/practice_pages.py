@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from . import practice
+from .site_file import site_file
 
 MODES = {"classmates": "classmates who offer their player, or the built-in players",
          "builtins": "the built-in players", "off": "nobody: the course has turned practice off"}
@@ -69,6 +70,13 @@ def match_page(svc, request: Request, form) -> Response:
                     played=practice.games(svc.data_dir, m["id"]), keep_days=svc.settings.practice.keep_days)
 
 
+def match_site(svc, request: Request, form) -> Response:
+    """The match's replays in the league's replay viewer: the student who asked (and staff) only."""
+    m = own_match(svc, request)
+    return site_file(svc.data_dir / "practice" / m["id"] / "site", request.path_params.get("path", ""),
+                     "This match has no replays: it was not played, or it has expired.")
+
+
 def match_status(svc, request: Request, form) -> Response:
     m = own_match(svc, request)
     return JSONResponse({"status": m["status"], "reason": m["reason"], "points": m["points"],
@@ -80,4 +88,5 @@ def routes(page) -> list[Route]:
     post = ("POST",)
     return [page("/a/{name}/practice", practice_page), page("/a/{name}/practice/match", request_match, post),
             page("/a/{name}/practice/offer", opt_in, post),
-            page("/practice/{id}", match_page), page("/practice/{id}/status", match_status)]
+            page("/practice/{id}", match_page), page("/practice/{id}/status", match_status),
+            page("/practice/{id}/site/{path:path}", match_site)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import rulesets
 from grader.losing_move import analyse_league, losing_move
@@ -95,3 +96,20 @@ def test_the_students_own_games_page_says_which_move_lost():
                           "losing_moves": {"1": found.to_json()}}]}
     assert own_games(results, "bob")[0]["losing"] == found.sentence
     assert own_games(results, "alice")[0]["losing"] is None
+
+
+def test_the_league_pool_finds_the_same_rows_as_one_process(tmp_path):
+    """The seats analysed in 3 spawned processes give the very rows one process gives (the search is
+    bounded by nodes, never by time), the built-in's seat and the won seats left out in both."""
+    game, rows = BOHNENSPIEL.game(), []
+    for workers in (1, 3):
+        with Store(tmp_path / f"w{workers}.sqlite") as store:
+            for seed in range(6):
+                moves, points = _random_game(seed)
+                store.save_game(replace(_record(f"k{seed}", "alice", "builtin:greedy" if seed == 5 else "bob", moves,
+                                                points), seed=seed))
+            analysed = analyse_league(BOHNENSPIEL, game, store, "nim", {f"k{s}" for s in range(6)}, nodes=4000,
+                                      workers=workers)
+            assert analysed == len(store.analysed_seats("nim")) >= 5
+            rows.append({(f"k{s}", seat): found for s in range(6) for seat, found in store.losing_moves_of(f"k{s}").items()})
+    assert rows[0] == rows[1] and len(rows[0]) >= 3

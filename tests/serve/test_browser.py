@@ -116,3 +116,49 @@ def test_a_student_and_an_instructor_in_a_real_browser(live, tmp_path):
             assert errors == []
         finally:
             browser.close()
+
+
+def test_a_practice_match_is_replayed_on_the_board_for_its_student_only(live, service):
+    """The match page's replay link opens the league's replay viewer, which draws the board and lists the
+    match's moves; another student logged in gets the refusal, not the viewer."""
+    from grader.serve import practice
+
+    alice = service.site("alice", "alice-password")
+    assert alice.upload(GOOD).status_code == 303
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            errors: list[str] = []
+            pages = {}
+            for login in ("alice", "bob"):
+                pages[login] = browser.new_context().new_page()
+                pages[login].on("pageerror", lambda e: errors.append(str(e)))
+                pages[login].goto(f"{live}/login")
+                pages[login].fill("input[name=login]", login)
+                pages[login].fill("input[name=password]", f"{login}-password")
+                pages[login].click("button[type=submit]")
+            page = pages["alice"]
+            page.goto(f"{live}/a/quoridor/practice")
+            deadline = time.time() + 240
+            while page.locator("option[value='builtin:random']").count() == 0 and time.time() < deadline:
+                time.sleep(1)                                   # the upload's check gives the passing upload
+                page.reload()
+            page.select_option("select[name=opponent]", "builtin:random")
+            page.click("form[action$='/practice/match'] button")
+            page.wait_for_selector("#result", timeout=240_000)   # the page updates itself
+            match_id = page.url.rsplit("/", 1)[1]
+            played = practice.games(service.app_.service.data_dir, match_id)
+            page.click("a.replay >> nth=0")
+            page.wait_for_selector("#replay[data-ready]", state="attached")
+            assert page.locator("#frame").is_visible() and page.locator("#no-frames").is_hidden()
+            assert page.locator("#moves button").all_inner_texts() == played[0]["moves"]
+            page.click("#last")
+            assert page.get_attribute("#frame", "data-ply") == str(len(played[0]["moves"]))
+            assert "you" in page.inner_text("#title")
+
+            other = pages["bob"]
+            other.goto(page.url)
+            assert other.locator("#replay").count() == 0 and "No such practice match" in other.content()
+            assert errors == []
+        finally:
+            browser.close()

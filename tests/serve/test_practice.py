@@ -253,3 +253,30 @@ def test_practice_requests_are_rate_limited_per_student(service):
     r = _ask(sites["alice"], "builtin:random")
     assert r.status_code == 429 and "You asked for 2 practice matches in the last 60 minutes" in r.text
     assert _ask(sites["bob"], "builtin:random").status_code == 303          # per student, not per class
+
+
+def test_a_match_replays_in_the_league_viewer_for_its_student_and_staff_only(service):
+    from grader.report import read_shard
+    from grader.serve import practice
+
+    alice, bob = service.site("alice", "alice-password"), service.site("bob", "bob-password")
+    teacher = service.site("teacher", "teacher-password")
+    assert alice.upload(GOOD).status_code == 303 and service.work() == 1
+    match_id = _match_id(_ask(alice, "builtin:random"))
+    assert service.work() == 1
+    played = practice.games(_svc(service).data_dir, match_id)
+    page = alice.client.get(f"/practice/{match_id}").text
+    links = re.findall(r'href="(/practice/[\w-]+/site/replay\.html)#([0-9a-f]{2})/([a-z0-9-]+)"', page)
+    assert len(links) == len(played) == 2, page
+    for (viewer, shard, key), game in zip(links, played):
+        html = alice.client.get(viewer)
+        assert html.status_code == 200 and 'src="static/viewer.js"' in html.text and 'src="static/board.js"' in html.text
+        assert alice.client.get(f"/practice/{match_id}/site/static/board.js").status_code == 200
+        records = read_shard(alice.client.get(f"/practice/{match_id}/site/games/{shard}.js").text)
+        record = next(r for r in records if r["key"] == key)
+        assert record["texts"] == game["moves"] and len(record["moves"]) == len(game["moves"]) > 0
+        assert record["seats"][game["seat"]] == "you"
+        assert teacher.client.get(viewer).status_code == 200
+        for path in (viewer, f"/practice/{match_id}/site/games/{shard}.js"):     # another student: refused
+            refused = bob.client.get(path)
+            assert refused.status_code == 404 and "No such practice match" in refused.text
