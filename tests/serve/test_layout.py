@@ -56,6 +56,7 @@ def live_upload(service, tmp_path):
     reports = tmp_path / "data" / "league" / "quoridor" / "reports"
     reports.mkdir(parents=True)
     (reports / "results.json").write_text(json.dumps({
+        "assignment": {"name": "quoridor"},
         "submissions": [{"id": "alice", "public_name": "Quiet Fox"}, {"id": "bob", "public_name": "Brave Owl"}],
         "games": [{"seat0": "alice", "seat1": "bob", "points": [0, 1],
                    "detail": "the opponent reached the goal row after 38 moves; a wall placement was refused "

@@ -22,6 +22,7 @@ def league_output(service, tmp_path) -> Path:
                                         'print: my secret debug</body></html>')
     (reports / "public" / "index.html").write_text('<html><body class="page-index">Quiet Fox, Brave Owl</body></html>')
     (reports / "results.json").write_text(json.dumps({
+        "assignment": {"name": "quoridor"},
         "submissions": [{"id": "alice", "display_name": "Alice Nováková", "public_name": "Quiet Fox"},
                         {"id": "bob", "display_name": "Bob Svoboda", "public_name": "Brave Owl"}],
         "games": [{"seat0": "alice", "seat1": "bob", "seat0_name": "Alice Nováková", "seat1_name": "Bob Svoboda",
