@@ -110,3 +110,18 @@ def test_a_student_whose_uploads_all_failed_is_in_the_exported_grades_with_the_r
     assert set(rows) == {"alice", "bob"}
     assert float(rows["bob"]["grade"]) == 0 and "expand_obstacles" in rows["bob"]["feedback"]
     assert float(rows["alice"]["grade"]) > 0
+    first = service.database.one("SELECT id FROM uploads WHERE passed = 1")["id"]
+    assert "the one that plays in the league" in alice.client.get(f"/uploads/{first}").text
+
+
+def test_a_new_instructor_is_told_where_the_class_is_and_what_an_empty_class_page_is_for(service):
+    """Seen in the first-day walk: the home page's table is a student's (uploads, points) with a bare
+    "Class" link, and the empty class page shows an empty table with nothing saying what to do."""
+    service.database.execute("DELETE FROM users WHERE role = 'student'")
+    teacher = service.site("teacher", "teacher-password")
+    home = teacher.client.get("/").text
+    assert 'id="teach-hint"' in home and ">Class page</a>" in home
+    page = teacher.client.get("/teach/quoridor").text
+    assert 'id="no-students"' in page and "add them with a roster below" in page
+    r = teacher.client.post("/teach/quoridor/league", data={"csrf": teacher.csrf("/teach/quoridor")})
+    assert "its progress and result are under League runs" in r.text
