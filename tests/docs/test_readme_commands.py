@@ -49,6 +49,8 @@ NOT_RUN = {
         "the README's Red-Blue Nim block imports a Canvas download and runs `grader export --canvas`",
     "grader serve": "a server that runs until it is stopped: tests/e2e/test_first_day_walk.py starts it in a "
                     "course folder grader init made and walks its pages in Chromium",
+    "python -m benchmarks.first_day_walk": "tests/e2e/test_first_day_walk.py runs the same walk in Chromium and "
+                                           "checks that every page says what its line in the index promises",
     "grader run mygame": "needs the students' submissions and a grading policy the reader adds first "
                          "(tests/grader/test_new_game.py grades a league of a new game)",
     "grader export mygame --moodle worksheet.csv": "needs that league and a Moodle worksheet of the reader's class",
