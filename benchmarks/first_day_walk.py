@@ -172,14 +172,14 @@ def walk(out: Path) -> Walk:
                     page.goto(links[login])
                     if login == "novakj":
                         shots.take(page, "set-password", "the student's own name greets them; two password fields",
-                                   "Set your password")
+                                   "Set your password, Jan Novák")
                     page.fill("input[name=password]", STUDENT_PASSWORD)
                     page.fill("input[name=again]", STUDENT_PASSWORD)
                     page.click("button[type=submit]")
                     if login == "novakj":
                         page.goto(f"{base}/a/quoridor")
                         shots.take(page, "student-assignment", "what a student sees before uploading: the "
-                                   "upload form, the upload limit and deadline if the course set them", "Upload")
+                                   "upload form, the upload limit and deadline if the course set them", "Upload your player")
                     upload(page, base, player)
                     students[login] = page
                 for page in students.values():                  # the upload page updates itself
@@ -187,7 +187,7 @@ def walk(out: Path) -> Walk:
                 shots.take(students["novakj"], "verdict-pass", "a passing upload: green, every stage with its "
                            "points, and what happens next (the league)", "plays in the league")
                 shots.take(students["dvorakb"], "verdict-fail", "a failing upload: not green, the failing stage "
-                           "named with its sentence and the picture of the position", "Did not pass")
+                           "named with its sentence and the picture of the position", "positions answered wrongly")
                 teacher.goto(f"{base}/teach/quoridor")
                 shots.take(teacher, "class-uploads", "both students with their latest verdict: one passed, one "
                            "did not, in words and colours that agree", "did not pass")
