@@ -524,7 +524,8 @@ def league_now(svc: Service, request: Request, form) -> Response:
     name = request.path_params["name"]
     svc.assignment(name)
     queued = uploads.queue_league_run(svc.db, name, user["id"])
-    m = "League run queued." if queued else "A league run is already queued or running."
+    m = ("League run queued: its progress and result are under League runs (reload the page)." if queued
+         else "A league run is already queued or running: see League runs.")
     return RedirectResponse(f"/teach/{name}?m={m}", 303)
 
 

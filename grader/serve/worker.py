@@ -171,9 +171,10 @@ class Worker(ServeContext):
 
     def _play_league(self, assignment, job: dict) -> str:
         league = league_assignment(assignment, self.data_dir)
-        entered = gather_league_submissions(self.db, assignment, league.submissions_dir)
+        passing, failing = gather_league_submissions(self.db, assignment, league.submissions_dir)
         progress = Console(file=cast(IO[str], _ProgressFile(self.db, job["id"])), width=100, color_system=None)
-        progress.print(f"{entered} student(s) with a passing upload")
+        progress.print(f"{passing} student(s) with a passing upload, {failing} whose uploads all failed "
+                       f"(listed with the reason, and in the grades)")
         return usecases.grade_league(league, console=progress).run.summary_line()
 
 
@@ -197,12 +198,15 @@ class _ProgressFile(io.TextIOBase):
         return len(text)
 
 
-def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
-    """Every student's latest passing upload, staged into `folder/<login>/` with its metadata."""
+def gather_league_submissions(db: Database, assignment, folder: Path) -> tuple[int, int]:
+    """Every student's latest passing upload, or their latest upload when none passed, staged into
+    `folder/<login>/` with its metadata: a student whose uploads all failed is in the league's
+    results as failed validation, with the reason and the grade the policy gives, rather than
+    missing from the grades an instructor exports. Returns (passing, failing) counts."""
     rows = db.query("SELECT u.*, s.login, s.name AS student_name FROM uploads u JOIN users s ON s.id = u.user_id "
-                    "WHERE u.assignment = ? AND u.status = 'done' AND u.passed = 1 ORDER BY u.uploaded_at",
+                    "WHERE u.assignment = ? AND u.status = 'done' ORDER BY u.passed, u.uploaded_at",
                     (assignment.name,))
-    latest = {row["login"]: row for row in rows}
+    latest = {row["login"]: row for row in rows}          # a passing upload, sorted last, wins
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -222,7 +226,8 @@ def gather_league_submissions(db: Database, assignment, folder: Path) -> int:
         (target / ".submission.json").write_text(json.dumps({        # a login may be an e-mail: never a name
             "name": row["student_name"] or f"student {row['user_id']}", "login": login, "uploads": row["seq"],
             "uploaded_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(row["uploaded_at"]))}))
-    return len(latest)
+    passing = sum(1 for row in latest.values() if row["passed"])
+    return passing, len(latest) - passing
 
 
 def main(argv: list[str]) -> int:

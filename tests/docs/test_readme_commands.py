@@ -1,15 +1,19 @@
-"""Every command the README and docs/STUDENTS.md show is run here, from the documents' own text
+"""Every command the README and the guides in docs/ show is run here, from the documents' own text
 (issue 45.1), so the pages cannot drift from the program: each fenced `sh` block is cut into its
 commands (comments dropped) and run by bash, command after command, stopping at the first that
-fails and naming it. The files a reader brings (a class's LMS download, a student's file) are made
-here at the paths the text names; the demo players stay where they are. A command that cannot run
-in a test is listed in NOT_RUN with the reason, and a command neither run nor listed fails the
-test, as does a listed one the documents no longer show, or a shell block not tagged `sh`.
+fails and naming it. Each document is one reader's session: its blocks run in order in one home,
+each block starting in the folder where the one before it left the reader (so "run the next
+commands from the course folder" is what happens, and one course folder serves a document's
+commands). The files a reader brings (a class's LMS download, a student's file) are made here at
+the paths the text names; the demo players stay where they are. A command that cannot run in a
+test is listed in NOT_RUN with the reason, and a command neither run nor listed fails the test, as
+does a listed one the documents no longer show, or a shell block not tagged `sh`.
 """
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -29,7 +33,8 @@ from tests.lms.lms_builders import (  # noqa: E402  (the LMS downloads, built in
     moodle_worksheet,
 )
 
-DOCUMENTS = ("README.md", "docs/STUDENTS.md")
+# the documents whose blocks a reader copies (docs/ARCHITECTURE.md's blocks are diagrams and code, docs/LTI.md's yaml)
+DOCUMENTS = ("README.md", "docs/STUDENTS.md", "docs/INSTRUCTORS.md", "docs/SERVE.md", "docs/NEW_GAME.md")
 CONFIG_FENCES = {"nginx", "apache", "ini", "yaml"}       # files to write, not commands to type
 NOT_RUN = {
     "make demo": "the demo itself takes 5–20 minutes; docs/BENCHMARKS.md has its measured time and "
@@ -39,6 +44,16 @@ NOT_RUN = {
     "grader-env/bin/pip install game_grader-0.1.0-py3-none-any.whl":
         "needs the course's wheel and the network for its dependencies (tests/e2e/test_reach_installed.py "
         "installs a wheel into a fresh environment)",
+    'grader export quoridor --canvas ~/Downloads/gradebook.csv --canvas-assignment "Quoridor (1234)"':
+        "docs/INSTRUCTORS.md's Canvas alternative to the Moodle export above it, for a class imported from Canvas; "
+        "the README's Red-Blue Nim block imports a Canvas download and runs `grader export --canvas`",
+    "grader serve": "a server that runs until it is stopped: tests/e2e/test_first_day_walk.py starts it in a "
+                    "course folder grader init made and walks its pages in Chromium",
+    "python -m benchmarks.first_day_walk": "tests/e2e/test_first_day_walk.py runs the same walk in Chromium and "
+                                           "checks that every page says what its line in the index promises",
+    "grader run mygame": "needs the students' submissions and a grading policy the reader adds first "
+                         "(tests/grader/test_new_game.py grades a league of a new game)",
+    "grader export mygame --moodle worksheet.csv": "needs that league and a Moodle worksheet of the reader's class",
 }
 # commands whose page shows a failure on purpose: the exit status they must give (0 for the rest)
 EXITS = {
@@ -75,7 +90,8 @@ def shown(document: Path) -> list[list[str]]:
 
 
 def script(cmds: list[str], marks: Path) -> str:
-    """A bash script running `cmds` in order, writing each one's index to `marks` before it starts."""
+    """A bash script running `cmds` in order, writing each one's index to `marks` before it starts,
+    and at the end the folder the reader is left in to `marks`.cwd."""
     lines = ["set -e -o pipefail"]
     for n, cmd in enumerate(cmds):
         lines.append(f"echo {n} > '{marks}'")
@@ -85,12 +101,14 @@ def script(cmds: list[str], marks: Path) -> str:
             lines.append(f"status=0; {cmd} || status=$?; test $status -eq {EXITS[cmd][0]}")
         else:
             lines.append(cmd)
+    lines.append(f"pwd > '{marks}.cwd'")
     lines.append(f"echo done > '{marks}'")
     return "\n".join(lines) + "\n"
 
 
 def run_block(cmds: list[str], cwd: Path, env: dict[str, str], marks: Path) -> str | None:
     """Run one block's commands; None when every one worked, else the failing command and its output."""
+    marks.unlink(missing_ok=True)
     done = subprocess.run(["bash", "-c", script(cmds, marks)], cwd=cwd, env=env, capture_output=True,
                           text=True, stdin=subprocess.DEVNULL)
     mark = marks.read_text().strip() if marks.exists() else ""
@@ -138,6 +156,8 @@ DOUBLECARD = {"201": student("Eve Bouchard", careless(bundled("doublecard", "bas
               "202": student("Frank Pelletier", forgot("player.py"))}
 RBNIM = {"3001": student("Grace Smith", bundled("rbnim", "correct_module")),
          "3002": student("Henry Jones", bundled("rbnim", "off_by_one"))}
+ALP = {"1101": student("Jana Nováková", bundled("quoridor", "alice")),
+       "1102": student("Petr Svoboda", bundled("quoridor", "wrong_arity"))}
 
 # the path a document names (~ is the test's home) → what makes it there
 DOWNLOADS: dict[str, Callable[[Path], object]] = {
@@ -149,6 +169,8 @@ DOWNLOADS: dict[str, Callable[[Path], object]] = {
     "~/Downloads/Grades-COMP472.csv": lambda p: moodle_worksheet(p, DOUBLECARD, max_grade=10),
     "~/Downloads/submissions.zip": lambda p: canvas_download(p, RBNIM),
     "~/Downloads/gradebook.csv": lambda p: canvas_gradebook(p, RBNIM, "Assignment 2"),
+    "~/Downloads/ALP-Quoridor-1234.zip": lambda p: moodle_download(p, ALP),
+    "~/Downloads/Grades-worksheet.csv": lambda p: moodle_worksheet(p, ALP),
 }
 # a student's own folder (docs/STUDENTS.md): the files its commands name
 STUDENT_FILES = {
@@ -163,16 +185,19 @@ def venv() -> Path:
     return Path(sys.prefix)
 
 
-@pytest.fixture(scope="module")
-def place(tmp_path_factory) -> dict[str, object]:
-    """A home with the downloads, a copy of this project's folder as a reader has it (its venv linked
-    in), and a student's folder; the grader's state (course environments) is the real one."""
-    base = tmp_path_factory.mktemp("reader")
+NEW_GAME = "mygame"      # docs/NEW_GAME.md's example name: the package it writes is removed afterwards
+
+
+def reader(base: Path) -> dict[str, object]:
+    """A home with the downloads and this project as ~/grader, a copy of this project's folder as a
+    reader has it (its venv linked in), and a student's folder; the grader's state (course
+    environments) is the real one."""
     home = base / "home"
     (home / "Downloads").mkdir(parents=True)
     for name, make in DOWNLOADS.items():
         target = home / name.removeprefix("~/").rstrip("/")
         make(target)
+    (home / "grader").symlink_to(ROOT)
     project = base / "project"
     project.mkdir()
     (project / ".venv").symlink_to(venv())
@@ -188,22 +213,32 @@ def place(tmp_path_factory) -> dict[str, object]:
             target.write_bytes(source.read_bytes())
     (project / "grader-env").symlink_to(venv())
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env.update(HOME=str(home), GRADER_STATE_DIR=str(state_dir.root()),
+    env.update(HOME=str(home), GRADER_STATE_DIR=str(state_dir.root()), VIRTUAL_ENV=str(venv()),
                PATH=f"{venv() / 'bin'}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}")
     env.pop("XDG_CACHE_HOME", None)
     return {"cwd": project, "env": env, "marks": base / "marks"}
 
 
-BLOCKS = [(doc, n) for doc in DOCUMENTS for n, _ in enumerate(shown(ROOT / doc))]
+@pytest.fixture
+def new_game_removed():
+    """docs/NEW_GAME.md writes rulesets/mygame/ into this project, as the guide says: gone before and after."""
+    folder = ROOT / "rulesets" / NEW_GAME
+    shutil.rmtree(folder, ignore_errors=True)
+    yield
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)       # a course's block plays a league of one student: 1–3 minutes at a load of 16
-@pytest.mark.parametrize(("document", "block"), BLOCKS, ids=[f"{d}#{n}" for d, n in BLOCKS])
-def test_every_command_the_documents_show_works(place, document, block):
-    cmds = shown(ROOT / document)[block]
-    failure = run_block(cmds, place["cwd"], place["env"], place["marks"])
-    assert failure is None, f"{document}, block {block + 1}: {failure}"
+@pytest.mark.timeout(3600)       # the README's five courses each play a league of one student: 2–5 minutes each at load
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_every_command_the_documents_show_works(tmp_path, new_game_removed, document):
+    """One reader's session: the blocks in order, each starting where the one before left off."""
+    place = reader(tmp_path)
+    cwd = place["cwd"]
+    for n, cmds in enumerate(shown(ROOT / document)):
+        failure = run_block(cmds, cwd, place["env"], place["marks"])
+        assert failure is None, f"{document}, block {n + 1}: {failure}"
+        cwd = Path(Path(f"{place['marks']}.cwd").read_text().strip())
 
 
 def test_every_command_is_run_or_listed_with_a_reason():
@@ -225,6 +260,13 @@ def test_a_command_that_does_not_work_fails_and_is_named(tmp_path):
     assert "grader chekc player.py" not in EXITS
     assert not (tmp_path / "after").exists()
     assert run_block(commands("make demo\ntrue\n"), tmp_path, env, tmp_path / "marks") is None   # listed: not run
+
+
+def test_the_next_block_starts_where_the_reader_was_left(tmp_path):
+    env = {**os.environ}
+    (tmp_path / "course").mkdir()
+    assert run_block(commands("cd course   # run the next commands from here\n"), tmp_path, env, tmp_path / "marks") is None
+    assert Path(f"{tmp_path / 'marks'}.cwd").read_text().strip() == str(tmp_path / "course")
 
 
 def test_a_shell_block_under_another_tag_is_refused(tmp_path):

@@ -11,8 +11,12 @@ import json
 import re
 import time
 import uuid
+from pathlib import Path
 
 import yaml
+
+QUORIDOR = Path(__file__).resolve().parents[2] / "submissions" / "quoridor"
+GOOD, BROKEN = QUORIDOR / "alice" / "player.py", QUORIDOR / "no_crossing" / "player.py"
 
 
 def test_the_browser_gets_a_favicon(service):
@@ -86,3 +90,38 @@ def test_grader_init_writes_a_serve_section_and_a_deadline_with_its_zone():
     assert example, "no commented deadline with its zone"
     uncommented = text.replace("    penalties: {}", "    penalties: " + example.group(1).split("   #")[0], 1)
     assert Config.model_validate(yaml.safe_load(uncommented)).assignments["quoridor"].penalties["deadline"]
+
+
+def test_a_student_whose_uploads_all_failed_is_in_the_exported_grades_with_the_reason(service):
+    """The first-day walk's export had no row for the student whose upload failed: the league took
+    passing uploads only, so the grades an instructor sends to the LMS silently left them out."""
+    alice, bob = service.site("alice", "alice-password"), service.site("bob", "bob-password")
+    assert alice.upload(GOOD).status_code == 303
+    assert bob.upload(BROKEN).status_code == 303
+    service.work()
+    assert alice.upload(BROKEN).status_code == 303           # a later failing upload: her passing one still plays
+    service.work()
+    teacher = service.site("teacher", "teacher-password")
+    teacher.client.post("/teach/quoridor/league", data={"csrf": teacher.csrf("/teach/quoridor")})
+    service.work()
+    run = service.database.one("SELECT * FROM league_runs")
+    assert run["status"] == "done", run
+    rows = {row["student_id"]: row for row in csv.DictReader(io.StringIO(teacher.client.get("/teach/quoridor/grades.csv").text))}
+    assert set(rows) == {"alice", "bob"}
+    assert float(rows["bob"]["grade"]) == 0 and "expand_obstacles" in rows["bob"]["feedback"]
+    assert float(rows["alice"]["grade"]) > 0
+    first = service.database.one("SELECT id FROM uploads WHERE passed = 1")["id"]
+    assert "the one that plays in the league" in alice.client.get(f"/uploads/{first}").text
+
+
+def test_a_new_instructor_is_told_where_the_class_is_and_what_an_empty_class_page_is_for(service):
+    """Seen in the first-day walk: the home page's table is a student's (uploads, points) with a bare
+    "Class" link, and the empty class page shows an empty table with nothing saying what to do."""
+    service.database.execute("DELETE FROM users WHERE role = 'student'")
+    teacher = service.site("teacher", "teacher-password")
+    home = teacher.client.get("/").text
+    assert 'id="teach-hint"' in home and ">Class page</a>" in home
+    page = teacher.client.get("/teach/quoridor").text
+    assert 'id="no-students"' in page and "add them with a roster below" in page
+    r = teacher.client.post("/teach/quoridor/league", data={"csrf": teacher.csrf("/teach/quoridor")})
+    assert "its progress and result are under League runs" in r.text
