@@ -297,6 +297,21 @@ class Ruleset:
 
 
 @dataclass(frozen=True)
+class Referee:
+    """A game whose rules are a trusted program in any language, the course's own referee: built
+    as a player program is (grader/player_kinds.py), run in its own box and kept alive for a game,
+    speaking JSON lines (grader/referee.py, docs/NEW_GAME.md "A referee in any language"). Its
+    failures are the grader's, never a student's."""
+
+    sources: Path                      # the folder of its sources (Main.java, referee.cpp, a script ...)
+    title: str                         # how sentences name it: "the Connect Four referee (Java)"
+    params: dict = field(default_factory=dict)   # the parameters of a new game; config may set these keys
+    memory_mb: int = 1000
+    start_s: float = 60.0              # starting it (a JVM) and its first answer
+    call_s: float = 10.0               # each later answer
+
+
+@dataclass(frozen=True)
 class JavaApi:
     """A ruleset whose course was taught in Java: players are `<package>/<entry>` compiled against
     this project's own classes of the course API (`sources`, package folders below it), run by
