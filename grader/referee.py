@@ -30,18 +30,30 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rulesets.base import JSON, BadParams, Game, IllegalMove, Move, Outcome, Referee, State, refuse
+from rulesets.base import (
+    JSON,
+    BadParams,
+    EngineFailed,
+    Game,
+    IllegalMove,
+    Move,
+    Outcome,
+    Referee,
+    State,
+    refuse,
+)
 from sandbox import Limits, PlayerProcess, java
 
 from . import build_cache
 from .builds import build_kind
 from .config import ProgramsConfig
-from .player_kinds import KINDS, RunJob, detect
+from .player_kinds import KINDS, RunJob, detect, program_needs
 
+SEEN = 4096                           # statuses kept per referee (each a position's few hundred bytes)
 SHIM = "sandbox.module_shim"          # the bootstrap's own module: a referee is a program, not a Python player
 
 
-class RefereeFailed(RuntimeError):
+class RefereeFailed(EngineFailed):
     """The referee program failed: the grader's fault, never a player's; str() is one sentence."""
 
 
@@ -50,6 +62,13 @@ class _Lines:
 
     def call(self, proc: Any, method: str, args: dict, soft: float) -> Any:
         raise RefereeFailed(f"the referee has no {method} call")
+
+
+def _its(message: str) -> str:
+    """The sandbox's sentence about a player, said of the referee: "its process exited with status 3"."""
+    said = message.strip().rstrip(".").replace("The player process", "its process").replace("The player", "it")
+    said = said.replace("the player", "it")
+    return said[:1].lower() + said[1:]
 
 
 def _digest(folder: Path) -> str:
@@ -84,6 +103,22 @@ def _plain(move: Move) -> JSON:
     return [_plain(x) for x in move] if isinstance(move, tuple) else move
 
 
+def unavailable(referee: Referee) -> str | None:
+    """Why this machine cannot run the referee (no sources, no program, its compiler missing), as the
+    end of a sentence naming it; None when it can."""
+    if not referee.sources.is_dir():
+        return f"has no sources folder {referee.sources}"
+    kind = detect(referee.sources)
+    if kind is None:
+        return f"in {referee.sources} is no program this grader can build: it needs {program_needs()}"
+    tool = KINDS[kind].tool
+    if kind == "javac" and java.unavailable_reason():
+        return f"cannot run here: {java.unavailable_reason()}"
+    if tool is not None and shutil.which(tool) is None:
+        return f"cannot be built here: {tool} is not installed"
+    return None
+
+
 class RefereeProgram:
     """One referee process, started when first asked and kept for every game after (restarted when
     it failed, or in a forked worker): `ask` one request, `sync` to a position."""
@@ -95,6 +130,8 @@ class RefereeProgram:
         self.staged: Path | None = None
         self.pid = 0
         self.at: tuple[int, str, list[JSON]] | None = None     # the position it holds: seed, params, moves
+        self.seen: dict[str, dict] = {}             # statuses it sent, by position: a move tried on a copy
+        #                                             and then played is asked once
         weakref.finalize(self, RefereeProgram._close_all, self.__dict__)
 
     def fail(self, what: str) -> RefereeFailed:
@@ -104,13 +141,11 @@ class RefereeProgram:
 
     def _start(self) -> None:
         ref = self.referee
-        if not ref.sources.is_dir():
-            raise self.fail(f"has no sources folder {ref.sources}")
+        why = unavailable(ref)
+        if why is not None:
+            raise self.fail(why)
         kind = detect(ref.sources)
-        if kind is None:
-            raise self.fail(f"in {ref.sources} is no program this grader can build")
-        if kind == "javac" and java.unavailable_reason():
-            raise self.fail(f"cannot run here: {java.unavailable_reason()}")
+        assert kind is not None                    # else `unavailable` said why
         self.staged = _stage(ref.sources)
         row = KINDS[kind]
         built = self.staged
@@ -127,7 +162,7 @@ class RefereeProgram:
         self.pid = os.getpid()
         res = self.proc.start()
         if not res.ok:
-            raise self.fail(f"did not start: {res.message or res.verdict.value}")
+            raise self.fail(f"did not start ({_its(res.message or res.verdict.value)})")
 
     def ask(self, request: dict) -> dict:
         """One request, its reply as a dict; RefereeFailed for anything but a line of a JSON object."""
@@ -142,7 +177,7 @@ class RefereeProgram:
                                           self.referee.start_s if first else self.referee.call_s)
             cmd = request.get("cmd")
             if not res.ok:
-                raise self.fail(f"failed on {cmd!r}: {res.message or res.verdict.value}")
+                raise self.fail(f"failed on {cmd!r} ({_its(res.message or res.verdict.value)})")
             try:
                 reply = json.loads(res.value)
             except (TypeError, ValueError):
@@ -158,7 +193,7 @@ class RefereeProgram:
             key = json.dumps(params, sort_keys=True)
             if self.proc is not None and self.pid == os.getpid() and self.at is not None \
                     and self.at[:2] == (seed, key) and moves[:len(self.at[2])] == self.at[2]:
-                done = list(self.at[2])
+                done = self.at[2]
                 status = None
             else:
                 status = self.ask({"cmd": "new", "seed": seed, "params": params})
@@ -170,6 +205,15 @@ class RefereeProgram:
                     raise self.fail(f"refused move {move!r}, which it had accepted in the same position")
                 done.append(move)
             return status
+
+    @staticmethod
+    def position(seed: int, params: dict, moves: list[JSON]) -> str:
+        return json.dumps([seed, params, moves], sort_keys=True, separators=(",", ":"))
+
+    def remember(self, position: str, status: dict) -> None:
+        if len(self.seen) >= SEEN:
+            self.seen.clear()
+        self.seen[position] = status
 
     def play(self, move: JSON) -> dict:
         """Play `move` where the process stands: its status, or {"illegal": why} (the position kept)."""
@@ -222,6 +266,11 @@ class RefereeGame(Game):
                             f"{cls.referee.title} takes {', '.join(cls.referee.params) or 'none'}.")
         return {**cls.referee.params, **params}
 
+    @classmethod
+    def unavailable(cls) -> str | None:
+        why = unavailable(cls.referee)
+        return None if why is None else f"{cls.referee.title} {why}"
+
     def new_state(self, seed: int) -> RefereeState:
         return RefereeState(self, seed, [], None)
 
@@ -240,6 +289,7 @@ class RefereeState(State):
         self.moves = moves
         self.ply = len(moves)
         self._status = status
+        self._legal: list[Move] | None = None
 
     @property
     def program(self) -> RefereeProgram:
@@ -280,6 +330,8 @@ class RefereeState(State):
                                     f"{str(out)[:120]}") from None
 
     def legal_moves(self) -> list[Move]:
+        if self._legal is not None:
+            return list(self._legal)
         with self.program.lock:
             self.program.sync(self.seed, self.game.params, self.moves)
             reply = self.program.ask({"cmd": "legal"})
@@ -287,20 +339,26 @@ class RefereeState(State):
         if not isinstance(moves, list):
             raise self.program.fail(f"answered 'legal' without a list of moves: {str(reply)[:120]}")
         try:
-            return [_hashable(m) for m in moves]
+            self._legal = [_hashable(m) for m in moves]
         except IllegalMove:
             raise self.program.fail("listed a legal move that is a JSON object") from None
+        return list(self._legal)
 
     def play(self, move: Move) -> None:
         wire = _plain(move)
-        with self.program.lock:
-            self.program.sync(self.seed, self.game.params, self.moves)
-            reply = self.program.play(wire)
-        if "illegal" in reply:
-            raise IllegalMove(str(reply["illegal"]).replace("\n", " ") or "the referee refused it.")
-        self.moves = [*self.moves, wire]
+        after = [*self.moves, wire]
+        position = RefereeProgram.position(self.seed, self.game.params, after)
+        reply = self.program.seen.get(position)
+        if reply is None:
+            with self.program.lock:
+                self.program.sync(self.seed, self.game.params, self.moves)
+                reply = self.program.play(wire)
+            if "illegal" in reply:
+                raise IllegalMove(str(reply["illegal"]).replace("\n", " ") or "the referee refused it.")
+            self.program.remember(position, reply)
+        self.moves = after
         self.ply = len(self.moves)
-        self._status = reply
+        self._status, self._legal = reply, None
         self.status                                 # noqa: B018 (a nonsense status fails here, at its move)
 
     def why_illegal(self, move: Move) -> str | None:
@@ -311,6 +369,8 @@ class RefereeState(State):
         return None
 
     def parse_move(self, data: JSON) -> Move:
+        """The move the reply names (a line's text read as JSON where it is JSON); IllegalMove with the
+        referee's own sentence when the referee refuses it here: only the referee knows a move."""
         refuse(data)
         if isinstance(data, str):
             try:
@@ -319,13 +379,19 @@ class RefereeState(State):
                 data = data.strip()
         if data is None or isinstance(data, bool):
             raise IllegalMove(f"{data!r} is not a move.")
-        return _hashable(data)
+        move = _hashable(data)
+        if move not in self.legal_moves():
+            self.copy().play(move)          # IllegalMove with the referee's reason, or it contradicted itself
+            raise self.program.fail(f"accepted move {data!r}, which its list of legal moves left out")
+        return move
 
     def move_to_json(self, move: Move) -> JSON:
         return _plain(move)
 
     def copy(self) -> RefereeState:
-        return RefereeState(self.game, self.seed, list(self.moves), self._status)
+        twin = RefereeState(self.game, self.seed, list(self.moves), self._status)
+        twin._legal = self._legal
+        return twin
 
     def to_json(self) -> dict:
         position = self.status["position"]

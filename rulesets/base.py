@@ -32,6 +32,12 @@ class IllegalMove(ValueError):
     """A move the rules refuse. ``str(exc)`` is one sentence a student understands."""
 
 
+class EngineFailed(RuntimeError):
+    """The rules' own machinery failed (a referee program died, hung, answered nonsense): the
+    grader's failure, never a player's. ``str(exc)`` is one sentence naming what failed; nothing
+    that reads a player's reply turns it into the player's fault (grader/replies.py `read`)."""
+
+
 class NoMove(IllegalMove):
     """The player's code returned nothing (None, Java's null): the course's `on_none` rule applies."""
 
@@ -161,6 +167,12 @@ class Game(ABC):
     @abstractmethod
     def state_from_json(self, data: dict) -> State:
         ...
+
+    @classmethod
+    def unavailable(cls) -> str | None:
+        """Why this machine cannot play the game (a referee program whose language is not installed),
+        as one sentence; None when it can (every game written in Python)."""
+        return None
 
     def largest(self) -> Game:
         """This game on the largest start position its params can draw (a range of board sizes:

@@ -4,25 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.referee import RefereeGame
-from rulesets.base import Defaults, Policy, Referee, Ruleset
+from rulesets.base import Defaults, Policy, Ruleset
 from rulesets.legal_probe import legal_move_probes
 from rulesets.lines import JsonStateLines
 from rulesets.replies import INVALID, Int, OneOf, Str
 
+from .rules import REFEREE, Connect4Game
+
 HERE = Path(__file__).resolve().parent
-
-REFEREE = Referee(sources=HERE / "referee", title="the Connect Four referee (referee/Main.java)",
-                  params={"rows": 6, "cols": 7})
-
-
-class Connect4Game(RefereeGame):
-    """The rules: the referee's."""
-
-    name = "connect4_java"
-    version = "1"
-    referee = REFEREE
-
 
 class Connect4Lines(JsonStateLines):
     """A program in any language: each turn one line (the position as JSON, with "seat"), one line back (a column)."""
