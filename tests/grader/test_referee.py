@@ -186,3 +186,17 @@ def test_a_check_the_referee_could_not_finish_decides_nothing_about_the_student(
     assert "The check could not be finished, and says nothing about the submission" in said, said
     assert "the test's faulty referee (Main.java) failed on 'play' (its process exited with status 3)" in said
     assert "did not pass" not in said and "Result:" not in said
+
+
+def test_a_machine_that_cannot_run_the_referee_refuses_to_grade_with_one_sentence(tmp_path, monkeypatch, capsys):
+    """No sources (as no JDK, or no compiler for its kind): check and run refuse, saying which game
+    and why, before any submission is looked at."""
+    monkeypatch.setenv("GRADER_STAGE_DIR", str(tmp_path / "staged"))
+    monkeypatch.setattr(Connect4Game, "referee", Referee(sources=tmp_path / "nowhere", title="the lost referee"))
+    init_course(tmp_path / "course", ["connect4_java"])
+    monkeypatch.chdir(tmp_path / "course")
+    for argv in (("check", GAME / "skeleton", "--assignment", "connect4_java"), ("run", "connect4_java")):
+        code, out, err = grader_cli(capsys, *argv)
+        assert code != 0
+        assert (f"The game connect4_java cannot be played on this machine, so nothing is graded here: the lost "
+                f"referee has no sources folder {tmp_path / 'nowhere'}.") in out + err, out + err
