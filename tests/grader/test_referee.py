@@ -77,7 +77,7 @@ def player(tmp_path: Path, name: str, files: dict[str, str]):
 
 
 PYTHON = (GAME / "skeleton" / "student_agent.py").read_text()
-JAVA = (GAME / "samples" / "java_player" / "Main.java").read_text()
+JAVA = (ROOT / "submissions" / "connect4_java" / "javier" / "Main.java").read_text()
 OFF_THE_BOARD = "class StudentAgent:\n    def step(self, board, me):\n        return 9\n"
 
 
@@ -158,10 +158,10 @@ def test_check_and_a_league_with_a_site(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     init_course(tmp_path / "course", ["connect4_java"])
     monkeypatch.chdir(tmp_path / "course")
-    code, out, _ = grader_cli(capsys, "check", GAME / "samples" / "java_player", "--assignment", "connect4_java")
+    code, out, _ = grader_cli(capsys, "check", ROOT / "submissions" / "connect4_java" / "javier", "--assignment", "connect4_java")
     assert code == 0 and "Result: passed" in out, out
     subs = tmp_path / "course" / "submissions" / "connect4_java"
-    shutil.copytree(GAME / "samples" / "java_player", subs / "javier")
+    shutil.copytree(ROOT / "submissions" / "connect4_java" / "javier", subs / "javier")
     shutil.copytree(GAME / "skeleton", subs / "pia")
     code, out, _ = grader_cli(capsys, "run", "connect4_java")
     assert code == 0, out
