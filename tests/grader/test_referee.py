@@ -77,7 +77,8 @@ def player(tmp_path: Path, name: str, files: dict[str, str]):
 
 
 PYTHON = (GAME / "skeleton" / "student_agent.py").read_text()
-JAVA = (ROOT / "submissions" / "connect4_java" / "javier" / "Main.java").read_text()
+JAVIER = ROOT / "submissions" / "connect4_java" / "javier"
+JAVA = (JAVIER / "Main.java").read_text()
 OFF_THE_BOARD = "class StudentAgent:\n    def step(self, board, me):\n        return 9\n"
 
 
@@ -150,22 +151,26 @@ def test_a_referee_that_does_not_build_names_itself(tmp_path):
         program(referee).ask({"cmd": "new", "seed": 1, "params": {}})
 
 
-def test_check_and_a_league_with_a_site(tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("prefork", [False, True], ids=["spawned", "preforked"])
+def test_check_and_a_league_with_a_site(tmp_path, monkeypatch, capsys, prefork):
     """`grader check` of the Java player, then `grader run` of a Python and a Java player and the
     built-in: every game decided by the Java referee, replays drawn from its pictures."""
-
     monkeypatch.setenv("GRADER_STAGE_DIR", str(tmp_path / "staged"))
-    monkeypatch.chdir(tmp_path)
     init_course(tmp_path / "course", ["connect4_java"])
+    config = tmp_path / "course" / "config.yaml"
+    text = config.read_text()
+    assert "builtins: [random]}" in text and "grading: {kind: thresholds" in text
+    config.write_text(text.replace("builtins: [random]}", f"builtins: [random], prefork: {str(prefork).lower()}}}")
+                      .replace("grading: {kind: thresholds", "grading: {kind: none} #"))
     monkeypatch.chdir(tmp_path / "course")
-    code, out, _ = grader_cli(capsys, "check", ROOT / "submissions" / "connect4_java" / "javier", "--assignment", "connect4_java")
+    code, out, _ = grader_cli(capsys, "check", JAVIER, "--assignment", "connect4_java")
     assert code == 0 and "Result: passed" in out, out
     subs = tmp_path / "course" / "submissions" / "connect4_java"
-    shutil.copytree(ROOT / "submissions" / "connect4_java" / "javier", subs / "javier")
+    shutil.copytree(JAVIER, subs / "javier")
     shutil.copytree(GAME / "skeleton", subs / "pia")
     code, out, _ = grader_cli(capsys, "run", "connect4_java")
     assert code == 0, out
-    assert "could not be played" not in out and "replayed after a grader failure" not in out, out
+    assert "6 played" in out and "could not be played" not in out and "after a grader failure" not in out, out
     site = tmp_path / "course" / "reports" / "connect4_java"
     assert (site / "public" / "index.html").is_file() and list((site / "public" / "games").glob("*.js"))
 
