@@ -5,6 +5,7 @@ crashes, hangs or talks nonsense mid-game makes the game the grader's failure (i
 naming the referee), never a student's loss."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from grader.assignment import load_assignments
 from grader.intake import stage
 from grader.match import play_game, player_factory
+from grader.outputs import replay_frames
 from grader.referee import RefereeFailed, program
 from grader.usecases import init_course
 from rulesets.base import Referee
@@ -32,6 +34,7 @@ FAULTS = {
     "crashes": "System.exit(3);",
     "hangs": "while (true) Thread.sleep(1000);",
     "talks nonsense": 'System.out.println("what a lovely board"); System.out.flush(); continue;',
+    "answers a wrong status": 'System.out.println("{\\"to_move\\":7}"); System.out.flush(); continue;',
 }
 WRAPPER = """import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -173,6 +176,11 @@ def test_check_and_a_league_with_a_site(tmp_path, monkeypatch, capsys, prefork):
     assert "6 played" in out and "could not be played" not in out and "after a grader failure" not in out, out
     site = tmp_path / "course" / "reports" / "connect4_java"
     assert (site / "public" / "index.html").is_file() and list((site / "public" / "games").glob("*.js"))
+    # the replays show the referee's own pictures, one after each ply (the stored-pictures path)
+    game = json.loads((site / "results.json").read_text())["games"][0]
+    pictures = replay_frames(load_assignments(config)["connect4_java"])(game)
+    assert len(pictures) == len(game["moves"]) + 1 and all(p.startswith("<svg") for p in pictures)
+    assert pictures[0].count("#ffffff") == 42 and pictures[-1].count("#ffffff") == 42 - len(game["moves"])
 
 
 def test_a_check_the_referee_could_not_finish_decides_nothing_about_the_student(tmp_path, monkeypatch, capsys):
