@@ -18,7 +18,6 @@ A status is {"to_move": 0 | 1 | null, "position": {...}, "outcome": null | {"poi
 """
 from __future__ import annotations
 
-import atexit
 import hashlib
 import json
 import os
@@ -120,8 +119,8 @@ def unavailable(referee: Referee) -> str | None:
 
 
 class RefereeProgram:
-    """One referee process, started when first asked and kept for every game after (restarted when
-    it failed, or in a forked worker): `ask` one request, `sync` to a position."""
+    """One referee process, started when first asked and kept for every game of its thread after
+    (restarted when it failed, or in a forked worker): `ask` one request, `sync` to a position."""
 
     def __init__(self, referee: Referee) -> None:
         self.referee = referee
@@ -236,21 +235,18 @@ class RefereeProgram:
             shutil.rmtree(staged, ignore_errors=True)
 
 
-_PROGRAMS: dict[tuple[str, str], RefereeProgram] = {}
-
-
-@atexit.register
-def _close_programs() -> None:
-    for each in _PROGRAMS.values():
-        each.close()
+_OWN = threading.local()                # each thread its own referee processes, as each its own games
 
 
 def program(referee: Referee) -> RefereeProgram:
-    """The process of this referee, one per grader process and referee."""
+    """This thread's process of this referee: a game (one thread) never waits on another's, and
+    threads that validate at once do not move one referee back and forth between their positions.
+    It is closed when the thread ends or the grader exits (the weakref finalizer)."""
+    programs: dict[tuple[str, str], RefereeProgram] = _OWN.__dict__.setdefault("programs", {})
     key = (str(referee.sources), referee.title)
-    if key not in _PROGRAMS:
-        _PROGRAMS[key] = RefereeProgram(referee)
-    return _PROGRAMS[key]
+    if key not in programs:
+        programs[key] = RefereeProgram(referee)
+    return programs[key]
 
 
 class RefereeGame(Game):
