@@ -107,6 +107,10 @@ def main() -> int:
         print_check_report(checked.assignment, checked.submission, checked.report, console)
     for assignment in assignments.values():
         console.rule(f"[bold]{escape(assignment.title)}[/]")
+        unplayable = assignment.ruleset.game.unavailable()
+        if unplayable is not None:                 # a referee whose language this machine lacks (a JDK)
+            console.print(escape(f"Skipped: this machine cannot play it: {unplayable}."))
+            continue
         console.print(escape(league_plan(assignment)))
         started = time.monotonic()
         outcome = usecases.grade_league(assignment, progress=True, console=console)

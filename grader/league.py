@@ -19,6 +19,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from rulesets.base import EngineFailed
+
 from . import adaptive, collusion
 from . import schedule as sched
 from .assignment import Assignment
@@ -100,7 +102,11 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
 
     def run(sub: Submission) -> tuple[Submission, ValidationReport]:
         told = (lambda title: on_stage(sub, title, len(todo))) if on_stage else None
-        return sub, validate(assignment, sub, factory=factory, on_stage=told, workers=per_submission)
+        try:
+            return sub, validate(assignment, sub, factory=factory, on_stage=told, workers=per_submission)
+        except EngineFailed:                # the game's own program failed (grader/referee.py): once more,
+            #                                 with a fresh one; a second failure stops the run (usecases.run)
+            return sub, validate(assignment, sub, factory=factory, on_stage=told, workers=per_submission)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sub, report in pool.map(run, todo):

@@ -13,6 +13,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from rulesets.base import EngineFailed
 from rulesets.replies import problem
 from sandbox import CallResult, Verdict
 
@@ -36,9 +37,12 @@ def ask(proc, replies: dict, method: str, args: dict, soft: float | None = None)
 
 def read(fn: Callable[..., Any], *args, expected: type[BaseException] | tuple = ()) -> tuple[Any, str | None]:
     """(fn(*args), None), or (None, sentence) when fn raised something other than `expected`
-    (which propagates: e.g. IllegalMove, the rules' own refusal)."""
+    (which propagates: e.g. IllegalMove, the rules' own refusal), or EngineFailed (the grader's own
+    failure, which propagates too: the game is infra, the player not blamed)."""
     try:
         return fn(*args), None
+    except EngineFailed:
+        raise
     except expected:
         raise
     except Exception as exc:

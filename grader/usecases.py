@@ -24,6 +24,7 @@ from rich.console import Console
 
 import rulesets
 import sandbox
+from rulesets.base import EngineFailed
 from sandbox import host, java, state_dir
 
 from . import bounded, course_folder, intake, python_source, selftest, student_package
@@ -128,7 +129,11 @@ def check(assignment: Assignment, path: Path, *, sub_id: str | None = None, name
     sub = stage(assignment, checked, sub_id)
     if name is not None:
         sub.name = name
-    report = validate(assignment, sub, seed=seed, on_stage=on_stage)
+    try:
+        report = validate(assignment, sub, seed=seed, on_stage=on_stage)
+    except EngineFailed as exc:            # the game's own program failed: nothing is decided about the player
+        raise Refused(f"The check could not be finished, and says nothing about the submission: {exc} "
+                      f"Check it again.") from None
     fix = _missing_module_fix(path, report) if checked == path else None
     return CheckOutcome(assignment, sub, report, path, checked, tuple(helpers), fix)
 
@@ -267,7 +272,11 @@ def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool 
     problem = cannot_run(assignment) or unmet_requirements(assignment)
     if problem:
         raise Refused(problem)
-    run = run_league(assignment, fresh=fresh, progress=progress, console=console)
+    try:
+        run = run_league(assignment, fresh=fresh, progress=progress, console=console)
+    except EngineFailed as exc:             # twice while validating one submission (games retry on their own)
+        raise Refused(f"The league stopped before its games, and blames no submission: {exc} "
+                      f"Run it again.") from None
     grades: dict[str, Grade] = grades_of_run(assignment, run)
     with Store(assignment.store_path) as store:
         doc: ResultsDoc = results_document(assignment, run, grades, store)
@@ -301,7 +310,11 @@ def cannot_run(assignment: Assignment) -> str | None:
 
 def unmet_requirements(assignment: Assignment) -> str | None:
     """Why this machine may not grade the assignment: a protection its `sandbox.require` names that
-    the sandbox cannot apply here, with how to get it, as one sentence; None when all apply."""
+    the sandbox cannot apply here, with how to get it, or the game's own program that cannot run here
+    (a referee whose language is not installed), as one sentence; None when all apply."""
+    game = assignment.ruleset.game.unavailable()
+    if game is not None:
+        return f"The game {assignment.ruleset.name} cannot be played on this machine, so nothing is graded here: {game}."
     required = assignment.config.sandbox.require
     if not required:
         return None

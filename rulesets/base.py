@@ -32,6 +32,12 @@ class IllegalMove(ValueError):
     """A move the rules refuse. ``str(exc)`` is one sentence a student understands."""
 
 
+class EngineFailed(RuntimeError):
+    """The rules' own machinery failed (a referee program died, hung, answered nonsense): the
+    grader's failure, never a player's. ``str(exc)`` is one sentence naming what failed; nothing
+    that reads a player's reply turns it into the player's fault (grader/replies.py `read`)."""
+
+
 class NoMove(IllegalMove):
     """The player's code returned nothing (None, Java's null): the course's `on_none` rule applies."""
 
@@ -161,6 +167,12 @@ class Game(ABC):
     @abstractmethod
     def state_from_json(self, data: dict) -> State:
         ...
+
+    @classmethod
+    def unavailable(cls) -> str | None:
+        """Why this machine cannot play the game (a referee program whose language is not installed),
+        as one sentence; None when it can (every game written in Python)."""
+        return None
 
     def largest(self) -> Game:
         """This game on the largest start position its params can draw (a range of board sizes:
@@ -294,6 +306,21 @@ class Ruleset:
     # how the shim sends an engine move, where not as State.move_to_json (the course's transport text)
     move_reply: Callable[[Move], JSON] | None = None
     evaluator: Evaluator | None = None   # positions valued, for the move that lost a game (grader/losing_move.py)
+
+
+@dataclass(frozen=True)
+class Referee:
+    """A game whose rules are a trusted program in any language, the course's own referee: built
+    as a player program is (grader/player_kinds.py), run in its own box and kept alive for a game,
+    speaking JSON lines (grader/referee.py, docs/NEW_GAME.md "A referee in any language"). Its
+    failures are the grader's, never a student's."""
+
+    sources: Path                      # the folder of its sources (Main.java, referee.cpp, a script ...)
+    title: str                         # how sentences name it: "the Connect Four referee (Java)"
+    params: dict = field(default_factory=dict)   # the parameters of a new game; config may set these keys
+    memory_mb: int = 1000
+    start_s: float = 60.0              # starting it (a JVM) and its first answer
+    call_s: float = 10.0               # each later answer
 
 
 @dataclass(frozen=True)

@@ -200,7 +200,8 @@ def test_double_card_loses_a_game_to_a_None(tmp_path, prefork):
 
 def test_each_ruleset_states_every_rule_and_config_may_override_it(tmp_path):
     for name in rulesets.names():
-        selftest.failure_rules(rulesets.load(name))
+        if rulesets.load(name).game.unavailable() is None:     # a referee this machine cannot run: skipped
+            selftest.failure_rules(rulesets.load(name))
     assert rulesets.load("bohnenspiel").defaults.policy == Policy(on_late="random", on_illegal="forfeit",
                                                                  on_error="random", on_none="random",
                                                                  on_uncaught="random_rest")
