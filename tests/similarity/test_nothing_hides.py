@@ -8,8 +8,11 @@ beside two one-line .c files (only the language with the most files was compared
 with a 530 KB comment (files over 512 KB were skipped: "no code files to compare")."""
 from __future__ import annotations
 
+import base64
+import json
 import shutil
 import textwrap
+import zlib
 from pathlib import Path
 
 import pytest
@@ -67,11 +70,14 @@ def test_each_hidden_copy_appears_as_a_pair(tmp_path, trick):
 
 
 def test_what_was_not_compared_is_listed_with_why(tmp_path):
-    files = {"player.py": HONEST_A, "notes.txt": "my plan\n", "weights.bin": "x", "blob.py": "\0binary\n"}
+    files = {"player.py": HONEST_A, "notes.txt": "my plan\n", "weights.bin": "\0\1", "blob.py": "\0binary\n",
+             "rot.py": "import codecs\nexec(codecs.decode(SECRET, 'rot13'))\n"}
     cfg = _course(tmp_path, {"alice": {"player.py": HONEST_B}, "mallory": files})
     _, skipped = _pairs(cfg)
     (line,) = [s for s in skipped if s.startswith("mallory:")]
-    assert "blob.py (not text)" in line and "2 file(s) not of a compared language (notes.txt, weights.bin)" in line
+    assert "blob.py (not text)" in line and "1 file(s) not of a compared language (weights.bin)" in line, line
+    assert "rot.py (builds code at run time with exec: what it runs may not be compared; read it)" in line, line
+    assert "notes.txt" not in line                      # text: compared as Python, since Python may run it
 
 
 def test_comments_are_dropped_in_linear_time_whatever_the_text():
@@ -110,3 +116,42 @@ def test_a_missing_skeleton_path_is_one_sentence(tmp_path, capsys):
     assert "similarity.skeleton" in err and "gone/skeleton is not in the course folder" in err, err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert usecases.cannot_run(load_assignments(cfg)["q"]) is not None       # `grader run` says so before its league
+
+
+def _notebook(code: str) -> str:
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# My player\n"]},
+             {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+              "source": code.splitlines(keepends=True)}]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+def _packed(code: str, how: str) -> str:
+    data = zlib.compress(code.encode()) if "zlib" in how else code.encode()
+    text = base64.b64encode(data).decode() if "base64" in how else data.hex()
+    wrapped = "\n".join(text[i:i + 76] for i in range(0, len(text), 76))
+    decode = "base64.b64decode(BLOB)" if "base64" in how else "bytes.fromhex(BLOB.replace('\\n', ''))"
+    return (f"import base64, zlib\nBLOB = '''\n{wrapped}\n'''\n"
+            f"exec({'zlib.decompress(' + decode + ')' if 'zlib' in how else decode})\n")
+
+
+RUNS = "exec(open(__file__.rsplit('/', 1)[0] + '/{}').read())\n"
+
+
+@pytest.mark.parametrize("trick", ["in a .c file it runs", "in a .txt file it runs", "in a notebook's code cells",
+                                   "as base64 in a string", "zlib-compressed, as base64", "as hex in a string"])
+def test_a_copy_in_another_kind_of_file_or_encoded_appears_as_a_pair(tmp_path, trick):
+    """Issue 38, an independent attacker: each copy below passes every check and once appeared in no
+    pair (a .c file was compared only with C, a .txt or notebook not at all, an encoded copy is one
+    string token). What a Python player can run is compared as Python."""
+    copy = {"in a .c file it runs": {"player.py": RUNS.format("brain.c"), "brain.c": HONEST_A},
+            "in a .txt file it runs": {"player.py": RUNS.format("brain.txt"), "brain.txt": HONEST_A},
+            "in a notebook's code cells": {"player.py": "import json\n" + RUNS.format("brain.ipynb").replace(
+                "exec(open(", "exec(''.join(sum((c['source'] for c in json.load(open(").replace(
+                ").read())", "))['cells'] if c['cell_type'] == 'code'), [])))"), "brain.ipynb": _notebook(HONEST_A)},
+            "as base64 in a string": {"player.py": _packed(HONEST_A, "base64")},
+            "zlib-compressed, as base64": {"player.py": _packed(HONEST_A, "zlib base64")},
+            "as hex in a string": {"player.py": _packed(HONEST_A, "hex")}}[trick]
+    cfg = _course(tmp_path, {"alice": {"player.py": HONEST_A}, "bob": {"player.py": HONEST_B}, "mallory": copy})
+    pairs, skipped = _pairs(cfg)
+    assert pairs.get(frozenset(("alice", "mallory")), 0) >= 0.9, (pairs, skipped)
+    assert frozenset(("alice", "bob")) not in pairs
