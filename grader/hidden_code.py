@@ -1,5 +1,7 @@
-"""Code a submission runs that is not written out as code: a notebook's cells, and text packed into a
-string (base64 or hex, compressed or not) that the player decodes and runs.
+"""Code a submission runs that is not written out as code: a notebook's cells, text packed into a
+string (base64 or hex, compressed or not) that the player decodes and runs, and source the compiler
+reads through an encoding (a Python coding line such as utf-7; Java's \\uXXXX escapes, which javac
+translates before it reads a single token).
 
 Why: similarity fingerprints tokens, and a whole copy of a classmate's player packed into one string
 literal is a single token; a notebook's code is JSON strings. The similarity report compares what
@@ -12,6 +14,7 @@ from __future__ import annotations
 import base64
 import binascii
 import bz2
+import codecs
 import json
 import lzma
 import re
@@ -21,11 +24,30 @@ MIN_PAYLOAD = 128                    # characters of base64 or hex before a run 
 MAX_PAYLOADS = 16                    # runs tried in one file
 BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-][A-Za-z0-9+/_\-\s\\n]{" + str(MIN_PAYLOAD - 1) + r",}={0,2}")
 HEX_RUN = re.compile(r"[0-9a-fA-F][0-9a-fA-F\s]{" + str(MIN_PAYLOAD - 1) + r",}")
+CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)   # PEP 263, first two lines
+JAVA_ESCAPE = re.compile(r"\\u+([0-9a-fA-F]{4})")                                  # JLS 3.3
 SPACE = re.compile(r"\s+|\\n")
 PRINTABLE = 0.97                     # share of printable characters in a decoded text that is code
 # Ways a Python file turns data into running code (the language a TA is told to look at).
 BUILDS_CODE = {"python": re.compile(r"\b(exec|eval|compile|__import__)\s*\(|\b(marshal|zipimport|runpy|"
                                     r"importlib\.machinery|importlib\.util|types\.CodeType|codecs\.decode)\b")}
+
+
+def as_read(text: str, language: str) -> str:
+    """`text` as its compiler reads it: Python's by the codec its coding line names (PEP 263; the
+    text was read as UTF-8), Java's with its \\uXXXX escapes translated (JLS 3.3)."""
+    if language == "java" and "\\u" in text:
+        return JAVA_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    if language != "python":
+        return text
+    match = CODING.search("\n".join(text.split("\n", 2)[:2]))
+    if match is None:
+        return text
+    try:
+        codec = codecs.lookup(match.group(1)).name
+        return text if codec in ("utf-8", "ascii") else text.encode("utf-8", errors="replace").decode(codec)
+    except (LookupError, UnicodeError):
+        return text
 
 
 def notebook_code(text: str) -> str | None:

@@ -49,7 +49,9 @@ MAX_DOCUMENT_BYTES = 2 * 1024 * 1024  # of one language's files, smallest first 
 NAMED = 6                            # files named in one "not compared" sentence
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 COMPARED_RULE = ("every text source file of every player kind's language, whatever its folder; a big file on "
-                 "its code's head and tail, never skipped; what was not compared is listed with why")
+                 "its code's head and tail, never skipped; all a player could run in each of its languages "
+                 "(other kinds' files, any text file, notebook cells, code packed in a string); what was not "
+                 "compared, and code built at run time, is listed with why")
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
 
@@ -189,10 +191,12 @@ def _read_counted(path: Path, size: int, language: str, bound: int, unread: list
 
 
 def _unhidden(rel: str, text: str, language: str, bound: int, notes: list[str]) -> str:
-    """`text` as the code it runs: a notebook's code cells, with any code packed in its strings
+    """`text` as the code it runs: a notebook's code cells, as its compiler reads it (a coding line,
+    Java's \\u escapes: hidden_code.as_read), with any code packed in its strings
     appended (hidden_code.unpacked); a note when it builds code at run time from something else."""
     if rel.lower().endswith(".ipynb"):
         text = hidden_code.notebook_code(text) or text
+    text = hidden_code.as_read(text, language)
     packed = hidden_code.unpacked(text, bound)
     how = hidden_code.builds_code(text, language)
     if how is not None and not packed:

@@ -19,9 +19,9 @@ import pytest
 
 from grader import cli, usecases
 from grader.assignment import load_assignments
-from grader.similarity import without_comments
+from grader.similarity import compare, documents, without_comments
 
-from .test_similarity import HONEST_A, HONEST_B, SKELETON
+from .test_similarity import HONEST_A, HONEST_B, LANGUAGES, ROOT, SKELETON
 
 PADDING = "".join(f"# {n:06d} " + "padding that is only a comment, " * 3 + "\n" for n in range(5200))   # 530 KB
 
@@ -137,8 +137,15 @@ def _packed(code: str, how: str) -> str:
 RUNS = "exec(open(__file__.rsplit('/', 1)[0] + '/{}').read())\n"
 
 
+def _utf7(code: str) -> str:
+    """`code` as Python reads it through a coding line of utf-7: every letter one escape."""
+    return "# coding: utf-7\n" + "".join(f"+{base64.b64encode(c.encode('utf-16-be')).decode().rstrip('=')}-"
+                                         if c.isalpha() else "+-" if c == "+" else c for c in code)
+
+
 @pytest.mark.parametrize("trick", ["in a .c file it runs", "in a .txt file it runs", "in a notebook's code cells",
-                                   "as base64 in a string", "zlib-compressed, as base64", "as hex in a string"])
+                                   "as base64 in a string", "zlib-compressed, as base64", "as hex in a string",
+                                   "in utf-7, by its coding line"])
 def test_a_copy_in_another_kind_of_file_or_encoded_appears_as_a_pair(tmp_path, trick):
     """Issue 38, an independent attacker: each copy below passes every check and once appeared in no
     pair (a .c file was compared only with C, a .txt or notebook not at all, an encoded copy is one
@@ -150,8 +157,26 @@ def test_a_copy_in_another_kind_of_file_or_encoded_appears_as_a_pair(tmp_path, t
                 ").read())", "))['cells'] if c['cell_type'] == 'code'), [])))"), "brain.ipynb": _notebook(HONEST_A)},
             "as base64 in a string": {"player.py": _packed(HONEST_A, "base64")},
             "zlib-compressed, as base64": {"player.py": _packed(HONEST_A, "zlib base64")},
-            "as hex in a string": {"player.py": _packed(HONEST_A, "hex")}}[trick]
+            "as hex in a string": {"player.py": _packed(HONEST_A, "hex")},
+            "in utf-7, by its coding line": {"player.py": _utf7(HONEST_A)}}[trick]
     cfg = _course(tmp_path, {"alice": {"player.py": HONEST_A}, "bob": {"player.py": HONEST_B}, "mallory": copy})
     pairs, skipped = _pairs(cfg)
     assert pairs.get(frozenset(("alice", "mallory")), 0) >= 0.9, (pairs, skipped)
     assert frozenset(("alice", "bob")) not in pairs
+
+
+def test_a_java_copy_written_in_unicode_escapes_is_compared_as_javac_reads_it(tmp_path):
+    """javac translates \\uXXXX escapes before it reads a token (JLS 3.3): a copy written all in
+    escapes compiles as the original and once shared no fingerprint with it."""
+    original = (ROOT / "sandbox" / "java_sources" / "grader_shim" / "Json.java").read_text()
+    escaped = "".join(f"\\u{ord(c):04x}" if c.isalpha() else c for c in original)
+    other = (ROOT / "sandbox" / "java_sources" / "grader_shim" / "ConsoleHandler.java").read_text()
+    docs = []
+    for name, text in (("alice", original), ("mallory", escaped), ("bob", other)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "Player.java").write_text(text)
+        docs += documents(name, "submission", name, tmp_path / name, LANGUAGES, runnable=True)[0]
+    report = compare(docs, [], [], languages=LANGUAGES, min_score=0.3)
+    scores = {frozenset((p.a.id, p.b.id)): p.score for p in report.pairs}
+    assert scores.get(frozenset(("alice", "mallory")), 0) >= 0.9, scores
+    assert frozenset(("alice", "bob")) not in scores
