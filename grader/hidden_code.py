@@ -1,5 +1,6 @@
-"""Code a submission runs that is not written out as code: a notebook's cells, text packed into a
-string (base64 or hex, compressed or not) that the player decodes and runs, and source the compiler
+"""Code a submission runs that is not written out as code: a notebook's cells, a zip archive's files
+(importable from sys.path), text packed into a string (base64 or hex, compressed or not) that the
+player decodes and runs, and source the compiler
 reads through an encoding (a Python coding line such as utf-7; Java's \\uXXXX escapes, which javac
 translates before it reads a single token).
 
@@ -18,10 +19,13 @@ import codecs
 import json
 import lzma
 import re
+import zipfile
 import zlib
+from pathlib import Path
 
 MIN_PAYLOAD = 128                    # characters of base64 or hex before a run is tried as packed code
 MAX_PAYLOADS = 16                    # runs tried in one file
+MAX_MEMBERS = 64                     # members of one zip archive read (Python imports from a zip on sys.path)
 BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-][A-Za-z0-9+/_\-\s\\n]{" + str(MIN_PAYLOAD - 1) + r",}={0,2}")
 HEX_RUN = re.compile(r"[0-9a-fA-F][0-9a-fA-F\s]{" + str(MIN_PAYLOAD - 1) + r",}")
 CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)   # PEP 263, first two lines
@@ -65,6 +69,30 @@ def notebook_code(text: str) -> str | None:
             source = cell.get("source", "")
             parts.append("".join(s for s in source if isinstance(s, str)) if isinstance(source, list) else str(source))
     return "\n".join(parts) + "\n"
+
+
+def zipped_text(path: Path, limit: int) -> str | None:
+    """The text members of a zip archive (a player may put it on sys.path and import from it), each
+    under a comment line naming it: at most MAX_MEMBERS members, `limit` characters in all, each
+    inflated only that far; None when `path` is no readable zip or holds no text."""
+    parts: list[str] = []
+    left = limit
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for info in archive.infolist()[:MAX_MEMBERS]:
+                if left <= 0:
+                    break
+                if info.is_dir():
+                    continue
+                with archive.open(info) as member:
+                    data = member.read(left)
+                text = _text(data) if b"\0" not in data else None
+                if text is not None:
+                    parts.append(f"# ----- {info.filename} -----\n{text}\n")
+                    left -= len(text)
+    except (OSError, zipfile.BadZipFile, ValueError, NotImplementedError, RuntimeError, EOFError, zlib.error):
+        return None
+    return "".join(parts) or None
 
 
 def unpacked(text: str, limit: int) -> list[str]:

@@ -50,7 +50,7 @@ NAMED = 6                            # files named in one "not compared" sentenc
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 COMPARED_RULE = ("every text source file of every player kind's language, whatever its folder; a big file on "
                  "its code's head and tail, never skipped; all a player could run in each of its languages "
-                 "(other kinds' files, any text file, notebook cells, code packed in a string); what was not "
+                 "(other kinds' files, any text file, notebook cells, zip archives, code packed in a string); what was not "
                  "compared, and code built at run time, is listed with why")
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
@@ -135,7 +135,8 @@ def code_files(folder: Path, languages: dict[str, str], exclude: Set[Path] = fro
     language's files are read smallest first up to MAX_DOCUMENT_BYTES. Nothing is skipped without
     a note. `runnable` (a student's folder): everything its code could run is compared in each of
     its languages -- the files of its other languages, every other text file (a notebook by its
-    code cells), and code packed in a string (grader/hidden_code.py) -- since a player may run code
+    code cells), a zip archive's text files, and code packed in a string (grader/hidden_code.py) --
+    since a player may run code
     kept in any file; a file that builds code at run time is named in the notes."""
     base = folder.parent if folder.is_file() else folder
     paths = [folder] if folder.is_file() else sorted(folder.rglob("*"))
@@ -163,6 +164,9 @@ def code_files(folder: Path, languages: dict[str, str], exclude: Set[Path] = fro
                 notes.append(f"{rel} (the {language} code read passed {MAX_DOCUMENT_BYTES // 1024**2} MB)")
                 continue
             text, note = _read_counted(path, size, language, min(MAX_FILE_BYTES, budget), unread)
+            if text is None and runnable and note == "not text":
+                text = hidden_code.zipped_text(path, min(MAX_FILE_BYTES, budget))
+                note = "" if text is not None else note
             if text is None:
                 if not (runnable and (size, path) in other and note == "not text"):
                     notes.append(f"{rel} ({note})")

@@ -9,9 +9,11 @@ with a 530 KB comment (files over 512 KB were skipped: "no code files to compare
 from __future__ import annotations
 
 import base64
+import io
 import json
 import shutil
 import textwrap
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -26,11 +28,14 @@ from .test_similarity import HONEST_A, HONEST_B, LANGUAGES, ROOT, SKELETON
 PADDING = "".join(f"# {n:06d} " + "padding that is only a comment, " * 3 + "\n" for n in range(5200))   # 530 KB
 
 
-def _course(folder: Path, subs: dict[str, dict[str, str]], skeleton: str = "skeleton") -> Path:
+def _course(folder: Path, subs: dict[str, dict[str, str | bytes]], skeleton: str = "skeleton") -> Path:
     for name, files in subs.items():
         for rel, text in files.items():
             (folder / "subs" / name / rel).parent.mkdir(parents=True, exist_ok=True)
-            (folder / "subs" / name / rel).write_text(text)
+            if isinstance(text, bytes):
+                (folder / "subs" / name / rel).write_bytes(text)
+            else:
+                (folder / "subs" / name / rel).write_text(text)
     (folder / "skeleton").mkdir(parents=True, exist_ok=True)
     (folder / "skeleton" / "player.py").write_text(SKELETON.joinpath("player.py").read_text())
     cfg = folder / "config.yaml"
@@ -134,6 +139,13 @@ def _packed(code: str, how: str) -> str:
             f"exec({'zlib.decompress(' + decode + ')' if 'zlib' in how else decode})\n")
 
 
+def _zipped(name: str, code: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, code)
+    return out.getvalue()
+
+
 RUNS = "exec(open(__file__.rsplit('/', 1)[0] + '/{}').read())\n"
 
 
@@ -145,7 +157,7 @@ def _utf7(code: str) -> str:
 
 @pytest.mark.parametrize("trick", ["in a .c file it runs", "in a .txt file it runs", "in a notebook's code cells",
                                    "as base64 in a string", "zlib-compressed, as base64", "as hex in a string",
-                                   "in utf-7, by its coding line"])
+                                   "in utf-7, by its coding line", "in a zip it imports"])
 def test_a_copy_in_another_kind_of_file_or_encoded_appears_as_a_pair(tmp_path, trick):
     """Issue 38, an independent attacker: each copy below passes every check and once appeared in no
     pair (a .c file was compared only with C, a .txt or notebook not at all, an encoded copy is one
@@ -158,7 +170,10 @@ def test_a_copy_in_another_kind_of_file_or_encoded_appears_as_a_pair(tmp_path, t
             "as base64 in a string": {"player.py": _packed(HONEST_A, "base64")},
             "zlib-compressed, as base64": {"player.py": _packed(HONEST_A, "zlib base64")},
             "as hex in a string": {"player.py": _packed(HONEST_A, "hex")},
-            "in utf-7, by its coding line": {"player.py": _utf7(HONEST_A)}}[trick]
+            "in utf-7, by its coding line": {"player.py": _utf7(HONEST_A)},
+            "in a zip it imports": {"player.py": "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname("
+                                                 "__file__), 'brain.zip'))\nfrom brain import *  # noqa\n",
+                                    "brain.zip": _zipped("brain.py", HONEST_A)}}[trick]
     cfg = _course(tmp_path, {"alice": {"player.py": HONEST_A}, "bob": {"player.py": HONEST_B}, "mallory": copy})
     pairs, skipped = _pairs(cfg)
     assert pairs.get(frozenset(("alice", "mallory")), 0) >= 0.9, (pairs, skipped)
