@@ -50,8 +50,8 @@ NAMED = 6                            # files named in one "not compared" sentenc
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 COMPARED_RULE = ("every text source file of every player kind's language, whatever its folder; a big file on "
                  "its code's head and tail, never skipped; all a player could run in each of its languages "
-                 "(other kinds' files, any text file, notebook cells, zip archives, code packed in a string); what was not "
-                 "compared, and code built at run time, is listed with why")
+                 "(other kinds' files, any text file, notebook cells, zip archives, code packed in a string); "
+                 "what was not compared, and code built at run time, is listed with why")
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
 
