@@ -32,8 +32,9 @@ CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.MULTILINE)   #
 JAVA_ESCAPE = re.compile(r"\\u+([0-9a-fA-F]{4})")                                  # JLS 3.3
 SPACE = re.compile(r"\s+|\\n")
 PRINTABLE = 0.97                     # share of printable characters in a decoded text that is code
-# Ways a Python file turns data into running code (the language a TA is told to look at).
-BUILDS_CODE = {"python": re.compile(r"\b(exec|eval|compile|__import__)\s*\(|\b(marshal|zipimport|runpy|"
+# Ways a Python file turns data into running code: the builtins (not a method: `re.compile(`, `self.eval(`,
+# `def eval(`), and the modules that load code.
+BUILDS_CODE = {"python": re.compile(r"(?<![.\w])(?<!def )(exec|eval|compile|__import__)\s*\(|\b(marshal|zipimport|runpy|"
                                     r"importlib\.machinery|importlib\.util|types\.CodeType|codecs\.decode)\b")}
 
 

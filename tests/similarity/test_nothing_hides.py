@@ -76,13 +76,15 @@ def test_each_hidden_copy_appears_as_a_pair(tmp_path, trick):
 
 def test_what_was_not_compared_is_listed_with_why(tmp_path):
     files = {"player.py": HONEST_A, "notes.txt": "my plan\n", "weights.bin": "\0\1", "blob.py": "\0binary\n",
-             "rot.py": "import codecs\nexec(codecs.decode(SECRET, 'rot13'))\n"}
+             "rot.py": "import codecs\nexec(codecs.decode(SECRET, 'rot13'))\n",
+             "helpers.py": "import re\nP = re.compile('x')\n\n\nclass E:\n    def eval(self):\n        return self.eval()\n"}
     cfg = _course(tmp_path, {"alice": {"player.py": HONEST_B}, "mallory": files})
     _, skipped = _pairs(cfg)
     (line,) = [s for s in skipped if s.startswith("mallory:")]
     assert "blob.py (not text)" in line and "1 file(s) not of a compared language (weights.bin)" in line, line
     assert "rot.py (builds code at run time with exec: what it runs may not be compared; read it)" in line, line
     assert "notes.txt" not in line                      # text: compared as Python, since Python may run it
+    assert "helpers.py" not in line                     # re.compile and a method named eval build no code
 
 
 def test_comments_are_dropped_in_linear_time_whatever_the_text():
