@@ -47,6 +47,8 @@ READ_TOTAL = 64 * 1024 * 1024        # of one folder's files, at most this is re
 MAX_FILE_BYTES = 512 * 1024          # of a larger file, its code without comments, head and tail, is compared
 MAX_DOCUMENT_BYTES = 2 * 1024 * 1024  # of one language's files, smallest first (tokenised in about 6 s)
 NAMED = 6                            # files named in one "not compared" sentence
+KGRAM_BASE = 0x100000001B3          # the k-gram hash's base (FNV's prime) and its bit mixer (splitmix64's)
+KGRAM_MIX = 0xBF58476D1CE4E5B9
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 COMPARED_RULE = ("every text source file of every player kind's language, whatever its folder; a big file on "
                  "its code's head and tail, never skipped; all a player could run in each of its languages "
@@ -322,6 +324,7 @@ def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> l
     # needs it, not every `grader` command; imported before the fork, so the child imports nothing
     import copydetect
 
+    copydetect.utils.hashed_kgrams = stable_kgrams     # its own uses hash(): salted anew in every process
     items = [(copydetect.CodeFingerprint, f"code{d.lexer}", k, window, boilerplate, d.text) for d in docs]
     outcomes = bounded.run_each(_code_fingerprint, items, what=lambda n: f"the code of {docs[n].label}",
                                 cpu_s=TOKENIZE_CPU_S)
@@ -329,6 +332,26 @@ def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> l
         if not isinstance(outcome, bounded.ReadRefused):
             doc.fingerprint = outcome
     return [str(o) if isinstance(o, bounded.ReadRefused) else "" for o in outcomes]
+
+
+def stable_kgrams(string: str, k: int) -> np.ndarray:
+    """The hash of every k-gram of `string`, the same in every process (copydetect's `hashed_kgrams`
+    takes Python's hash(), salted per process: the same code was given other fingerprints, and pairs
+    other scores, in every run, so a copy near `min_score` was listed in one report and not the
+    next): a polynomial hash of its characters mod 2**64, its bits mixed so winnowing's minima fall
+    evenly."""
+    n = len(string) - k + 1
+    if n <= 0:
+        return np.array([], dtype=np.int64)
+    chars = np.frombuffer(string.encode("utf-32-le", errors="surrogatepass"), dtype=np.uint32).astype(np.uint64)
+    h = np.zeros(n, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h = h * np.uint64(KGRAM_BASE) + chars[j:j + n]
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(KGRAM_MIX)
+        h ^= h >> np.uint64(29)
+    return h.view(np.int64)
 
 
 def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str) -> CodeFingerprint:
