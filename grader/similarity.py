@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from . import bounded
+from . import bounded, hidden_code
 from .safetext import csv_cell
 from .similarity_cache import ComparisonCache, digest
 
@@ -47,9 +47,13 @@ READ_TOTAL = 64 * 1024 * 1024        # of one folder's files, at most this is re
 MAX_FILE_BYTES = 512 * 1024          # of a larger file, its code without comments, head and tail, is compared
 MAX_DOCUMENT_BYTES = 2 * 1024 * 1024  # of one language's files, smallest first (tokenised in about 6 s)
 NAMED = 6                            # files named in one "not compared" sentence
+KGRAM_BASE = 0x100000001B3          # the k-gram hash's base (FNV's prime) and its bit mixer (splitmix64's)
+KGRAM_MIX = 0xBF58476D1CE4E5B9
 TOKENIZE_CPU_S = 10.0                # tokenising one document (real code: about 3 s a megabyte)
 COMPARED_RULE = ("every text source file of every player kind's language, whatever its folder; a big file on "
-                 "its code's head and tail, never skipped; what was not compared is listed with why")
+                 "its code's head and tail, never skipped; all a player could run in each of its languages "
+                 "(other kinds' files, any text file, notebook cells, zip archives, code packed in a string); "
+                 "what was not compared, and code built at run time, is listed with why")
 CSV_COLUMNS = ["score", "a", "a_kind", "a_label", "b", "b_kind", "b_label", "share_a", "share_b", "tokens"]
 
 
@@ -125,17 +129,22 @@ class CodeFiles:
     notes: list[str]
 
 
-def code_files(folder: Path, languages: dict[str, str], exclude: Set[Path] = frozenset()) -> CodeFiles:
+def code_files(folder: Path, languages: dict[str, str], exclude: Set[Path] = frozenset(),
+               runnable: bool = False) -> CodeFiles:
     """Every text source file under `folder` (whatever its subfolder), grouped by language
     (`languages`: {suffix: language}, grader.player_kinds.code_languages). A file larger than
     MAX_FILE_BYTES is compared on its code without comments, its head and tail up to that bound; a
     language's files are read smallest first up to MAX_DOCUMENT_BYTES. Nothing is skipped without
-    a note."""
+    a note. `runnable` (a student's folder): everything its code could run is compared in each of
+    its languages -- the files of its other languages, every other text file (a notebook by its
+    code cells), a zip archive's text files, and code packed in a string (grader/hidden_code.py) --
+    since a player may run code
+    kept in any file; a file that builds code at run time is named in the notes."""
     base = folder.parent if folder.is_file() else folder
     paths = [folder] if folder.is_file() else sorted(folder.rglob("*"))
     found: dict[str, list[tuple[int, Path]]] = defaultdict(list)
     notes: list[str] = []
-    other: list[str] = []
+    other: list[tuple[int, Path]] = []
     for path in paths:
         rel = path.relative_to(base).as_posix()
         if path.is_symlink():
@@ -143,35 +152,63 @@ def code_files(folder: Path, languages: dict[str, str], exclude: Set[Path] = fro
         elif not path.is_file() or path.resolve() in exclude:
             continue
         elif path.suffix.lower() not in languages:
-            other.append(rel)
+            other.append((path.stat().st_size, path))
         else:
             found[languages[path.suffix.lower()]].append((path.stat().st_size, path))
     texts: dict[str, list[tuple[str, str]]] = {}
-    unread = READ_TOTAL
+    unread = [READ_TOTAL]
     for language, files in found.items():
         budget, kept = MAX_DOCUMENT_BYTES, []
-        for size, path in sorted(files, key=lambda f: (f[0], f[1])):
+        extra = [(size, path) for lang, more in found.items() if lang != language for size, path in more]
+        for size, path in sorted(files, key=lambda f: (f[0], f[1])) + sorted(extra + other if runnable else []):
             rel = path.relative_to(base).as_posix()
             if budget <= 0:
                 notes.append(f"{rel} (the {language} code read passed {MAX_DOCUMENT_BYTES // 1024**2} MB)")
                 continue
-            if unread <= 0:
-                notes.append(f"{rel} (the files read passed {READ_TOTAL // 1024**2} MB)")
-                continue
-            unread -= min(size, READ_BYTES)
-            text, note = _bounded_text(path, language, min(MAX_FILE_BYTES, budget))
+            text, note = _read_counted(path, size, language, min(MAX_FILE_BYTES, budget), unread)
+            if text is None and runnable and note == "not text":
+                text = hidden_code.zipped_text(path, min(MAX_FILE_BYTES, budget))
+                note = "" if text is not None else note
             if text is None:
-                notes.append(f"{rel} ({note})")
+                if not (runnable and (size, path) in other and note == "not text"):
+                    notes.append(f"{rel} ({note})")
                 continue
             if note:
                 notes.append(f"{rel} (compared in part: {note})")
+            if runnable:
+                text = _unhidden(rel, text, language, min(MAX_FILE_BYTES, budget), notes)
             budget -= len(text.encode("utf-8", errors="replace"))
             kept.append((rel, text))
         if kept:
             texts[language] = sorted(kept)
-    if other:
-        notes.append(f"{len(other)} file(s) not of a compared language ({_named(other)})")
-    return CodeFiles(texts, notes)
+    unread_other = [rel for rel in (p.relative_to(base).as_posix() for _, p in other)
+                    if not runnable or not found or rel not in {r for kept in texts.values() for r, _ in kept}]
+    if unread_other:
+        notes.append(f"{len(unread_other)} file(s) not of a compared language ({_named(unread_other)})")
+    return CodeFiles(texts, list(dict.fromkeys(notes)))
+
+
+def _read_counted(path: Path, size: int, language: str, bound: int, unread: list[int]) -> tuple[str | None, str]:
+    """`_bounded_text`, within what is left of the folder's read budget (`unread[0]`, bytes)."""
+    if unread[0] <= 0:
+        return None, f"the files read passed {READ_TOTAL // 1024**2} MB"
+    unread[0] -= min(size, READ_BYTES)
+    return _bounded_text(path, language, bound)
+
+
+def _unhidden(rel: str, text: str, language: str, bound: int, notes: list[str]) -> str:
+    """`text` as the code it runs: a notebook's code cells, as its compiler reads it (a coding line,
+    Java's \\u escapes: hidden_code.as_read), with any code packed in its strings
+    appended (hidden_code.unpacked); a note when it builds code at run time from something else."""
+    if rel.lower().endswith(".ipynb"):
+        text = hidden_code.notebook_code(text) or text
+    text = hidden_code.as_read(text, language)
+    packed = hidden_code.unpacked(text, bound)
+    how = hidden_code.builds_code(text, language)
+    if how is not None and not packed:
+        notes.append(f"{rel} (builds code at run time with {how}: what it runs may not be compared; read it)")
+    mark = COMMENT.get(language, "//")
+    return text + "".join(f"\n{mark} ----- unpacked from a string -----\n{code}\n" for code in packed)
 
 
 def _named(items: list[str]) -> str:
@@ -227,10 +264,10 @@ _SLASHES = re.compile(r"//[^\n]*")
 
 
 def documents(doc_id: str, kind: str, label: str, folder: Path, languages: dict[str, str],
-              exclude: Set[Path] = frozenset()) -> tuple[list[Document], list[str]]:
+              exclude: Set[Path] = frozenset(), runnable: bool = False) -> tuple[list[Document], list[str]]:
     """One Document per language of `folder`'s code (none when it holds no code), and the notes on
-    what was not compared (`code_files`)."""
-    found = code_files(folder, languages, exclude)
+    what was not compared (`code_files`; `runnable`: a student's folder, all it could run)."""
+    found = code_files(folder, languages, exclude, runnable)
     docs = []
     for language, files in sorted(found.texts.items()):
         mark = COMMENT.get(language, "//")
@@ -267,7 +304,7 @@ def archive_documents(archive: Path, entry: str, languages: dict[str, str]) -> l
             continue
         chosen.append(folder)
         rel = folder.relative_to(root).as_posix()
-        docs += documents(f"archive:{rel}", "archive", f"archive {rel}", folder, languages)[0]
+        docs += documents(f"archive:{rel}", "archive", f"archive {rel}", folder, languages, runnable=True)[0]
     return sorted(docs, key=lambda d: (d.id, d.language))
 
 
@@ -287,6 +324,7 @@ def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> l
     # needs it, not every `grader` command; imported before the fork, so the child imports nothing
     import copydetect
 
+    copydetect.utils.hashed_kgrams = stable_kgrams     # its own uses hash(): salted anew in every process
     items = [(copydetect.CodeFingerprint, f"code{d.lexer}", k, window, boilerplate, d.text) for d in docs]
     outcomes = bounded.run_each(_code_fingerprint, items, what=lambda n: f"the code of {docs[n].label}",
                                 cpu_s=TOKENIZE_CPU_S)
@@ -294,6 +332,26 @@ def fingerprint_all(docs: list[Document], k: int, window: int, boilerplate) -> l
         if not isinstance(outcome, bounded.ReadRefused):
             doc.fingerprint = outcome
     return [str(o) if isinstance(o, bounded.ReadRefused) else "" for o in outcomes]
+
+
+def stable_kgrams(string: str, k: int) -> np.ndarray:
+    """The hash of every k-gram of `string`, the same in every process (copydetect's `hashed_kgrams`
+    takes Python's hash(), salted per process: the same code was given other fingerprints, and pairs
+    other scores, in every run, so a copy near `min_score` was listed in one report and not the
+    next): a polynomial hash of its characters mod 2**64, its bits mixed so winnowing's minima fall
+    evenly."""
+    n = len(string) - k + 1
+    if n <= 0:
+        return np.array([], dtype=np.int64)
+    chars = np.frombuffer(string.encode("utf-32-le", errors="surrogatepass"), dtype=np.uint32).astype(np.uint64)
+    h = np.zeros(n, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h = h * np.uint64(KGRAM_BASE) + chars[j:j + n]
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(KGRAM_MIX)
+        h ^= h >> np.uint64(29)
+    return h.view(np.int64)
 
 
 def _code_fingerprint(make, name: str, k: int, window: int, boilerplate, text: str) -> CodeFingerprint:
@@ -304,7 +362,7 @@ def skeleton_hashes(paths: list[Path], k: int, window: int, languages: dict[str,
     """The fingerprints of the course's skeleton files, whatever their language."""
     hashes: set = set()
     for path in paths:
-        for doc in documents("skeleton", "skeleton", "skeleton", path, languages)[0]:
+        for doc in documents("skeleton", "skeleton", "skeleton", path, languages, runnable=True)[0]:
             fingerprint(doc, k, window, None)
             assert doc.fingerprint is not None  # fingerprint() raises when it could not set one
             hashes |= doc.fingerprint.hashes

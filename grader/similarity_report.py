@@ -60,7 +60,8 @@ def submission_documents(assignment: Assignment) -> tuple[list[Document], list[s
         if sub.problem:
             skipped.append(f"{sub.display_name}: {sub.problem}")
             continue
-        found, notes = documents(sub.id, "submission", sub.display_name, Path(sub.staged or sub.source), languages)
+        found, notes = documents(sub.id, "submission", sub.display_name, Path(sub.staged or sub.source), languages,
+                                 runnable=True)
         docs += found
         if not found:
             skipped.append(f"{sub.display_name}: no code files to compare" + (f"; {'; '.join(notes)}." if notes else "."))

@@ -129,3 +129,82 @@ def test_in_a_check_the_smoke_games_are_the_players_faults(tmp_path):
     assert not smoke.passed
     assert "could not be played by the grader" not in smoke.message, smoke.message
     assert smoke.message.startswith("The player failed while playing"), smoke.message
+
+
+ENDS = '''
+
+import ctypes as _ctypes, os as _os, signal as _signal, sys as _sys, threading as _threading, time as _time
+
+END = {end!r}
+
+
+def _spin():
+    while True:
+        pass
+
+
+def _end():
+    if END == "memory_exit":               # the status the shim gives MemoryError: not the grader's memory limit
+        _os._exit(75)
+    elif END == "sigxcpu":                 # the signal of an exceeded RLIMIT_CPU, raised by itself
+        _os.kill(_os.getpid(), _signal.SIGXCPU)
+    elif END == "sigstop":                 # stopped for good: its time must still run out
+        _os.kill(_os.getpid(), _signal.SIGSTOP)
+    elif END == "close_pipes":             # EOF on the reply pipe while it lives on
+        _os.closerange(3, 1024)
+    _spin()
+
+
+def _answer_then_stay(handler, msg, rep_fd):
+    """Answer the serving thread's call once it is gone (its leader a zombie), then live on."""
+    wire, invoke = _sys.modules["sandbox.wire"], _sys.modules["sandbox.invoke"]
+    _time.sleep(0.5)
+    reply = invoke.call(handler, msg.get("method"), msg.get("args"))
+    reply["id"] = msg.get("id")
+    wire.write_all(rep_fd, wire.encode(reply))
+    while True:
+        _time.sleep(3600)
+
+
+_step2 = StudentAgent.step
+
+
+def _step_then_end(self, chess_board, my_pos, adv_pos, max_step):
+    self._turns = getattr(self, "_turns", 0) + 1
+    if self._turns == 2 and END == "serving_thread_exits":    # a helper answers; the freeze meets a zombie leader
+        f = _sys._getframe()
+        while f.f_code.co_name != "serve":
+            f = f.f_back
+        _threading.Thread(target=_answer_then_stay,
+                          args=(f.f_locals["handler"], f.f_locals["msg"], f.f_locals["rep_fd"])).start()
+        _ctypes.CDLL(None).syscall(60, 0)  # SYS_exit: this thread only
+    if self._turns == 2:                   # about to lose: end in a way that might look like the machine's
+        _end()
+    return _step2(self, chess_board, my_pos, adv_pos, max_step)
+
+
+StudentAgent.step = _step_then_end
+'''
+
+ENDINGS = ["memory_exit", "sigxcpu", "sigstop", "close_pipes", "serving_thread_exits"]
+
+
+@pytest.mark.parametrize("prefork", [False, True], ids=["spawn", "prefork"])
+@pytest.mark.parametrize("end", ENDINGS)
+def test_a_player_that_ends_itself_another_way_loses_a_scored_game(tmp_path, prefork, end):
+    """Issue 38, an independent attacker: other ends a losing player can choose (an exit status, a
+    signal other than SIGKILL, a stop, its pipes closed, its serving thread gone after a helper
+    answered, so the freeze meets a zombie leader and must not wait for it forever). Each is the
+    player's: a scored loss, never `infra`. All held; kept as regressions."""
+    a = colosseum(tmp_path, prefork)
+    folder = tmp_path / "subs" / "ender"
+    shutil.copytree(BASELINE, folder)
+    agent = folder / "student_agent.py"
+    agent.write_text(agent.read_text() + ENDS.format(end=end))
+    sub = load(folder, "student_agent.py", 10.0)
+    assert sub.problem is None, sub.problem
+    result = play_game(a, sub, builtin(a.ruleset, "random"), seed=4, factory=player_factory(a))
+    assert result.infra_error is None, (result.reason, result.detail)
+    if end == "serving_thread_exits" and result.reason == "board_decided":
+        return                             # the helper's answer to that move may end the game (a won board)
+    assert result.points == (0.0, 1.0), (result.reason, result.detail)

@@ -503,3 +503,24 @@ def test_a_cpp_console_program_that_crashes_is_told_how_it_stopped(tmp_path):
     assert code == 1 and not stage["passed"] and not stage["needs_human"], stage
     assert ("The program ended after 0 moves, before the game was over. (The program stopped with signal SIGSEGV.)"
             in stage["message"]), stage["message"]
+
+
+
+HIDES_AFTER_FIRST_ANSWER = ("    if (!std::getline(std::cin, mode)) return 0;\n",
+                            "    if (!std::getline(std::cin, mode)) return 0;\n    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);\n")
+
+
+@needs_gxx
+def test_a_failing_cpp_console_program_that_hides_from_the_grader_still_fails(tmp_path):
+    """Issue 38, an independent attacker (held; kept as a regression): a losing program that makes
+    itself non-dumpable (prctl) after its first answer, so that an ordinary user's grader might no
+    longer read its /proc/<pid>/syscall and ask a human instead of failing it. It still fails, as
+    root and as an ordinary user."""
+    old, new = HIDES_AFTER_FIRST_ANSWER
+    hiding = ("#include <sys/prctl.h>\n" + CPP_GAME.replace(old, new)
+              .replace("std::to_string(row + 1)", "std::to_string(row + 3)"))
+    assert hiding.count("prctl(") == 1 and "row + 3" in hiding
+    (tmp_path / "main.cpp").write_text(hiding)
+    code, doc = check(tmp_path)
+    stage = doc["checks"][0]
+    assert code == 1 and not stage["passed"] and not stage["needs_human"], stage
