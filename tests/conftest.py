@@ -1,13 +1,38 @@
 """Suite-wide: tests marked `root` need root (cgroups, a network namespace without user namespaces,
 capabilities to drop); for an ordinary user (CI's second run, a student's machine) they are skipped
-with that reason, and `-m "not root"` leaves them out altogether."""
+with that reason, and `-m "not root"` leaves them out altogether.
+
+The slow end-to-end tests are marked here by path (tests/suite_split.py); every other test is a fast
+one and runs within FAST_TIMEOUT_S, fixtures included, in `make test` and `make test-all` alike."""
 from __future__ import annotations
 
 import os
 
 import pytest
 
+from tests.suite_split import FAST_TIMEOUT_S, is_slow_path, too_long_for_fast
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if is_slow_path(item.path.relative_to(config.rootpath).as_posix()):
+            item.add_marker(pytest.mark.slow)
+        elif item.get_closest_marker("slow") is None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(FAST_TIMEOUT_S))
+
+
+def _own_timeout(item) -> float | None:
+    marker = item.get_closest_marker("timeout")
+    if marker is None:
+        return None
+    value = marker.args[0] if marker.args else marker.kwargs.get("timeout")
+    return None if value is None else float(value)
+
 
 def pytest_runtest_setup(item):
     if item.get_closest_marker("root") and not (hasattr(os, "geteuid") and os.geteuid() == 0):
         pytest.skip("needs root; this run is an ordinary user's")
+    if item.get_closest_marker("slow") is None:
+        reason = too_long_for_fast(_own_timeout(item))
+        if reason:
+            pytest.fail(reason, pytrace=False)
