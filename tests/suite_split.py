@@ -14,7 +14,6 @@ SLOW_PATHS = (
     "tests/e2e/",
     "tests/doors/test_kind_door_matrix.py",
     "tests/lms/test_gradescope_install.py",
-    "tests/docs/test_readme_commands.py",
     "tests/grader/test_blame_games.py",
     "tests/grader/test_killed_manager.py",
     "tests/lms/test_instructor_walkthrough.py",
