@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from tests.suite_split import FAST_TIMEOUT_S, is_slow_path, too_long_for_fast
+from tests.suite_split import FAST_TIMEOUT_S, HINT_S, is_slow_path, too_long_for_fast
 
 
 def pytest_collection_modifyitems(config, items):
@@ -36,3 +36,20 @@ def pytest_runtest_setup(item):
         reason = too_long_for_fast(_own_timeout(item))
         if reason:
             pytest.fail(reason, pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """After a run, the fast tests that took over HINT_S (setup, call and teardown), with the load
+    now: a hint for SLOW_PATHS when the machine was idle, never a failure."""
+    spent: dict[str, float] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) and "slow" not in getattr(report, "keywords", {}):
+                spent[report.nodeid] = spent.get(report.nodeid, 0.0) + report.duration
+    long = sorted(((s, n) for n, s in spent.items() if s > HINT_S), reverse=True)
+    if long:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        terminalreporter.section(f"fast tests over {HINT_S:g} s (load {load:.1f} now)")
+        for seconds, nodeid in long:
+            terminalreporter.write_line(f"{seconds:7.1f}s {nodeid}")
+        terminalreporter.write_line("idle too? list the module in SLOW_PATHS (tests/suite_split.py)")
