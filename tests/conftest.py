@@ -14,10 +14,11 @@ from tests.suite_split import FAST_TIMEOUT_S, HINT_S, is_slow_path, too_long_for
 
 
 def pytest_collection_modifyitems(config, items):
+    bound = config.getoption("timeout", None) is None        # a --timeout given by hand wins
     for item in items:
         if is_slow_path(item.path.relative_to(config.rootpath).as_posix()):
             item.add_marker(pytest.mark.slow)
-        elif item.get_closest_marker("slow") is None and item.get_closest_marker("timeout") is None:
+        elif bound and item.get_closest_marker("slow") is None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(FAST_TIMEOUT_S))
 
 
