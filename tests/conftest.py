@@ -10,13 +10,14 @@ import os
 
 import pytest
 
-from tests.suite_split import FAST_TIMEOUT_S, HINT_S, is_slow_path, too_long_for_fast
+from tests.suite_split import FAST_TIMEOUT_S, HINT_S, SLOW_MARKERS, is_slow_path, too_long_for_fast
 
 
 def pytest_collection_modifyitems(config, items):
     bound = config.getoption("timeout", None) is None        # a --timeout given by hand wins
     for item in items:
-        if is_slow_path(item.path.relative_to(config.rootpath).as_posix()):
+        if is_slow_path(item.path.relative_to(config.rootpath).as_posix()) or any(
+                item.get_closest_marker(m) for m in SLOW_MARKERS):
             item.add_marker(pytest.mark.slow)
         elif bound and item.get_closest_marker("slow") is None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(FAST_TIMEOUT_S))

@@ -15,9 +15,14 @@ SLOW_PATHS = (
     "tests/doors/test_kind_door_matrix.py",
     "tests/lms/test_gradescope_install.py",
     "tests/grader/test_blame_games.py",
+    "tests/grader/test_check.py",
     "tests/grader/test_killed_manager.py",
     "tests/lms/test_instructor_walkthrough.py",
 )
+
+# Markers whose tests are slow wherever they are: a real headless Chromium (seconds to start,
+# minutes at a load) drives the site or the service.
+SLOW_MARKERS = ("browser",)
 
 # A fast test's limit, fixtures included: its idle time is seconds, and this leaves room for a load
 # of 20 on two cores. A test that needs more (its own `timeout` marker above this) is a slow one.

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_pytest(base: Path, files: dict[str, str], *args: str) -> str:
     """pytest on `files` (relative path: body) under `base` with the project's conftest hooks."""
     (base / "conftest.py").write_text("from tests.conftest import *  # noqa: F403\n")
-    (base / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: slow\n    root: root\n")
+    (base / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: slow\n    root: root\n    browser: browser\n")
     for name, body in files.items():
         (base / name).parent.mkdir(parents=True, exist_ok=True)
         (base / name).write_text(textwrap.dedent(body))
@@ -44,13 +44,14 @@ def test_a_folder_entry_covers_what_is_under_it_and_a_module_entry_only_itself()
 def test_the_fast_run_leaves_out_slow_paths_and_bounds_the_rest(tmp_path):
     out = run_pytest(tmp_path, {
         "tests/e2e/test_whole.py": "def test_whole():\n    pass\n",
+        "tests/report/test_chromium.py": "import pytest\n\n@pytest.mark.browser\ndef test_page():\n    pass\n",
         "tests/grader/test_unit.py": f"""
             def test_unit(request):
                 assert request.node.get_closest_marker("timeout").args[0] == {FAST_TIMEOUT_S!r}
             """,
     }, "-m", "not slow")
     assert "PASSED tests/grader/test_unit.py::test_unit" in out, out
-    assert "test_whole" not in out and "1 deselected" in out, out
+    assert "test_whole" not in out and "test_page" not in out and "2 deselected" in out, out
 
 
 def test_a_fast_test_that_asks_for_more_time_is_refused_and_told_where_to_mark_it(tmp_path):
