@@ -14,10 +14,9 @@ SLOW_PATHS = (
     "tests/e2e/",
     "tests/doors/test_kind_door_matrix.py",
     "tests/lms/test_gradescope_install.py",
-    "tests/grader/test_blame_games.py",
     "tests/grader/test_check.py",
     "tests/grader/test_killed_manager.py",
-    "tests/lms/test_instructor_walkthrough.py",
+    "tests/serve/test_crash_recovery.py",
 )
 
 # Markers whose tests are slow wherever they are: a real headless Chromium (seconds to start,
