@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench soak serve clean
+.PHONY: install demo test test-all bench soak serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,12 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m grader.demo
 
-## test: the whole test suite
+## test: the fast suite, everything but the slow end-to-end tests (tests/suite_split.py); minutes
 test: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
+## test-all: every test, the end-to-end ones too; what CI runs (.ci/run), about an hour
+test-all: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 ## soak: several graders at once for 60 minutes, honest players only (issue 33); figures for docs/BENCHMARKS.md

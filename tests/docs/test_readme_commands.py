@@ -39,7 +39,8 @@ CONFIG_FENCES = {"nginx", "apache", "ini", "yaml"}       # files to write, not c
 NOT_RUN = {
     "make demo": "the demo itself takes 5–20 minutes; docs/BENCHMARKS.md has its measured time and "
                  "tests/docs/test_demo_announcement.py what it says before each league",
-    "make test": "the whole suite, of which this test is one part",
+    "make test": "the fast suite; this test is one of the slow ones that `make test-all` adds",
+    "make test-all": "the whole suite, of which this test is one part",
     "python3 -m venv grader-env": "the student's own environment: here grader-env is a link to this project's venv",
     "grader-env/bin/pip install game_grader-0.1.0-py3-none-any.whl":
         "needs the course's wheel and the network for its dependencies (tests/e2e/test_reach_installed.py "

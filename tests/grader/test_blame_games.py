@@ -106,6 +106,7 @@ def test_a_player_that_tampers_with_itself_before_losing_loses_a_scored_game(tmp
     assert result.points == (0.0, 1.0), result.detail
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(1200)     # a validation and a league, or a whole check: beyond 300 s at load 30
 def test_in_a_league_the_game_is_scored_and_never_replayed(tmp_path):
     a = colosseum(tmp_path, smoke_games=0)          # the smoke games would keep it out of the league
@@ -121,6 +122,7 @@ def test_in_a_league_the_game_is_scored_and_never_replayed(tmp_path):
     assert rows["attacker"].points < rows["builtin:random"].points
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(1200)     # a validation and a league, or a whole check: beyond 300 s at load 30
 def test_in_a_check_the_smoke_games_are_the_players_faults(tmp_path):
     a = colosseum(tmp_path)

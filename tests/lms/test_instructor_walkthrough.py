@@ -49,6 +49,7 @@ def make_course(tmp_path: Path, capsys, monkeypatch) -> Path:
     return course
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(1200)     # a whole course's first day: about 210 s alone, beyond 300 s at load 30
 def test_from_grader_init_through_every_lms_to_exports_and_sites(tmp_path, capsys, monkeypatch):
     course = make_course(tmp_path, capsys, monkeypatch)

@@ -10,9 +10,8 @@ from benchmarks.simulated_leagues import league
 from grader.collusion import binomial_tail, find_collusion, fisher_greater, result_flags
 
 
-def test_a_player_who_walks_away_from_its_goal_against_one_partner_is_flagged_and_no_one_else():
-    games, game, blunder = league(n_players=8, games_per_pair=4, seed=11, thrower=("p6", "p1"))
-    flags = find_collusion(games, game, blunder)
+def test_a_player_who_walks_away_from_its_goal_against_one_partner_is_flagged_and_no_one_else(thrown_league):
+    flags = thrown_league.flags                 # find_collusion on the league of 8 with p6 throwing to p1
     assert {(f.player, f.beneficiary) for f in flags} == {("p6", "p1")}, [f.sentence for f in flags]
     moves = next(f for f in flags if f.test == "moves")
     assert "p6 made an obviously losing move" in moves.sentence and len(moves.games) == 4

@@ -71,12 +71,12 @@ class _CountingGame:
         return self.game.new_state(seed)
 
 
-def test_the_collusion_check_replays_only_games_it_has_not_judged(tmp_path):
-    games, game, blunder = league(n_players=8, games_per_pair=4, seed=11, thrower=("p6", "p1"))
+def test_the_collusion_check_replays_only_games_it_has_not_judged(tmp_path, thrown_league):
+    games, game, blunder = thrown_league.games, thrown_league.game, thrown_league.blunder
     counting = _CountingGame(game)
     known: dict = {}
     first = find_collusion(games, counting, blunder, known=known)
-    assert counting.replayed == len(games) and first and first == find_collusion(games, game, blunder)
+    assert counting.replayed == len(games) and first and first == thrown_league.flags   # the check without `known`
 
     counting.replayed = 0                         # nothing new: no game replayed, the same flags
     assert find_collusion(games, counting, blunder, known=known) == first and counting.replayed == 0

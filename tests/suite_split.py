@@ -1,0 +1,49 @@
+"""Which tests are the slow end-to-end ones, decided here by path, not test by test (issue 44.6).
+
+`make test` runs the fast suite (`-m "not slow"`); `make test-all` and CI run every test. A test
+added anywhere else lands in the fast suite and is held to FAST_TIMEOUT_S there, fixtures included,
+so a slow test cannot hide in it: it fails, and the message says to list its module here.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+# Folders (ending in "/") and modules whose every test is slow: whole `grader` commands, installs,
+# leagues and doors run end to end (their measured times: docs/BENCHMARKS.md, "The test suite").
+SLOW_PATHS = (
+    "tests/e2e/",
+    "tests/doors/test_kind_door_matrix.py",
+    "tests/lms/test_gradescope_install.py",
+    "tests/grader/test_check.py",
+    "tests/grader/test_killed_manager.py",
+    "tests/serve/test_crash_recovery.py",
+)
+
+# Markers whose tests are slow wherever they are: a real headless Chromium (seconds to start,
+# minutes at a load) drives the site or the service.
+SLOW_MARKERS = ("browser",)
+
+# A fast test's limit, fixtures included: its idle time is seconds, and this leaves room for a load
+# of 20 on two cores. A test that needs more (its own `timeout` marker above this) is a slow one.
+FAST_TIMEOUT_S = 240.0
+# A fast test over this long is named at the end of the run (tests/conftest.py), as a hint only.
+HINT_S = 30.0
+
+
+def is_slow_path(relative: str) -> bool:
+    """True when the test file at `relative` (posix, from the project root) is under SLOW_PATHS."""
+    return any(relative == p or (p.endswith("/") and relative.startswith(p)) for p in SLOW_PATHS)
+
+
+def missing_slow_paths(root: Path) -> list[str]:
+    """The entries of SLOW_PATHS that name nothing: a renamed module would fall into the fast suite."""
+    return [p for p in SLOW_PATHS if not (root / p).exists()]
+
+
+def too_long_for_fast(own_timeout: float | None) -> str | None:
+    """Why a fast test with its own timeout marker of `own_timeout` seconds does not belong there."""
+    if own_timeout is None or 0 < own_timeout <= FAST_TIMEOUT_S:
+        return None
+    asked = f"{own_timeout:g} s" if own_timeout > 0 else "no limit"
+    return (f"this test asks for {asked}, more than a fast test's {FAST_TIMEOUT_S:g} s: "
+            "list its module in SLOW_PATHS (tests/suite_split.py) so that it runs in `make test-all`")

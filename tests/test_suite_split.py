@@ -1,0 +1,79 @@
+"""The fast suite stays fast (issue 44.6): the slow end-to-end tests are marked by path in one place
+(tests/suite_split.py), and a test that lands in the fast suite is held to its limit.
+
+The rules are tried on a small suite of their own, run by pytest in a subprocess with this project's
+conftest, so that what `make test` deselects and refuses is what is checked."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from tests.suite_split import FAST_TIMEOUT_S, SLOW_PATHS, is_slow_path, missing_slow_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_pytest(base: Path, files: dict[str, str], *args: str) -> str:
+    """pytest on `files` (relative path: body) under `base` with the project's conftest hooks."""
+    (base / "conftest.py").write_text("from tests.conftest import *  # noqa: F403\n")
+    (base / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: slow\n    root: root\n    browser: browser\n")
+    for name, body in files.items():
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text(textwrap.dedent(body))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
+                           "--import-mode=importlib", *args], cwd=base, env=env, capture_output=True, text=True)
+    return done.stdout + done.stderr
+
+
+def test_every_slow_path_names_a_folder_or_module_of_the_suite():
+    assert missing_slow_paths(ROOT) == []
+    assert all(p.startswith("tests/") for p in SLOW_PATHS)
+
+
+def test_a_folder_entry_covers_what_is_under_it_and_a_module_entry_only_itself():
+    assert is_slow_path("tests/e2e/test_install.py")
+    assert is_slow_path("tests/doors/test_kind_door_matrix.py")
+    assert not is_slow_path("tests/e2e_other/test_x.py")
+    assert not is_slow_path("tests/doors/test_verdict_sentence_doors.py")
+
+
+def test_the_fast_run_leaves_out_slow_paths_and_bounds_the_rest(tmp_path):
+    out = run_pytest(tmp_path, {
+        "tests/e2e/test_whole.py": "def test_whole():\n    pass\n",
+        "tests/report/test_chromium.py": "import pytest\n\n@pytest.mark.browser\ndef test_page():\n    pass\n",
+        "tests/grader/test_unit.py": f"""
+            def test_unit(request):
+                assert request.node.get_closest_marker("timeout").args[0] == {FAST_TIMEOUT_S!r}
+            """,
+    }, "-m", "not slow")
+    assert "PASSED tests/grader/test_unit.py::test_unit" in out, out
+    assert "test_whole" not in out and "test_page" not in out and "2 deselected" in out, out
+
+
+def test_a_fast_test_that_asks_for_more_time_is_refused_and_told_where_to_mark_it(tmp_path):
+    out = run_pytest(tmp_path, {
+        "tests/grader/test_long.py": f"""
+            import pytest
+
+            @pytest.mark.timeout({FAST_TIMEOUT_S * 2})
+            def test_long():
+                pass
+
+            @pytest.mark.timeout(0)
+            def test_unbounded():
+                pass
+
+            @pytest.mark.slow
+            @pytest.mark.timeout({FAST_TIMEOUT_S * 2})
+            def test_marked():
+                pass
+            """,
+    })
+    assert "ERROR tests/grader/test_long.py::test_long " in out, out
+    assert "ERROR tests/grader/test_long.py::test_unbounded " in out, out
+    assert "SLOW_PATHS (tests/suite_split.py)" in out, out
+    assert "PASSED tests/grader/test_long.py::test_marked" in out, out
