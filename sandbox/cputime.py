@@ -252,3 +252,13 @@ def foreign_wait(before: dict[str, Ran], after: dict[str, Ran], cpu_s: float,
         waited = r.waited - before.get(tid, Ran(0, 0)).waited - (total - ran[tid])
         best = max(best, waited / 1e9 - (0.0 if tid == serving else awake))
     return best
+
+
+def thawed_for(before: dict[str, Ran], after: dict[str, Ran]) -> float | None:
+    """Seconds at least that the player has been thawed, from its threads' readings taken while it
+    was stopped (`before`) and now: the most any one thread has run and waited since (a stopped
+    thread does neither). None while none has been seen to: the kernel adds a wait only as it ends."""
+    seen = [r.ran + r.waited - before.get(tid, Ran(0, 0)).ran - before.get(tid, Ran(0, 0)).waited
+            for tid, r in after.items()]
+    best = max(seen, default=0)
+    return best / 1e9 if best > 0 else None
