@@ -72,6 +72,11 @@ class CpuMeter:
         """CPU seconds used so far; None once the process cannot be read (it has ended)."""
         return self._read()
 
+    def exact(self) -> float | None:
+        """CPU seconds so far from the process's CPU clock, which counts a running thread's time up
+        to now (a cgroup's usage, like schedstat, only up to its last tick); None where unreadable."""
+        return self._clock()
+
     def close(self) -> None:
         if self.usage_fd is not None:
             os.close(self.usage_fd)
@@ -254,11 +259,13 @@ def foreign_wait(before: dict[str, Ran], after: dict[str, Ran], cpu_s: float,
     return best
 
 
-def thawed_for(before: dict[str, Ran], after: dict[str, Ran]) -> float | None:
+def thawed_for(before: dict[str, Ran], after: dict[str, Ran], cpu_s: float = 0.0) -> float | None:
     """Seconds at least that the player has been thawed, from its threads' readings taken while it
-    was stopped (`before`) and now: the most any one thread has run and waited since (a stopped
-    thread does neither). None while none has been seen to: the kernel adds a wait only as it ends."""
-    seen = [r.ran + r.waited - before.get(tid, Ran(0, 0)).ran - before.get(tid, Ran(0, 0)).waited
+    was stopped (`before`) and now: the most any one thread has waited, plus what it ran (or the
+    whole process's CPU since, `cpu_s`: schedstat's run time lags a running thread by a tick, the
+    process's CPU clock does not; a stopped thread does neither). None while nothing has been seen:
+    the kernel adds a wait only as it ends."""
+    seen = [max(r.ran - before.get(tid, Ran(0, 0)).ran, cpu_s * 1e9) + r.waited - before.get(tid, Ran(0, 0)).waited
             for tid, r in after.items()]
-    best = max(seen, default=0)
+    best = max(seen, default=cpu_s * 1e9)
     return best / 1e9 if best > 0 else None

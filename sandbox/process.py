@@ -63,6 +63,7 @@ class CallTimer:
         self.mark: tuple[int, int] | None = None
         self.woke: tuple[int, int] | None = None
         self.thaw_held = 0.0
+        self.exact0: float | None = None
 
 
 class PlayerProcess:
@@ -335,11 +336,13 @@ class PlayerProcess:
         unsent = self._prewrite(request) if self.frozen else request
         cpu0, waits0 = (0.0, {}) if t0 is not None else (self._cpu_s(), self._waits())
         frozen = self.frozen and t0 is None
+        exact0 = self._exact_cpu_s() if frozen else None
         start = time.perf_counter() if t0 is None else t0
         self._thaw()
         timer = CallTimer(budget, start, cpu0, waits0, unsent)
         thawing = time.perf_counter() - start if frozen else 0.0
         timer.thaw_held = thawing if thawing > SLOW_THAW_S else 0.0
+        timer.exact0 = exact0
         return timer
 
     def settle(self, timer: CallTimer) -> None:
@@ -350,7 +353,10 @@ class PlayerProcess:
         now (each thread's run time and delay since then is at most the time since the thaw,
         sandbox/cputime.py `thawed_for`), and never later than the SIGCONT was sent."""
         now = time.perf_counter()                  # read before the threads: never more than their time
-        seen = thawed_for(timer.waits0, self._waits())
+        waits = self._waits()
+        exact = self._exact_cpu_s()
+        cpu = exact - timer.exact0 if exact is not None and timer.exact0 is not None else 0.0
+        seen = thawed_for(timer.waits0, waits, cpu)
         if seen is not None:
             timer.start += max(0.0, min(timer.thaw_held, now - timer.start - seen))
             timer.thaw_held = 0.0
@@ -626,6 +632,11 @@ class PlayerProcess:
         if used is not None:
             self.cpu_seen = max(self.cpu_seen, used)
         return self.cpu_seen
+
+    def _exact_cpu_s(self) -> float | None:
+        """The process's CPU seconds up to now (sandbox/cputime.py `CpuMeter.exact`), None where unreadable."""
+        self._cpu_s()                              # opens the meter
+        return self.meter.exact() if self.meter is not None and self.status is None else None
 
     def _waits(self) -> dict[str, Ran]:
         """How long each of the process's threads has waited for a CPU so far (sandbox/cputime.py);

@@ -16,7 +16,7 @@ import pytest
 
 from grader.match import Allowance
 from sandbox import CallResult, Limits, Verdict
-from sandbox.cputime import QueueMeter, Ran, foreign_wait
+from sandbox.cputime import QueueMeter, Ran, foreign_wait, thawed_for
 from sandbox.limits import Spent, late_sentence, own_time
 
 CODE = """
@@ -90,6 +90,17 @@ def test_a_thread_that_waits_while_its_siblings_run_buys_no_time():
     assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="1") == pytest.approx(0.05)
     assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="2") == pytest.approx(0.2)
     assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="9") == pytest.approx(0.05)
+
+
+def test_a_thawed_player_is_seen_by_its_longest_thread_and_its_exact_cpu():
+    """How long ago, at least, a player was thawed: nothing until a thread has run or waited;
+    then the most one thread waited plus what it ran, or the process's exact CPU where schedstat's
+    run time still lags it."""
+    before = {"1": Ran(5_000_000, 1_000_000), "2": Ran(0, 0)}
+    assert thawed_for(before, dict(before)) is None
+    after = {"1": Ran(7_000_000, 4_000_000), "2": Ran(1_000_000, 500_000)}
+    assert thawed_for(before, after) == pytest.approx(0.005)
+    assert thawed_for(before, after, cpu_s=0.004) == pytest.approx(0.007)
 
 
 def test_without_schedstat_the_wait_is_counted_and_the_report_says_so(tmp_path):
