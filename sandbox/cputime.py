@@ -136,6 +136,18 @@ class QueueMeter:
         process has ended)."""
         return dict(self.seen) if self.readable and self._read() else None
 
+    def runnable(self) -> bool:
+        """Whether any of its threads is ready to run (state R: running, or waiting for a CPU, whose
+        wait schedstat adds only once it ends); False when none can be read."""
+        for tid in list(self.fds):
+            try:
+                with open(self.tasks / tid / "stat", "rb") as f:
+                    if f.read().rsplit(b")", 1)[1].split()[0] == b"R":
+                        return True
+            except (OSError, IndexError):
+                continue
+        return False
+
     def close(self) -> None:
         for fd in [*self.fds.values(), *([self.tasks_fd] if self.tasks_fd is not None else [])]:
             os.close(fd)

@@ -41,6 +41,7 @@ EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on it
 CPU_SLACK_S = 0.001                  # thawed just before a call's real clock starts: CPU it may use first
 SLOW_THAW_S = 0.0002                 # a thaw that took longer is settled (CallTimer.thaw_held) ...
 SETTLE_S = 0.002                     # ... looking at the player this often until it is seen thawed
+HELD_LOOK_S = 0.001                  # a ready player whose CPU clock does not move over this is held back
 # Windows has none of these signals; its child objects (sandbox/portable.py) take the names
 STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT", "SIGKILL"))
 
@@ -405,8 +406,10 @@ class PlayerProcess:
                 if cpu >= budget.hard:
                     return self.timeout(timer)
                 wait = min(wait, (budget.hard - cpu) / cores)
-            if wait <= 0:
-                return self.timeout(timer)
+            if wait <= 0:                          # on a reading that may count a wait not yet ended
+                wait = SETTLE_S if self.held_now() else self.left(timer)
+                if wait <= 0:
+                    return self.timeout(timer)
             wait = min(wait, getattr(incoming, "poll_s", wait))     # it may become whole without a byte
             if timer.thaw_held:
                 wait = min(wait, SETTLE_S)
@@ -428,6 +431,20 @@ class PlayerProcess:
         if real < timer.budget.wall:
             return timer.budget.wall - real
         return timer.budget.wall - self.spent(timer).own
+
+    def held_now(self) -> bool:
+        """Whether the player is being held back right now: a thread of it is ready to run, yet its
+        CPU clock does not move over a moment. The kernel adds a wait to the run delay only once it
+        ends, so until then a reading charges it: the backstop is reached only on a reading taken
+        when it was not held back."""
+        if self.queue is None or self.status is not None:
+            return False
+        before = self._exact_cpu_s()
+        if before is None or not self.queue.runnable():
+            return False
+        time.sleep(HELD_LOOK_S)
+        after = self._exact_cpu_s()
+        return after == before and self.queue.runnable()
 
     def send(self, data: bytes, timer: CallTimer) -> bool:
         """Write `data` to the request pipe; False when the player did not take it before the call's

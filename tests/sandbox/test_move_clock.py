@@ -197,6 +197,39 @@ def test_the_backstop_does_not_kill_a_player_held_back_by_load(player, limits, h
     assert p.call("burn", {"s": 0.01}).ok
 
 
+
+# A process that takes one core in bursts, ahead of every ordinary process (real-time priority):
+# a player on that core waits up to a burst at a time.
+BURSTS = ("import os, sys, time\nos.sched_setaffinity(0, {{{core}}})\n"
+          "os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))\nsys.stdout.write('burning\\n')\n"
+          "sys.stdout.flush()\nwhile True:\n    t = time.monotonic()\n    while time.monotonic() - t < 0.3: pass\n"
+          "    time.sleep(0.05)")
+
+
+@pytest.fixture
+def bursts_on_my_core():
+    """A real-time process that holds the first core this test may use 0.3 s at a time; its number."""
+    if os.geteuid() != 0:
+        pytest.skip("a real-time priority needs root")
+    core = sorted(os.sched_getaffinity(0))[0]
+    hog = subprocess.Popen([sys.executable, "-c", BURSTS.format(core=core)], stdout=subprocess.PIPE)
+    assert hog.stdout is not None and hog.stdout.readline() == b"burning\n"
+    yield core
+    hog.kill()
+    hog.wait()
+
+
+@needs_schedstat
+@pytest.mark.parametrize("clock", ["cpu", "wall"])
+def test_the_backstop_does_not_count_a_wait_for_a_cpu_that_has_not_ended(player, limits, bursts_on_my_core, clock):
+    """The kernel adds a wait to the run delay only once it ends: a backstop reached on a reading
+    taken while the player waited 0.3 s behind a real-time burst charged that wait (a test on a
+    busy machine was killed so once)."""
+    p = player(CODE, limits=limits(clock=clock, call_s=0.25, kill_after_s=0.25, wall_factor=1.0, wall_after_s=0.1,
+                                   cpu=bursts_on_my_core))
+    r = p.call("burn", {"s": 0.3})
+    assert r.verdict is Verdict.LATE, r
+
 def test_a_sleeping_player_is_late_on_the_wall_clock(player, limits):
     """Waiting by choice is the player's own time: the course's wall clock counts it."""
     p = player(CODE, limits=limits(clock="wall", call_s=0.2, kill_after_s=5.0))
