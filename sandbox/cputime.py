@@ -197,16 +197,16 @@ class Ran(NamedTuple):
 
 
 class ThreadDelay:
-    """The calling thread's own run delay (ns) and count of involuntary context switches, read
-    together: a thread that was never preempted between two readings waited only after waking,
-    so its run delay between them is wake-up lateness. Each thread keeps its own descriptor of
-    `/proc/thread-self/schedstat`, read with `pread`."""
+    """The calling thread's own run delay (ns) and counts of involuntary and voluntary context
+    switches, read together (`woken_late` says what they show). Each thread keeps its own
+    descriptor of `/proc/thread-self/schedstat`, read with `pread`."""
 
     def __init__(self) -> None:
         self.local = threading.local()
 
-    def reading(self) -> tuple[int, int] | None:
-        """(run delay ns, involuntary switches) of the calling thread; None where not readable."""
+    def reading(self) -> tuple[int, int, int] | None:
+        """(run delay ns, involuntary switches, voluntary switches) of the calling thread; None
+        where not readable."""
         fd = getattr(self.local, "fd", None)
         if fd is None:
             if resource is None or not hasattr(resource, "RUSAGE_THREAD"):
@@ -218,18 +218,27 @@ class ThreadDelay:
             delay = None
         if delay is None:
             return None
-        return delay, resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw
+        usage = resource.getrusage(resource.RUSAGE_THREAD)
+        return delay, usage.ru_nivcsw, usage.ru_nvcsw
 
-    def lateness(self, mark: tuple[int, int] | None, woke: tuple[int, int] | None) -> float:
+    def lateness(self, mark: tuple[int, int, int] | None, woke: tuple[int, int, int] | None) -> float:
         """Seconds this thread waited for a CPU from `mark` (taken just before it went to sleep for
-        the reply) until now, counted only from what it can be sure of: the whole wait when it was
-        not preempted before `woke` (taken as it returned with the reply), else only what came
-        after `woke`; 0 when either reading is missing."""
+        the reply) until now (`woken_late`); 0 when either reading is missing."""
         now = self.reading()
         if mark is None or woke is None or now is None:
             return 0.0
-        since = mark if woke[1] == mark[1] else woke
-        return max(0, now[0] - since[0]) / 1e9
+        return woken_late(mark, woke, now)
+
+
+def woken_late(mark: tuple[int, int, int], woke: tuple[int, int, int], now: tuple[int, int, int]) -> float:
+    """Seconds of run delay, between `mark` (just before the manager slept for the reply), `woke`
+    (as it returned with it) and `now`, that came after the reply was there: all of it from `mark`
+    when it was not preempted before `woke`, or when it slept in between (the reply woke it, and a
+    preemption then came after it woke: the few instructions from `mark` into the sleep are all
+    that came before); else (preempted, never asleep: the reply may have come while it waited)
+    only what came after `woke`."""
+    since = mark if woke[1] == mark[1] or woke[2] > mark[2] else woke
+    return max(0, now[0] - since[0]) / 1e9
 
 
 class _ThreadFile:

@@ -61,8 +61,8 @@ class CallTimer:
                  unsent: bytes = b"") -> None:
         self.budget, self.start, self.cpu0, self.waits0 = budget, start, cpu0, waits0
         self.unsent = unsent
-        self.mark: tuple[int, int] | None = None
-        self.woke: tuple[int, int] | None = None
+        self.mark: tuple[int, int, int] | None = None
+        self.woke: tuple[int, int, int] | None = None
         self.thaw_held = 0.0
         self.exact0: float | None = None
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from grader.match import Allowance
-from sandbox import CallResult, Limits, Verdict
-from sandbox.cputime import QueueMeter, Ran, foreign_wait, thawed_for
+from sandbox import CallResult, Limits, PlayerProcess, Verdict
+from sandbox.cputime import QueueMeter, Ran, foreign_wait, thawed_for, woken_late
 from sandbox.limits import Spent, late_sentence, own_time
 
 CODE = """
@@ -101,6 +101,15 @@ def test_a_thawed_player_is_seen_by_its_longest_thread_and_its_exact_cpu():
     after = {"1": Ran(7_000_000, 4_000_000), "2": Ran(1_000_000, 500_000)}
     assert thawed_for(before, after) == pytest.approx(0.005)
     assert thawed_for(before, after, cpu_s=0.004) == pytest.approx(0.007)
+
+
+def test_the_managers_wait_after_the_reply_is_left_out_when_it_surely_came_after_it():
+    """(run delay ns, involuntary, voluntary switches) of the manager before its sleep for the
+    reply, as it returned, and now."""
+    mark, now = (1_000_000, 5, 9), (9_000_000, 6, 10)
+    assert woken_late(mark, (1_000_000, 5, 10), now) == pytest.approx(0.008)   # never preempted
+    assert woken_late(mark, (8_000_000, 6, 10), now) == pytest.approx(0.008)   # slept, then preempted
+    assert woken_late(mark, (8_000_000, 6, 9), now) == pytest.approx(0.001)    # preempted, never asleep
 
 
 def test_without_schedstat_the_wait_is_counted_and_the_report_says_so(tmp_path):
@@ -229,6 +238,43 @@ def test_the_backstop_does_not_count_a_wait_for_a_cpu_that_has_not_ended(player,
                                    cpu=bursts_on_my_core))
     r = p.call("burn", {"s": 0.3})
     assert r.verdict is Verdict.LATE, r
+
+
+SPINS_TO = """
+import time
+
+def move(s):
+    t = time.perf_counter()
+    while time.perf_counter() - t < s:
+        pass
+    return time.perf_counter() - t
+"""
+
+
+@needs_schedstat
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs a core for the player beside the burst's")
+def test_a_grader_preempted_after_the_reply_woke_it_does_not_charge_that_wait(player, limits, bursts_on_my_core,
+                                                                           monkeypatch):
+    """The reply wakes the manager, which is then preempted before it reads the clocks (here it
+    moves onto the core a real-time burst holds): that wait is the machine's. A player at 97 % of
+    150 ms by its own clock is never late, one at 103 % always is."""
+    other = next(c for c in sorted(os.sched_getaffinity(0)) if c != bursts_on_my_core)
+    read = PlayerProcess._read_reply
+
+    def preempted_after_waking(self: PlayerProcess, timeout: float) -> bytes | None:
+        got = read(self, timeout)
+        if got:
+            mine = os.sched_getaffinity(0)
+            os.sched_setaffinity(0, {bursts_on_my_core})       # waits behind the burst
+            os.sched_setaffinity(0, mine)
+        return got
+
+    p = player(SPINS_TO, limits=limits(clock="wall", call_s=0.15, kill_after_s=5.0, cpu=other))
+    monkeypatch.setattr(PlayerProcess, "_read_reply", preempted_after_waking)
+    honest = [p.call("move", {"s": 0.97 * 0.15}) for _ in range(6)]
+    late = [p.call("move", {"s": 1.03 * 0.15}) for _ in range(6)]
+    assert all(r.verdict is Verdict.OK for r in honest), honest
+    assert all(r.verdict is Verdict.LATE for r in late), late
 
 def test_a_sleeping_player_is_late_on_the_wall_clock(player, limits):
     """Waiting by choice is the player's own time: the course's wall clock counts it."""
