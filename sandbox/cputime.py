@@ -72,6 +72,11 @@ class CpuMeter:
         """CPU seconds used so far; None once the process cannot be read (it has ended)."""
         return self._read()
 
+    def exact(self) -> float | None:
+        """CPU seconds so far from the process's CPU clock, which counts a running thread's time up
+        to now (a cgroup's usage, like schedstat, only up to its last tick); None where unreadable."""
+        return self._clock()
+
     def close(self) -> None:
         if self.usage_fd is not None:
             os.close(self.usage_fd)
@@ -131,6 +136,18 @@ class QueueMeter:
         process has ended)."""
         return dict(self.seen) if self.readable and self._read() else None
 
+    def runnable(self) -> bool:
+        """Whether any of its threads is ready to run (state R: running, or waiting for a CPU, whose
+        wait schedstat adds only once it ends); False when none can be read."""
+        for tid in list(self.fds):
+            try:
+                with open(self.tasks / tid / "stat", "rb") as f:
+                    if f.read().rsplit(b")", 1)[1].split()[0] == b"R":
+                        return True
+            except (OSError, IndexError):
+                continue
+        return False
+
     def close(self) -> None:
         for fd in [*self.fds.values(), *([self.tasks_fd] if self.tasks_fd is not None else [])]:
             os.close(fd)
@@ -180,16 +197,16 @@ class Ran(NamedTuple):
 
 
 class ThreadDelay:
-    """The calling thread's own run delay (ns) and count of involuntary context switches, read
-    together: a thread that was never preempted between two readings waited only after waking,
-    so its run delay between them is wake-up lateness. Each thread keeps its own descriptor of
-    `/proc/thread-self/schedstat`, read with `pread`."""
+    """The calling thread's own run delay (ns) and counts of involuntary and voluntary context
+    switches, read together (`woken_late` says what they show). Each thread keeps its own
+    descriptor of `/proc/thread-self/schedstat`, read with `pread`."""
 
     def __init__(self) -> None:
         self.local = threading.local()
 
-    def reading(self) -> tuple[int, int] | None:
-        """(run delay ns, involuntary switches) of the calling thread; None where not readable."""
+    def reading(self) -> tuple[int, int, int] | None:
+        """(run delay ns, involuntary switches, voluntary switches) of the calling thread; None
+        where not readable."""
         fd = getattr(self.local, "fd", None)
         if fd is None:
             if resource is None or not hasattr(resource, "RUSAGE_THREAD"):
@@ -201,18 +218,27 @@ class ThreadDelay:
             delay = None
         if delay is None:
             return None
-        return delay, resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw
+        usage = resource.getrusage(resource.RUSAGE_THREAD)
+        return delay, usage.ru_nivcsw, usage.ru_nvcsw
 
-    def lateness(self, mark: tuple[int, int] | None, woke: tuple[int, int] | None) -> float:
+    def lateness(self, mark: tuple[int, int, int] | None, woke: tuple[int, int, int] | None) -> float:
         """Seconds this thread waited for a CPU from `mark` (taken just before it went to sleep for
-        the reply) until now, counted only from what it can be sure of: the whole wait when it was
-        not preempted before `woke` (taken as it returned with the reply), else only what came
-        after `woke`; 0 when either reading is missing."""
+        the reply) until now (`woken_late`); 0 when either reading is missing."""
         now = self.reading()
         if mark is None or woke is None or now is None:
             return 0.0
-        since = mark if woke[1] == mark[1] else woke
-        return max(0, now[0] - since[0]) / 1e9
+        return woken_late(mark, woke, now)
+
+
+def woken_late(mark: tuple[int, int, int], woke: tuple[int, int, int], now: tuple[int, int, int]) -> float:
+    """Seconds of run delay, between `mark` (just before the manager slept for the reply), `woke`
+    (as it returned with it) and `now`, that came after the reply was there: all of it from `mark`
+    when it was not preempted before `woke`, or when it slept in between (the reply woke it, and a
+    preemption then came after it woke: the few instructions from `mark` into the sleep are all
+    that came before); else (preempted, never asleep: the reply may have come while it waited)
+    only what came after `woke`."""
+    since = mark if woke[1] == mark[1] or woke[2] > mark[2] else woke
+    return max(0, now[0] - since[0]) / 1e9
 
 
 class _ThreadFile:
@@ -252,3 +278,15 @@ def foreign_wait(before: dict[str, Ran], after: dict[str, Ran], cpu_s: float,
         waited = r.waited - before.get(tid, Ran(0, 0)).waited - (total - ran[tid])
         best = max(best, waited / 1e9 - (0.0 if tid == serving else awake))
     return best
+
+
+def thawed_for(before: dict[str, Ran], after: dict[str, Ran], cpu_s: float = 0.0) -> float | None:
+    """Seconds at least that the player has been thawed, from its threads' readings taken while it
+    was stopped (`before`) and now: the most any one thread has waited, plus what it ran (or the
+    whole process's CPU since, `cpu_s`: schedstat's run time lags a running thread by a tick, the
+    process's CPU clock does not; a stopped thread does neither). None while nothing has been seen:
+    the kernel adds a wait only as it ends."""
+    seen = [max(r.ran - before.get(tid, Ran(0, 0)).ran, cpu_s * 1e9) + r.waited - before.get(tid, Ran(0, 0)).waited
+            for tid, r in after.items()]
+    best = max(seen, default=cpu_s * 1e9)
+    return best / 1e9 if best > 0 else None

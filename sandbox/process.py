@@ -25,7 +25,7 @@ from .blame import unsent_kill
 from .capture import OutputCapture
 from .cgroup import PlayerCgroup
 from .command import Command
-from .cputime import CpuMeter, QueueMeter, Ran, ThreadDelay, foreign_wait
+from .cputime import CpuMeter, QueueMeter, Ran, ThreadDelay, foreign_wait, thawed_for
 from .limits import Budget, Limits, Spent, kill_sentence, late_sentence
 from .line_protocol import LineConversation
 from .player import Child, Incoming, Usage
@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 
 EXIT_GRACE_S = 0.5                   # after EOF or at close: time to exit on its own
 CPU_SLACK_S = 0.001                  # thawed just before a call's real clock starts: CPU it may use first
+SLOW_THAW_S = 0.0002                 # a thaw that took longer is settled (CallTimer.thaw_held) ...
+SETTLE_S = 0.002                     # ... looking at the player this often until it is seen thawed
+HELD_LOOK_S = 0.001                  # a ready player whose CPU clock does not move over this is held back
 # Windows has none of these signals; its child objects (sandbox/portable.py) take the names
 STOP, CONT, KILL = (getattr(signal, name, name) for name in ("SIGSTOP", "SIGCONT", "SIGKILL"))
 
@@ -50,14 +53,18 @@ class CallTimer:
     """One call's budget, and when and at what readings (CPU, each thread's run time and delay) it
     began. `unsent`: what of the request did not fit in the pipe before the thaw; `mark` and
     `woke`: the manager thread's own readings (sandbox/cputime.py `ThreadDelay`) just before its
-    last wait for the reply and as it returned from it."""
+    last wait for the reply and as it returned from it. `thaw_held`: seconds the manager took to thaw
+    the player (its SIGCONT went out at `start` + that at the latest), until `settle` has seen how
+    much of that the player was still stopped."""
 
     def __init__(self, budget: Budget, start: float, cpu0: float, waits0: dict[str, Ran],
                  unsent: bytes = b"") -> None:
         self.budget, self.start, self.cpu0, self.waits0 = budget, start, cpu0, waits0
         self.unsent = unsent
-        self.mark: tuple[int, int] | None = None
-        self.woke: tuple[int, int] | None = None
+        self.mark: tuple[int, int, int] | None = None
+        self.woke: tuple[int, int, int] | None = None
+        self.thaw_held = 0.0
+        self.exact0: float | None = None
 
 
 class PlayerProcess:
@@ -329,9 +336,31 @@ class PlayerProcess:
         budget = self.limits.budget(soft)
         unsent = self._prewrite(request) if self.frozen else request
         cpu0, waits0 = (0.0, {}) if t0 is not None else (self._cpu_s(), self._waits())
+        frozen = self.frozen and t0 is None
+        exact0 = self._exact_cpu_s() if frozen else None
         start = time.perf_counter() if t0 is None else t0
         self._thaw()
-        return CallTimer(budget, start, cpu0, waits0, unsent)
+        timer = CallTimer(budget, start, cpu0, waits0, unsent)
+        thawing = time.perf_counter() - start if frozen else 0.0
+        timer.thaw_held = thawing if thawing > SLOW_THAW_S else 0.0
+        timer.exact0 = exact0
+        return timer
+
+    def settle(self, timer: CallTimer) -> None:
+        """Start the call's clock no earlier than the player could run: when the manager was held
+        back between starting the clock and sending SIGCONT (preempted on a busy machine), the
+        player was still stopped, and its run-queue delay does not hold that time. Once any of its
+        threads is seen to have run or waited since the thaw, the clock starts that long before
+        now (each thread's run time and delay since then is at most the time since the thaw,
+        sandbox/cputime.py `thawed_for`), and never later than the SIGCONT was sent."""
+        now = time.perf_counter()                  # read before the threads: never more than their time
+        waits = self._waits()
+        exact = self._exact_cpu_s()
+        cpu = exact - timer.exact0 if exact is not None and timer.exact0 is not None else 0.0
+        seen = thawed_for(timer.waits0, waits, cpu)
+        if seen is not None:
+            timer.start += max(0.0, min(timer.thaw_held, now - timer.start - seen))
+            timer.thaw_held = 0.0
 
     @property
     def cores(self) -> int:
@@ -377,13 +406,19 @@ class PlayerProcess:
                 if cpu >= budget.hard:
                     return self.timeout(timer)
                 wait = min(wait, (budget.hard - cpu) / cores)
-            if wait <= 0:
-                return self.timeout(timer)
+            if wait <= 0:                          # on a reading that may count a wait not yet ended
+                wait = SETTLE_S if self.held_now() else self.left(timer)
+                if wait <= 0:
+                    return self.timeout(timer)
             wait = min(wait, getattr(incoming, "poll_s", wait))     # it may become whole without a byte
+            if timer.thaw_held:
+                wait = min(wait, SETTLE_S)
             timer.mark = MANAGER.reading()
             chunk = self._read_reply(max(wait, 0.002))
             if chunk == b"":
                 return self.died_unexpectedly()
+            if chunk is None and timer.thaw_held:
+                self.settle(timer)                 # no reply yet: its threads' times are the call's so far
             if chunk is not None:
                 timer.woke = MANAGER.reading()
                 incoming.feed(chunk)
@@ -396,6 +431,20 @@ class PlayerProcess:
         if real < timer.budget.wall:
             return timer.budget.wall - real
         return timer.budget.wall - self.spent(timer).own
+
+    def held_now(self) -> bool:
+        """Whether the player is being held back right now: a thread of it is ready to run, yet its
+        CPU clock does not move over a moment. The kernel adds a wait to the run delay only once it
+        ends, so until then a reading charges it: the backstop is reached only on a reading taken
+        when it was not held back."""
+        if self.queue is None or self.status is not None:
+            return False
+        before = self._exact_cpu_s()
+        if before is None or not self.queue.runnable():
+            return False
+        time.sleep(HELD_LOOK_S)
+        after = self._exact_cpu_s()
+        return after == before and self.queue.runnable()
 
     def send(self, data: bytes, timer: CallTimer) -> bool:
         """Write `data` to the request pipe; False when the player did not take it before the call's
@@ -600,6 +649,11 @@ class PlayerProcess:
         if used is not None:
             self.cpu_seen = max(self.cpu_seen, used)
         return self.cpu_seen
+
+    def _exact_cpu_s(self) -> float | None:
+        """The process's CPU seconds up to now (sandbox/cputime.py `CpuMeter.exact`), None where unreadable."""
+        self._cpu_s()                              # opens the meter
+        return self.meter.exact() if self.meter is not None and self.status is None else None
 
     def _waits(self) -> dict[str, Ran]:
         """How long each of the process's threads has waited for a CPU so far (sandbox/cputime.py);

@@ -4,11 +4,12 @@ whatever load the machine has. Every assertion is a verdict, never a speed.
 """
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
-from sandbox import Verdict
+from sandbox import PlayerProcess, Verdict
 
 needs_schedstat = pytest.mark.skipif(not Path("/proc/self/schedstat").exists(),
                                      reason="this kernel keeps no schedstat")
@@ -106,3 +107,22 @@ def test_a_shim_is_told_each_calls_limit_and_clock(player, limits, clock):
     assert (limit, told_clock) == (1.25, clock)
     assert 0 < left <= 1.25
     assert p.call("told").value[0] == 2.0                 # the default: the limits' call_s
+
+
+@needs_schedstat
+def test_a_grader_held_back_before_it_thaws_the_player_does_not_charge_it(player, limits, monkeypatch):
+    """The manager starts a call's clock, then sends SIGCONT; when it is held back in between (a
+    busy machine preempts it), the player is still stopped, and no run-queue delay of the
+    player's holds that time. Here the manager is held back 50 ms before each thaw."""
+    thaw = PlayerProcess._thaw
+
+    def held_back_thaw(self: PlayerProcess) -> None:
+        time.sleep(0.05)
+        thaw(self)
+
+    p = player(ANSWERS_AT, limits=limits(clock="wall", call_s=LIMIT_S, kill_after_s=5.0))
+    monkeypatch.setattr(PlayerProcess, "_thaw", held_back_thaw)
+    honest = [p.call("move", {"s": 0.97 * LIMIT_S}) for _ in range(CALLS)]
+    late = [p.call("move", {"s": 1.03 * LIMIT_S}) for _ in range(CALLS)]
+    assert all(r.verdict is Verdict.OK for r in honest), honest
+    assert all(r.verdict is Verdict.LATE for r in late), late

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from grader.match import Allowance
-from sandbox import CallResult, Limits, Verdict
-from sandbox.cputime import QueueMeter, Ran, foreign_wait
+from sandbox import CallResult, Limits, PlayerProcess, Verdict
+from sandbox.cputime import QueueMeter, Ran, foreign_wait, thawed_for, woken_late
 from sandbox.limits import Spent, late_sentence, own_time
 
 CODE = """
@@ -90,6 +90,26 @@ def test_a_thread_that_waits_while_its_siblings_run_buys_no_time():
     assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="1") == pytest.approx(0.05)
     assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="2") == pytest.approx(0.2)
     assert foreign_wait(before, after, cpu_s=2.6, awake=0.15, serving="9") == pytest.approx(0.05)
+
+
+def test_a_thawed_player_is_seen_by_its_longest_thread_and_its_exact_cpu():
+    """How long ago, at least, a player was thawed: nothing until a thread has run or waited;
+    then the most one thread waited plus what it ran, or the process's exact CPU where schedstat's
+    run time still lags it."""
+    before = {"1": Ran(5_000_000, 1_000_000), "2": Ran(0, 0)}
+    assert thawed_for(before, dict(before)) is None
+    after = {"1": Ran(7_000_000, 4_000_000), "2": Ran(1_000_000, 500_000)}
+    assert thawed_for(before, after) == pytest.approx(0.005)
+    assert thawed_for(before, after, cpu_s=0.004) == pytest.approx(0.007)
+
+
+def test_the_managers_wait_after_the_reply_is_left_out_when_it_surely_came_after_it():
+    """(run delay ns, involuntary, voluntary switches) of the manager before its sleep for the
+    reply, as it returned, and now."""
+    mark, now = (1_000_000, 5, 9), (9_000_000, 6, 10)
+    assert woken_late(mark, (1_000_000, 5, 10), now) == pytest.approx(0.008)   # never preempted
+    assert woken_late(mark, (8_000_000, 6, 10), now) == pytest.approx(0.008)   # slept, then preempted
+    assert woken_late(mark, (8_000_000, 6, 9), now) == pytest.approx(0.001)    # preempted, never asleep
 
 
 def test_without_schedstat_the_wait_is_counted_and_the_report_says_so(tmp_path):
@@ -185,6 +205,76 @@ def test_the_backstop_does_not_kill_a_player_held_back_by_load(player, limits, h
     assert r.verdict is Verdict.LATE and r.message.startswith("Used 0.3"), r
     assert p.call("burn", {"s": 0.01}).ok
 
+
+
+# A process that takes one core in bursts, ahead of every ordinary process (real-time priority):
+# a player on that core waits up to a burst at a time.
+BURSTS = ("import os, sys, time\nos.sched_setaffinity(0, {{{core}}})\n"
+          "os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))\nsys.stdout.write('burning\\n')\n"
+          "sys.stdout.flush()\nwhile True:\n    t = time.monotonic()\n    while time.monotonic() - t < 0.3: pass\n"
+          "    time.sleep(0.05)")
+
+
+@pytest.fixture
+def bursts_on_my_core():
+    """A real-time process that holds the first core this test may use 0.3 s at a time; its number."""
+    if os.geteuid() != 0:
+        pytest.skip("a real-time priority needs root")
+    core = sorted(os.sched_getaffinity(0))[0]
+    hog = subprocess.Popen([sys.executable, "-c", BURSTS.format(core=core)], stdout=subprocess.PIPE)
+    assert hog.stdout is not None and hog.stdout.readline() == b"burning\n"
+    yield core
+    hog.kill()
+    hog.wait()
+
+
+@needs_schedstat
+@pytest.mark.parametrize("clock", ["cpu", "wall"])
+def test_the_backstop_does_not_count_a_wait_for_a_cpu_that_has_not_ended(player, limits, bursts_on_my_core, clock):
+    """The kernel adds a wait to the run delay only once it ends: a backstop reached on a reading
+    taken while the player waited 0.3 s behind a real-time burst charged that wait (a test on a
+    busy machine was killed so once)."""
+    p = player(CODE, limits=limits(clock=clock, call_s=0.25, kill_after_s=0.25, wall_factor=1.0, wall_after_s=0.1,
+                                   cpu=bursts_on_my_core))
+    r = p.call("burn", {"s": 0.3})
+    assert r.verdict is Verdict.LATE, r
+
+
+SPINS_TO = """
+import time
+
+def move(s):
+    t = time.perf_counter()
+    while time.perf_counter() - t < s:
+        pass
+    return time.perf_counter() - t
+"""
+
+
+@needs_schedstat
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs a core for the player beside the burst's")
+def test_a_grader_preempted_after_the_reply_woke_it_does_not_charge_that_wait(player, limits, bursts_on_my_core,
+                                                                           monkeypatch):
+    """The reply wakes the manager, which is then preempted before it reads the clocks (here it
+    moves onto the core a real-time burst holds): that wait is the machine's. A player at 97 % of
+    150 ms by its own clock is never late, one at 103 % always is."""
+    other = next(c for c in sorted(os.sched_getaffinity(0)) if c != bursts_on_my_core)
+    read = PlayerProcess._read_reply
+
+    def preempted_after_waking(self: PlayerProcess, timeout: float) -> bytes | None:
+        got = read(self, timeout)
+        if got:
+            mine = os.sched_getaffinity(0)
+            os.sched_setaffinity(0, {bursts_on_my_core})       # waits behind the burst
+            os.sched_setaffinity(0, mine)
+        return got
+
+    p = player(SPINS_TO, limits=limits(clock="wall", call_s=0.15, kill_after_s=5.0, cpu=other))
+    monkeypatch.setattr(PlayerProcess, "_read_reply", preempted_after_waking)
+    honest = [p.call("move", {"s": 0.97 * 0.15}) for _ in range(6)]
+    late = [p.call("move", {"s": 1.03 * 0.15}) for _ in range(6)]
+    assert all(r.verdict is Verdict.OK for r in honest), honest
+    assert all(r.verdict is Verdict.LATE for r in late), late
 
 def test_a_sleeping_player_is_late_on_the_wall_clock(player, limits):
     """Waiting by choice is the player's own time: the course's wall clock counts it."""
