@@ -25,7 +25,7 @@ SLOW_MARKERS = ("browser",)
 
 # A fast test's limit, fixtures included: its idle time is seconds, and this leaves room for a load
 # of 20 on two cores. A test that needs more (its own `timeout` marker above this) is a slow one.
-FAST_TIMEOUT_S = 240.0
+FAST_TIMEOUT_S = 300.0
 # A fast test over this long is named at the end of the run (tests/conftest.py), as a hint only.
 HINT_S = 30.0
 

@@ -61,10 +61,13 @@ HONEST_CALLS = 25      # before the fix about 1 call in 10 at 97 % was late on a
 
 
 @needs_schedstat
-def test_a_player_that_answers_at_97_percent_of_its_own_clock_is_never_late(player, limits):
-    """The manager's own wait for a CPU (writing the request, reading the reply) is not the player's."""
+def test_a_player_that_answers_at_95_percent_of_its_own_clock_is_never_late(player, limits):
+    """The manager's own wait for a CPU (writing the request, reading the reply) is not the player's.
+    95 %, where `make bench` measures 97 % over many moves: on a VM the host's delay in waking a
+    sleeping vCPU shows in no run delay (docs/ARCHITECTURE.md), and beside CPU hogs about 1 call in 500
+    was still charged up to 5 ms it did not think, which 7.5 ms of margin leaves to the bench."""
     p = player(ANSWERS_AT, limits=limits(clock="wall", call_s=LIMIT_S, kill_after_s=5.0))
-    results = [p.call("move", {"s": 0.97 * LIMIT_S}) for _ in range(HONEST_CALLS)]
+    results = [p.call("move", {"s": 0.95 * LIMIT_S}) for _ in range(HONEST_CALLS)]
     late = [r for r in results if r.verdict is not Verdict.OK]
     assert not late, late
 
