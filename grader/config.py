@@ -12,6 +12,8 @@ assignment is loaded (grader/config_checks.py, called by grader/assignment.py).
 from __future__ import annotations
 
 import ipaddress
+import string
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -314,6 +316,78 @@ class LtiConfig(Strict):
                              "and register the LMS from its side")
         return self
 
+PLACEHOLDERS = ("course", "name", "login", "link", "expires", "site")
+
+
+def _placeholders(text: str) -> str:
+    """An invitation's words may name only the placeholders the service fills in."""
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+    except ValueError as exc:
+        raise ValueError(f"has a broken placeholder ({exc}); write {{{{ and }}}} for a brace") from None
+    for field in fields:
+        if field not in PLACEHOLDERS:
+            raise ValueError(f"{{{field}}} is not a placeholder; the invitation knows "
+                             f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
+    return text
+
+
+class InvitationConfig(Strict):
+    """`serve.invitation`: the words of the e-mail that brings a student their set-password link."""
+
+    course: str = ""                                  # the course's name in it; default: the assignment's title
+    subject: str = "Your account for {course}"
+    text: str = ("Hello {name},\n\nyou have an account in the upload service of {course}, with the login {login}.\n"
+                 "Choose your password with this link; it works once, until {expires}:\n\n{link}\n\n"
+                 "Afterwards, log in at {site} to upload your player.\n")
+
+    _check = field_validator("subject", "text")(_placeholders)
+
+    @field_validator("text")
+    @classmethod
+    def _has_link(cls, value: str) -> str:
+        if "{link}" not in value:
+            raise ValueError("has no {link}: the e-mail would not carry the student's set-password link")
+        return value
+
+
+class SmtpConfig(Strict):
+    """`serve.smtp`: the mail server that sends the invitations (grader/serve/invitations.py).
+    The password is never in config.yaml: `password_env` names the environment variable that holds it."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    host: str = Field(min_length=1)
+    port: int = Field(587, ge=1, le=65535)
+    sender: str = Field(alias="from")                 # e.g. "Game AI <gameai@example.edu>"
+    starttls: bool = True
+    user: str | None = None
+    password_env: str | None = None                   # e.g. GRADER_SMTP_PASSWORD
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_password(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "password" in data:
+            raise ValueError("holds a password: never write it in config.yaml; put it in an environment variable "
+                             "and name that variable with password_env")
+        return data
+
+    @field_validator("sender")
+    @classmethod
+    def _address(cls, value: str) -> str:
+        if "@" not in parseaddr(value)[1]:
+            raise ValueError(f"{value!r} is not an e-mail address (e.g. \"Game AI <gameai@example.edu>\")")
+        return value
+
+    @model_validator(mode="after")
+    def _login_pair(self) -> SmtpConfig:
+        if bool(self.user) != bool(self.password_env):
+            raise ValueError("needs both user and password_env (the name of the environment variable that "
+                             "holds the password), or neither")
+        if self.user and not self.starttls and self.host not in ("localhost", "127.0.0.1", "::1"):
+            raise ValueError("would send the password unencrypted to another machine: set starttls: true")
+        return self
+
 
 class ServeConfig(Strict):
     """`grader serve`: the upload service (grader/serve/)."""
@@ -335,6 +409,8 @@ class ServeConfig(Strict):
     lti: LtiConfig | None = None
     lease_s: float = Field(60, gt=0)                  # a dead worker's job is taken over after this
     practice: PracticeConfig = PracticeConfig()
+    invitation: InvitationConfig = InvitationConfig()
+    smtp: SmtpConfig | None = None                    # sends the invitations; without it they are files to download
 
     _check_proxies = field_validator("proxy_addresses")(_networks)
 

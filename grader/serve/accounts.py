@@ -43,7 +43,7 @@ class NewAccount:
     token: str          # for the set-password link, shown once
 
 
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -100,7 +100,7 @@ def create(db: Database, login: str, name: str = "", email: str = "", role: str 
         tx.insert("INSERT INTO users (login, name, email, role, password_hash, setup_token_hash, setup_expires, "
                   "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                   (login, name, email, role, hash_password(password) if password else None,
-                   None if password else _token_hash(token), None if password else time.time() + SETUP_VALID_S,
+                   None if password else token_hash(token), None if password else time.time() + SETUP_VALID_S,
                    time.time()))
     return NewAccount(login, name, "" if password else token)
 
@@ -109,12 +109,12 @@ def new_setup_token(db: Database, login: str) -> str | None:
     """A fresh set-password token for an existing account (the old one stops working)."""
     token = secrets.token_urlsafe(16)
     done = db.execute("UPDATE users SET setup_token_hash = ?, setup_expires = ? WHERE login = ?",
-                      (_token_hash(token), time.time() + SETUP_VALID_S, login))
+                      (token_hash(token), time.time() + SETUP_VALID_S, login))
     return token if done else None
 
 
 def user_for_token(db: Database, token: str) -> dict | None:
-    user = db.one("SELECT * FROM users WHERE setup_token_hash = ?", (_token_hash(token),))
+    user = db.one("SELECT * FROM users WHERE setup_token_hash = ?", (token_hash(token),))
     if not user or (user["setup_expires"] or 0) < time.time():
         return None
     return user
@@ -127,7 +127,7 @@ def set_password(db: Database, token: str, password: str) -> dict | None:
         return None
     changed = db.execute("UPDATE users SET password_hash = ?, setup_token_hash = NULL, setup_expires = NULL "
                          "WHERE id = ? AND setup_token_hash = ?", (hash_password(password), user["id"],
-                                                                    _token_hash(token)))
+                                                                    token_hash(token)))
     return user if changed else None
 
 

@@ -21,7 +21,6 @@ import ipaddress
 import json
 import re
 import secrets
-from datetime import datetime
 from pathlib import Path
 
 import jinja2
@@ -45,10 +44,11 @@ from starlette.staticfiles import StaticFiles
 from .. import usecases
 from ..penalties import deadline_of
 from ..results_doc import ResultsDoc
-from . import accounts, lti, oidc, practice_pages, sessions, throttle, uploads
+from . import accounts, invitation_pages, invitations, lti, oidc, practice_pages, sessions, throttle, uploads
 from .context import ServeContext, secret_key
 from .league_folder import folder_name, league_assignment
 from .site_file import site_file
+from .times import when, zoned
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -274,19 +274,6 @@ class Service(ServeContext):
             return usecases.results(league_assignment(self.assignment(name), self.data_dir))
         except usecases.Refused:
             return None
-
-
-def when(t: float | None) -> str:
-    """A stored time as the server's local time with its zone, so nobody guesses it."""
-    return zoned(datetime.fromtimestamp(t).astimezone(), "%Y-%m-%d %H:%M:%S") if t else ""
-
-
-def zoned(moment: datetime, layout: str) -> str:
-    """`moment` with its zone: "2030-01-15 23:59 CET (UTC+01:00)", or "… UTC+01:00" for a bare offset."""
-    offset = moment.strftime("%z")
-    offset = f"UTC{offset[:3]}:{offset[3:]}"
-    zone = moment.strftime("%Z")
-    return f"{moment.strftime(layout)} {zone if zone == offset or zone == 'UTC' else f'{zone} ({offset})'}"
 
 
 def handler(svc: Service, fn):
@@ -553,10 +540,10 @@ def roster(svc: Service, request: Request, form) -> Response:
     for p in people:
         acc = accounts.create(svc.db, p["login"], p["name"], p["email"], p["role"])
         if acc is not None:
-            made.append({"login": acc.login, "name": acc.name, "email": p["email"],
+            made.append({"login": acc.login, "name": acc.name, "email": p["email"], "token": acc.token,
                          "link": f"{svc.base_url(request)}/setup/{acc.token}"})
     return svc.page(request, "roster.html", name=name, made=made, skipped=len(people) - len(made),
-                    csv_url=links_csv(made))
+                    csv_url=links_csv(made), **invitation_pages.roster_context(svc, request, name, made))
 
 
 def links_csv(made: list[dict]) -> str:
@@ -573,12 +560,15 @@ def links_csv(made: list[dict]) -> str:
 def reset_link(svc: Service, request: Request, form) -> Response:
     svc.need_instructor(request)
     login = str(form.get("login", ""))
+    name = request.path_params["name"]
     token = accounts.new_setup_token(svc.db, login)
-    if token is None:
+    user = accounts.by_login(svc.db, login)
+    if token is None or user is None:
         raise HTTPException(404, "No such account.")
-    return svc.page(request, "roster.html", name=request.path_params["name"], skipped=0,
-                    made=(made := [{"login": login, "name": "", "link": f"{svc.base_url(request)}/setup/{token}"}]),
-                    csv_url=links_csv(made))
+    made = [{"login": login, "name": user["name"], "email": user["email"], "token": token,
+             "link": f"{svc.base_url(request)}/setup/{token}"}]
+    return svc.page(request, "roster.html", name=name, skipped=0, made=made, csv_url=links_csv(made),
+                    **invitation_pages.roster_context(svc, request, name, made))
 
 
 def asset(svc: Service, request: Request, form) -> Response:
@@ -608,6 +598,7 @@ def create_app(config_path: Path) -> SecurityHeaders:
     """The service as an ASGI app: the routes inside the session, body-limit and header middleware."""
     svc = Service(config_path)
     svc.lti = lti.Tool(svc) if svc.settings.lti else None
+    invitations.create_tables(svc.db)
 
     def page(path: str, fn, methods=("GET",)) -> Route:
         return Route(path, handler(svc, fn), methods=list(methods))
@@ -634,7 +625,7 @@ def create_app(config_path: Path) -> SecurityHeaders:
         page("/teach/{name}/grades.csv", grades), page("/teach/{name}/roster", roster, post),
         page("/teach/{name}/reset", reset_link, post), page("/assets/{file}", asset),
         page("/favicon.ico", favicon),
-        *oidc.routes(svc), *practice_pages.routes(page), *lti.routes(svc.lti, page),
+        *oidc.routes(svc), *practice_pages.routes(page), *invitation_pages.routes(page), *lti.routes(svc.lti, page),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
     middleware = [Middleware(SessionMiddleware, secret_key=secret_key(svc.data_dir), session_cookie="grader_session",
