@@ -3,11 +3,13 @@ SMTP to a mail sink this test starts (aiosmtpd) — each link once, a refused ad
 others still go, a student kept out, and no student's e-mail carrying another's link."""
 from __future__ import annotations
 
+import asyncio
 import base64
 import email
 import html
 import io
 import re
+import threading
 import zipfile
 from email import policy
 
@@ -207,3 +209,38 @@ def test_the_password_variable_missing_is_said_and_the_button_disabled(make_conf
     said = _outcomes(teacher.client.post("/teach/quoridor/invitations", data=_send_form(page, "send-invitations")).text)
     assert "GRADER_TEST_SMTP_PASSWORD" in said["cyril"] and said["cyril"].startswith("Not sent")
     assert sink.handler.messages == []
+
+
+class HeldSink(Sink):
+    """A mail server that holds the message until the test lets it go (or a minute passes, as a backstop)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered, self.release, self.let_go = threading.Event(), threading.Event(), False
+
+    async def handle_DATA(self, server, session, envelope: Envelope) -> str:
+        self.entered.set()
+        self.let_go = await asyncio.get_running_loop().run_in_executor(None, self.release.wait, 60)
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_a_slow_mail_server_holds_no_other_page(make_config):
+    handler = HeldSink()
+    server = Controller(handler, hostname="127.0.0.1", port=_free_port())
+    server.start()
+    try:
+        teacher, _ = _teacher(make_config, port=server.port)
+        form = _send_form(_roster(teacher), "send-invitations")
+        with teacher.client:                             # one event loop for every request, as under uvicorn
+            sending = threading.Thread(target=teacher.client.post, args=("/teach/quoridor/invitations",),
+                                       kwargs={"data": form})
+            sending.start()
+            assert handler.entered.wait(60), "the invitation never reached the mail server"
+            assert teacher.client.get("/teach/quoridor").status_code == 200     # answered while the send waits
+            handler.release.set()
+            sending.join()
+    finally:
+        handler.release.set()
+        server.stop()
+    assert handler.let_go, "the page waited for the mail server: the send blocked the event loop"
+    assert handler.envelopes == [["cyril@example.edu"]]
