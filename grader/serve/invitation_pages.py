@@ -30,7 +30,7 @@ def roster_context(svc, request: Request, name: str, made: list[dict]) -> dict:
     for m in made:
         user = accounts.by_login(svc.db, m["login"])
         if user is not None and user["setup_expires"]:
-            letters.append(invitations.Letter(m["login"], user["name"], user["email"], m["token"], m["link"],
+            letters.append(invitations.Letter(user["id"], m["login"], user["name"], user["email"], m["token"], m["link"],
                                               float(user["setup_expires"])))
     smtp = svc.settings.smtp
     missing = smtp.password_env if smtp and smtp.password_env and smtp.password_env not in os.environ else ""

@@ -46,6 +46,7 @@ class DamagedForm(ValueError):
 class Letter:
     """One student's invitation: who, where to, and their link with its expiry."""
 
+    user_id: int
     login: str
     name: str
     email: str
@@ -122,17 +123,17 @@ def letters_from_form(db: Database, links: str, site: str) -> tuple[list[Letter]
             stale.append(Outcome(login, "", False, "Not sent: this link was used, has expired or was replaced by a "
                                                    "newer one; make a new one on the class page."))
             continue
-        letters.append(Letter(login, user["name"], user["email"], token, f"{site}/setup/{token}",
+        letters.append(Letter(user["id"], login, user["name"], user["email"], token, f"{site}/setup/{token}",
                               float(user["setup_expires"])))
     return letters, stale
 
 
-def _claim(db: Database, letter: Letter, user_id: int, again: bool) -> dict | None:
+def _claim(db: Database, letter: Letter, again: bool) -> dict | None:
     """Take the link's row for this send (None), or the row that holds it back: sent before (unless `again`),
     or being sent by another request right now."""
     key, now = accounts.token_hash(letter.token), time.time()
     if db.execute("INSERT INTO invitations (token_hash, user_id, address, status, at) VALUES (?, ?, ?, 'sending', ?) "
-                  "ON CONFLICT (token_hash) DO NOTHING", (key, user_id, letter.email, now)) == 1:
+                  "ON CONFLICT (token_hash) DO NOTHING", (key, letter.user_id, letter.email, now)) == 1:
         return None
     allowed = "status = 'refused'" + (" OR status = 'sent' OR (status = 'sending' AND at < ?)" if again else "")
     if db.execute(f"UPDATE invitations SET status = 'sending', address = ?, detail = '', at = ? "
@@ -161,11 +162,10 @@ def send(db: Database, smtp: SmtpConfig, letters: list[Letter], message: Callabl
     outcomes: dict[str, Outcome] = {}
     todo = []
     for letter in letters:
-        user = accounts.by_login(db, letter.login)
-        if not letter.email or user is None:
+        if not letter.email:
             outcomes[letter.login] = Outcome(letter.login, letter.name, False, "Not sent: the roster gives no "
                                              "e-mail address; give this student the link from the table.")
-        elif (row := _claim(db, letter, user["id"], again)) is not None:
+        elif (row := _claim(db, letter, again)) is not None:
             outcomes[letter.login] = _held_back(letter, row)
         else:
             todo.append(letter)
