@@ -244,3 +244,25 @@ def test_a_slow_mail_server_holds_no_other_page(make_config):
         server.stop()
     assert handler.let_go, "the page waited for the mail server: the send blocked the event loop"
     assert handler.envelopes == [["cyril@example.edu"]]
+
+
+def test_a_double_click_sends_each_link_once(make_config):
+    handler = HeldSink()
+    server = Controller(handler, hostname="127.0.0.1", port=_free_port())
+    server.start()
+    try:
+        teacher, _ = _teacher(make_config, port=server.port)
+        form = _send_form(_roster(teacher), "send-invitations")
+        with teacher.client:
+            first = threading.Thread(target=teacher.client.post, args=("/teach/quoridor/invitations",),
+                                     kwargs={"data": form})
+            first.start()
+            assert handler.entered.wait(60), "the invitation never reached the mail server"
+            second = _outcomes(teacher.client.post("/teach/quoridor/invitations", data=form).text)
+            handler.release.set()
+            first.join()
+    finally:
+        handler.release.set()
+        server.stop()
+    assert second["cyril"] == "Not sent: another request is sending this link right now."
+    assert handler.envelopes == [["cyril@example.edu"]]
