@@ -26,6 +26,7 @@ LANDLOCK_FLAGS = ["--add-modules", "grader.landlock", "--enable-native-access=gr
 SHIM_MAIN = "grader_shim.Main"
 NO_JDK = "no JDK found (javac not on PATH): install openjdk-17-jdk-headless to grade Java players"
 JVM_ADDRESS_SPACE_MB = 4096          # what a JVM reserves (heap, class space, code cache), not uses
+CPU_TIMED = {"time": {"limit_s": 1.0, "clock": "cpu"}}   # a request timed on the CPU clock (sandbox/rpc.py)
 
 
 @functools.cache
@@ -131,14 +132,15 @@ def api_classes(api_sources: Path | None, bridge: str) -> Path:
 
 def _dump_archive(home: Path, work: Path, bridge: str) -> None:
     """A CDS archive of the JDK and shim classes a player's start loads (Java 17: a class list from
-    one run of the shim answering "open" and "interface", then -Xshare:dump). Best effort: without
-    it the JVM starts from the JDK's default archive."""
+    one run of the shim answering "open" and "interface", the latter timed on the CPU clock so the
+    classes that read it (grader_shim.CallTime) are archived too, then -Xshare:dump). Best effort:
+    without it the JVM starts from the JDK's default archive."""
     cp = str(work / "api.jar")            # CDS archives only classes from jars
     java = str(home / "bin" / "java")
     tmp = work / f"app.jsa.{os.getpid()}"
     try:
         subprocess.run([java, "-XX:DumpLoadedClassList=" + str(work / "classes.lst"), "-cp", cp, SHIM_MAIN, bridge],
-                       input=wire.encode({"open": {}, "id": 1}) + wire.encode({"method": "interface", "id": 2}),
+                       input=wire.encode({"open": {}, "id": 1}) + wire.encode({"method": "interface", "id": 2, **CPU_TIMED}),
                        capture_output=True, timeout=120, check=True)
         subprocess.run([java, "-Xshare:dump", "-XX:SharedClassListFile=" + str(work / "classes.lst"),
                         "-XX:SharedArchiveFile=" + str(tmp), "-cp", cp], capture_output=True, timeout=300, check=True)

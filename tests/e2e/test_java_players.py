@@ -3,6 +3,7 @@ bundled Java example, and a league mixing Java and Python players."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -193,3 +194,41 @@ def test_every_public_class_of_the_course_framework_compiles_and_plays(tmp_path,
     result = cli("check", tmp_path / "framework", "--assignment", "bohnenspiel")
     assert "PASS  Compilation (javac)" in result.out, result.text
     assert "PASS  Legal moves" in result.out and result.status == 0, result.text
+
+
+TOLD = """package student_player;
+
+import bohnenspiel.BohnenspielBoardState;
+import bohnenspiel.BohnenspielMove;
+import bohnenspiel.BohnenspielPlayer;
+import grader_shim.CallTime;
+
+/** Says on its second move what the grader told it on its first two. */
+public class StudentPlayer extends BohnenspielPlayer {
+    private String first = null;
+
+    public StudentPlayer() { super("260000098"); }
+
+    public BohnenspielMove chooseMove(BohnenspielBoardState board_state) {
+        String told = CallTime.limitSeconds() + " s on the " + CallTime.clock() + " clock";
+        if (first != null) {
+            throw new RuntimeException("told first " + first + ", then " + told);
+        }
+        first = told;
+        return board_state.getLegalMoves().get(0);
+    }
+}
+"""
+
+
+def test_a_java_player_is_told_what_remains_of_its_first_move_allowance_then_the_move_limit(tmp_path, cli):
+    """In a game: the first move's limit is the course's 30 s less what start and setup used, a
+    later move's the course's 0.7 s, on its wall clock (tests/sandbox/test_java.py: both clocks)."""
+    (tmp_path / "told" / "student_player").mkdir(parents=True)
+    (tmp_path / "told" / "student_player" / "StudentPlayer.java").write_text(TOLD, encoding="utf-8")
+    result = cli("check", tmp_path / "told", "--assignment", "bohnenspiel")
+    said = re.findall(r"told first (\d+\.\d+) s on the (\w+) clock, then (\d+\.\d+) s on the (\w+) clock", result.out)
+    assert said, result.text
+    for first, first_clock, later, later_clock in said:
+        assert 0 < float(first) < 30 and float(later) == 0.7, result.out
+        assert first_clock == later_clock == "wall", result.out

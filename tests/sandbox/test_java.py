@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import time
 from pathlib import Path
 
@@ -209,6 +210,36 @@ def test_reflection_into_the_shim_finds_no_game_state(jplayer):
     seen = r.message.split("SAW ", 1)[1]
     fields = sorted(item.split("=")[0] for item in seen.split("; ") if item)
     assert fields == ["bohnenspiel.GraderBridge.ENTRY", "grader_shim.Main.MEMORY_EXIT"], seen
+
+
+TOLD = '''
+        java.lang.management.ThreadMXBean own = java.lang.management.ManagementFactory.getThreadMXBean();
+        long t = own.getCurrentThreadCpuTime();
+        while (own.getCurrentThreadCpuTime() - t < 50_000_000L) { }     // 0.05 s of its own CPU, on either clock
+        throw new RuntimeException("SAW " + grader_shim.CallTime.limitSeconds() + " " + grader_shim.CallTime.clock()
+                + " " + grader_shim.CallTime.leftSeconds());'''
+
+
+def told(r) -> tuple[float, str, float]:
+    """What a TOLD player said it was told: (limit, clock, left)."""
+    said = re.search(r"SAW (\S+) (\S+) (\S+)", r.message)
+    assert r.verdict is Verdict.ERROR and said, r
+    return float(said[1]), said[2], float(said[3])
+
+
+@pytest.mark.parametrize("clock", ["wall", "cpu"])
+def test_a_java_player_is_told_each_calls_limit_and_clock(jplayer, clock):
+    """What a course API that hands the agent its time needs, as a Python shim's
+    (tests/sandbox/test_clock_attribution.py): the first move is told what remains of the
+    first-move allowance (here 7.25 s), a later one the per-move limit, on the assignment's clock;
+    what is left after 0.05 s of the player's CPU is at most the limit less that."""
+    p = jplayer(TOLD, clock=clock, call_s=5.0)
+    limit, told_clock, left = told(move(p, soft=7.25))
+    assert (limit, told_clock) == (7.25, clock)
+    assert 0 < left <= 7.2
+    limit, told_clock, left = told(move(p))
+    assert (limit, told_clock) == (5.0, clock)
+    assert 0 < left <= 4.95
 
 
 def test_reading_the_console_does_not_touch_the_protocol(jplayer):

@@ -18,7 +18,8 @@ import java.util.Map;
  * then UTF-8 JSON, requests on stdin and replies on the descriptor that was stdout. The sandbox
  * wrote the "ready" frame before it started the JVM. System.out is pointed at stderr (the
  * captured output) and System.in at an empty stream before any student class loads, so printing
- * or reading the console never touches the protocol.
+ * or reading the console never touches the protocol. Each call's limit and clock (the request's
+ * "time") are noted in CallTime before the handler runs.
  * Usage: java grader_shim.Main <handler class>.
  */
 public final class Main {
@@ -79,6 +80,7 @@ public final class Main {
                 } else {
                     Object a = msg.get("args");
                     String method = String.valueOf(msg.get("method"));
+                    CallTime.begin(msg.get("time"));
                     reply.put("ok", handler.call(method, a instanceof Map ? (Map<String, Object>) a : new LinkedHashMap<>()));
                     if (firstTurnPending && method.equals("move")) {
                         forgetFirstTurnPaths(keep);
