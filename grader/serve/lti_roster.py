@@ -68,14 +68,18 @@ def account(db: Database, who: lti_store.Identity, name: str, email: str, role: 
         if role != user["role"]:
             raise IdentityRefused(f"The account for {email} is a {user['role']} here but the LMS {who.issuer} says "
                                   f"{role}, so it is not linked; nothing was changed.")
-        lti_store.bind(db, who, user["id"], ceiling=user["role"])
+        if not lti_store.bind(db, who, user["id"], ceiling=user["role"]):
+            raise IdentityRefused(f"The account for {email} was being linked to an LMS user at the same moment, "
+                                  f"so it is not linked; nothing was changed. Open the activity from the LMS again.")
     else:
         made = accounts.create(db, _login(who, email), name, email, role)
         user = accounts.by_login(db, made.login) if made else None
         if user is None:
             raise IdentityRefused(f"An account named {_login(who, email)} was made by someone else at the same "
                                   f"moment; open the activity from the LMS again.")
-        lti_store.bind(db, who, user["id"], ceiling=None)
+        if not lti_store.bind(db, who, user["id"], ceiling=None):
+            raise IdentityRefused(f"You were signing in from {who.issuer} twice at the same moment, so this one "
+                                  f"stopped; open the activity from the LMS again.")
     lti_store.update_person(db, user["id"], name or user["name"], email or user["email"], role)
     return accounts.by_id(db, user["id"]) or user
 

@@ -105,10 +105,11 @@ def bound_to(db: Database, user_id: int) -> dict | None:
     return db.one("SELECT * FROM lti_identities WHERE user_id = ?", (user_id,))
 
 
-def bind(db: Database, who: Identity, user_id: int, ceiling: str | None) -> None:
-    """Bind an account to the LMS user that made it (ceiling None) or adopted it by e-mail (its role then)."""
-    db.execute("INSERT INTO lti_identities (issuer, client_id, deployment_id, sub, user_id, ceiling) "
-               "VALUES (?, ?, ?, ?, ?, ?)", (*astuple(who), user_id, ceiling))
+def bind(db: Database, who: Identity, user_id: int, ceiling: str | None) -> bool:
+    """Bind an account to the LMS user that made it (ceiling None) or adopted it by e-mail (its role then).
+    False when another launch bound the account, or this LMS user, in the meantime: nothing was written."""
+    return db.execute("INSERT INTO lti_identities (issuer, client_id, deployment_id, sub, user_id, ceiling) "
+                      "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", (*astuple(who), user_id, ceiling)) == 1
 
 
 def update_person(db: Database, user_id: int, name: str, email: str, role: str) -> None:

@@ -166,3 +166,24 @@ def test_a_roster_line_naming_anothers_email_is_refused_and_the_rest_read(make_c
     assert "1 refused (The account for terry@uni.example.edu belongs to another LMS user" in text, text
     assert sorted((u["login"], u["name"], u["role"]) for u in db.query("SELECT * FROM users")) == [
         ("alice@uni.example.edu", "Alice", "student"), ("terry@uni.example.edu", "Terry Teacher", "instructor")]
+
+
+def test_two_lms_users_adopting_one_account_at_the_same_moment_is_a_sentence(make_config, monkeypatch):
+    """The second of two launches that both found the account unbound (each checked before the other
+    bound it) is refused in one sentence, not an error page, and leaves the first one's link alone."""
+    from grader.serve import accounts, lti_roster, lti_store
+
+    db = app_with(make_config, REAL + SECOND, FakeLms()).service.db
+    accounts.create(db, "carol", "Carol", "carol@uni.example.edu", password="carol-password")
+    first = lti_store.Identity(ISS, "grader-tool", "dep-1", "carol-1")
+    second = lti_store.Identity(OTHER, "other-client", "dep-2", "carol-2")
+    lti_roster.account(db, first, "Carol", "carol@uni.example.edu", "student")
+    monkeypatch.setattr(lti_store, "bound_to", lambda db, user_id: None)     # it looked before the first bound it
+    try:
+        lti_roster.account(db, second, "Carol", "carol@uni.example.edu", "student")
+    except lti_roster.IdentityRefused as refused:
+        assert "at the same moment" in str(refused) and "nothing was changed" in str(refused)
+    else:
+        raise AssertionError("the second LMS user was linked to an account already linked")
+    rows = db.query("SELECT issuer, sub FROM lti_identities")
+    assert rows == [{"issuer": ISS, "sub": "carol-1"}]
