@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -47,6 +48,8 @@ from . import build_cache
 from .builds import build_kind
 from .config import ProgramsConfig
 from .player_kinds import KINDS, RunJob, detect, program_needs
+
+log = logging.getLogger(__name__)
 
 SEEN = 4096                           # statuses kept per referee (each a position's few hundred bytes)
 SHIM = "sandbox.module_shim"          # the bootstrap's own module: a referee is a program, not a Python player
@@ -187,7 +190,21 @@ class RefereeProgram:
 
     def sync(self, seed: int, params: dict, moves: list[JSON]) -> dict | None:
         """Bring the process to the position after `moves` from the start of (seed, params); the status
-        of that position when moves were played to get there, else None (it was there already)."""
+        of that position when moves were played to get there, else None (it was there already).
+        A process kept from earlier games that fails here is given one successor, which replays the
+        moves from the start: it may have ended while it waited, unasked (a kill from outside, the
+        machine), and its state is the move history. A fresh one that fails is the grader's failure."""
+        with self.lock:
+            kept = self.proc is not None and self.pid == os.getpid()     # started for an earlier request
+            try:
+                return self._sync(seed, params, moves)
+            except RefereeFailed as failed:
+                if not kept:
+                    raise
+                log.warning("%s; a new process replays the game's %d moves", failed, len(moves))
+                return self._sync(seed, params, moves)
+
+    def _sync(self, seed: int, params: dict, moves: list[JSON]) -> dict | None:
         with self.lock:
             key = json.dumps(params, sort_keys=True)
             if self.proc is not None and self.pid == os.getpid() and self.at is not None \

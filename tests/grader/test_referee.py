@@ -6,8 +6,11 @@ naming the referee), never a student's loss."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -127,6 +130,31 @@ def test_a_referee_that_fails_mid_game_is_the_graders_failure_not_the_students(c
     assert "the grader's failure, not a player's" in result.detail
     assert "\n" not in result.detail and len(re.findall(r"\.( |$)", result.detail)) <= 2, result.detail
     assert not any(p.incidents for p in result.players), [p.incidents for p in result.players]
+
+
+def test_a_referee_that_ended_while_it_waited_between_games_is_replaced(course, tmp_path):
+    """A referee killed from outside (another process, the machine) while it waits, unasked, between
+    games costs no game: the next game finds it gone and a new one replays the history. Before, the
+    next game was the grader's failure (a contract test's playouts failed so in CI, 2026-11-29)."""
+    first = game(course, tmp_path / "one", False, {"student_agent.py": PYTHON}, {"Main.java": JAVA})
+    assert first.infra_error is None, first.detail
+    ref = program(Connect4Game.referee)
+    assert ref.proc is not None and ref.proc.proc is not None
+    pid = ref.proc.proc.pid
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except PermissionError:
+        pytest.skip("this user may not signal the referee's process (its own uid)")
+    for _ in range(200):                        # gone, or a zombie its parent has not reaped yet
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                break
+        except (OSError, IndexError):
+            break
+        time.sleep(0.05)
+    second = game(course, tmp_path / "two", False, {"student_agent.py": PYTHON}, {"Main.java": JAVA})
+    assert second.infra_error is None, second.detail
+    assert (second.moves, second.points) == (first.moves, first.points)
 
 
 def test_the_state_is_the_move_history_so_copies_and_replays_are_free():
