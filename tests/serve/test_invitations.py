@@ -11,6 +11,7 @@ import io
 import re
 import threading
 import zipfile
+from contextlib import contextmanager
 from email import policy
 
 import pytest
@@ -225,12 +226,22 @@ class HeldSink(Sink):
         return await super().handle_DATA(server, session, envelope)
 
 
-def test_a_slow_mail_server_holds_no_other_page(make_config):
+@contextmanager
+def held_server():
+    """A mail server whose every message waits for `handler.release`; let go and stopped at the end."""
     handler = HeldSink()
     server = Controller(handler, hostname="127.0.0.1", port=_free_port())
     server.start()
     try:
-        teacher, _ = _teacher(make_config, port=server.port)
+        yield handler, server.port
+    finally:
+        handler.release.set()
+        server.stop()
+
+
+def test_a_slow_mail_server_holds_no_other_page(make_config):
+    with held_server() as (handler, port):
+        teacher, _ = _teacher(make_config, port=port)
         form = _send_form(_roster(teacher), "send-invitations")
         with teacher.client:                             # one event loop for every request, as under uvicorn
             sending = threading.Thread(target=teacher.client.post, args=("/teach/quoridor/invitations",),
@@ -240,19 +251,13 @@ def test_a_slow_mail_server_holds_no_other_page(make_config):
             assert teacher.client.get("/teach/quoridor").status_code == 200     # answered while the send waits
             handler.release.set()
             sending.join()
-    finally:
-        handler.release.set()
-        server.stop()
     assert handler.let_go, "the page waited for the mail server: the send blocked the event loop"
     assert handler.envelopes == [["cyril@example.edu"]]
 
 
 def test_a_double_click_sends_each_link_once(make_config):
-    handler = HeldSink()
-    server = Controller(handler, hostname="127.0.0.1", port=_free_port())
-    server.start()
-    try:
-        teacher, _ = _teacher(make_config, port=server.port)
+    with held_server() as (handler, port):
+        teacher, _ = _teacher(make_config, port=port)
         form = _send_form(_roster(teacher), "send-invitations")
         with teacher.client:
             first = threading.Thread(target=teacher.client.post, args=("/teach/quoridor/invitations",),
@@ -262,8 +267,5 @@ def test_a_double_click_sends_each_link_once(make_config):
             second = _outcomes(teacher.client.post("/teach/quoridor/invitations", data=form).text)
             handler.release.set()
             first.join()
-    finally:
-        handler.release.set()
-        server.stop()
     assert second["cyril"] == "Not sent: another request is sending this link right now."
     assert handler.envelopes == [["cyril@example.edu"]]
