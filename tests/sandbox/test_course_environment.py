@@ -46,6 +46,9 @@ AGENT = """
             # what real agents do: roll games out in the course's World with the random agent
             with all_logging_disabled():
                 world = World("random_agent", "random_agent", board_size=chess_board.shape[0])
+                while world.initial_end:          # as the course's simulator: a random board may
+                    world = World("random_agent", "random_agent",   # start decided, and the random
+                                  board_size=chess_board.shape[0])  # agent loops on a walled-in cell
                 for _ in tqdm(range(3), disable=False):
                     if world.step()[0]:
                         break
