@@ -105,6 +105,11 @@ class Assignment:
                 **({"course_env": env.versions} if (env := self.course_env()) is not None else {})}
 
     @property
+    def sparring(self) -> dict[str, Path]:
+        """The course's sparring players by name (config `sparring`): played against on request, never graded."""
+        return {name: self.base / where for name, where in self.config.sparring.items()}
+
+    @property
     def clock(self) -> str:
         """What move limits measure: the config's `limits.clock`, else what the course's harness timed."""
         return self.config.limits.clock or self.ruleset.defaults.clock

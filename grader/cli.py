@@ -320,8 +320,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a match between two submissions or built-ins")
     p.add_argument("a")
-    p.add_argument("b", nargs="?", help="the opponent: a submission, or one of the course's built-in players by name "
-                                        "(grader play mine.py random); not with --from: the recorded game's plays again")
+    p.add_argument("b", nargs="?", help="the opponent: a submission, or one of the course's players by name: a "
+                                        "built-in (grader play mine.py random) or a sparring player the course "
+                                        "ships (sparring:NAME); not with --from: the recorded game's plays again")
     p.add_argument("--assignment")
     p.add_argument("--games", type=int, default=2)
     p.add_argument("--seed", type=int)

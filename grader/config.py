@@ -12,6 +12,7 @@ assignment is loaded (grader/config_checks.py, called by grader/assignment.py).
 from __future__ import annotations
 
 import ipaddress
+import re
 import string
 from email.utils import parseaddr
 from pathlib import Path
@@ -188,6 +189,9 @@ class SandboxConfig(Strict):
         return list(dict.fromkeys(value))
 
 
+SPARRING_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+
+
 class AssignmentConfig(Strict):
     title: str = ""
     ruleset: str
@@ -208,6 +212,22 @@ class AssignmentConfig(Strict):
     public_names: bool | list[str] = False            # the public site's names: pseudonyms, all real names, or these ids
     similarity: SimilarityConfig | None = None        # run the similarity report with every `grader run`
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    sparring: dict[str, str] = Field(default_factory=dict)   # the course's sparring players: name -> file or folder
+
+    @field_validator("sparring")
+    @classmethod
+    def _sparring_inside_the_course(cls, value: dict[str, str]) -> dict[str, str]:
+        """Named as `grader play` takes them, and inside the course folder: the students' package
+        ships each at the same place beside its config."""
+        for name, where in value.items():
+            if not SPARRING_NAME.fullmatch(name):
+                raise ValueError(f"{name!r} is not a sparring player's name: letters, digits, '_' and '-' only "
+                                 f"(students type it: grader play mine.py sparring:NAME)")
+            rel = Path(where)
+            if rel.is_absolute() or ".." in rel.parts or not where.strip():
+                raise ValueError(f"{name}: {where!r} must be a path inside the course folder, relative to the "
+                                 f"config (the students' package ships it beside the config)")
+        return value
 
     @field_validator("penalties")
     @classmethod
@@ -495,6 +515,19 @@ def _check_ruleset_settings(path: Path, name: str, a: AssignmentConfig) -> None:
                 f"{path}: assignments.{name}.validation.stages.{stage}: is not a stage of "
                 f"{a.ruleset} (stages: {', '.join(sorted(known)) or 'none'}).")
     _check_builtins(path, name, a, ruleset)
+    _check_sparring(path, name, a, ruleset)
+
+
+def _check_sparring(path: Path, name: str, a: AssignmentConfig, ruleset) -> None:
+    """Every sparring player is there, and no name is also a built-in's (a bare name must mean one player)."""
+    for player, where in a.sparring.items():
+        if player in ruleset.players:
+            raise ConfigError(f"{path}: assignments.{name}.sparring.{player}: is also the name of a built-in "
+                              f"player of {a.ruleset}; give the sparring player another name.")
+        found = path.resolve().parent / where
+        if not found.exists():
+            raise ConfigError(f"{path}: assignments.{name}.sparring.{player}: {found} does not exist (paths are "
+                              f"relative to the config's folder).")
 
 
 def _check_builtins(path: Path, name: str, a: AssignmentConfig, ruleset) -> None:

@@ -69,8 +69,25 @@ def _metadata(project: dict) -> tuple[str, str, str]:
     return name, version, "\n".join(lines) + "\n"
 
 
-def write_wheel(out_dir: Path, config: Path, course_wheels: list[Path]) -> Path:
-    """The grader's wheel with `config` as its config.yaml and `course_wheels` beside it."""
+def shipped_files(shipped: dict[str, Path]) -> dict[str, bytes]:
+    """{path relative to the config: bytes} of the course files the config names (its sparring players),
+    folders walked; a link is refused, since a package ships files, never what a link points at."""
+    out: dict[str, bytes] = {}
+    for rel, source in sorted(shipped.items()):
+        paths = [source] if source.is_file() or source.is_symlink() else sorted(source.rglob("*"))
+        for path in paths:
+            inside = Path(rel) / path.relative_to(source) if path != source else Path(rel)
+            if path.is_symlink():
+                raise PackageProblem(f"{path} is a symbolic link: the students' package ships the course's files "
+                                     f"as they are, so replace it by the file it points at.")
+            if path.is_file() and not SKIPPED & set(inside.parts) and path.suffix != ".pyc":
+                out[inside.as_posix()] = path.read_bytes()
+    return out
+
+
+def write_wheel(out_dir: Path, config: Path, course_wheels: list[Path], shipped: dict[str, Path] | None = None) -> Path:
+    """The grader's wheel with `config` as its config.yaml, `course_wheels` beside it, and the course files
+    the config names (`shipped`: {path relative to the config: where it is now}) at the same places."""
     pyproject = PROJECT / "pyproject.toml"
     if not pyproject.is_file():
         raise PackageProblem(f"{PROJECT} is an installed copy, not the project's source (no pyproject.toml): "
@@ -86,6 +103,7 @@ def write_wheel(out_dir: Path, config: Path, course_wheels: list[Path]) -> Path:
             if path.is_file() and not SKIPPED & set(rel.parts) and path.suffix != ".pyc":
                 files[rel.as_posix()] = path.read_bytes()
     files[f"{data}/config.yaml"] = config.read_bytes()
+    files.update({f"{data}/{rel}": body for rel, body in shipped_files(shipped or {}).items()})
     for wheel in course_wheels:
         files[f"{data}/{WHEELS_DATA_DIR[-1]}/{wheel.name}"] = wheel.read_bytes()
     scripts = project.get("scripts", {})
@@ -116,8 +134,10 @@ def platform_note(wheels: list[str], what: str, elsewhere: str) -> str | None:
 
 def build(assignment_name: str, config: Path, requirements: Path | None, out: Path, *,
           find_links: tuple[Path, ...] = (), no_index: bool = False, dependencies: bool = True,
+          shipped: dict[str, Path] | None = None,
           say: Callable[[str], None] = lambda line: None) -> StudentPackage:
-    """The zip for students of `assignment_name`: the course's config and packages, installable offline."""
+    """The zip for students of `assignment_name`: the course's config, the files it names (`shipped`, as
+    `write_wheel` takes them) and its packages, installable offline."""
     index = [*(["--no-index"] if no_index else []), *[f"--find-links={p}" for p in find_links]]
     with tempfile.TemporaryDirectory(prefix="grader-student-package-") as tmp:
         work = Path(tmp)
@@ -130,7 +150,7 @@ def build(assignment_name: str, config: Path, requirements: Path | None, out: Pa
         course_wheels = sorted(course.glob("*.whl"))
         folder = work / f"{assignment_name}-for-students"
         say(f"Writing the grader's wheel with {config} and {len(course_wheels)} course wheel(s).")
-        wheel = write_wheel(folder, config, course_wheels)
+        wheel = write_wheel(folder, config, course_wheels, shipped)
         notes: list[str | None] = [platform_note([w.name for w in course_wheels], "The course's packages",
                                "the first check downloads them (needs the network once)")]
         deps: list[str] = []

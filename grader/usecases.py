@@ -32,6 +32,7 @@ from . import new_game as new_game_scaffold
 from .assignment import Assignment
 from .autograder_zip import VISIBILITIES, AutograderProblem, build_autograder
 from .builds import available
+from .config import load_config
 from .feedback import verdict
 from .grading import Grade
 from .job_bound import JobBound
@@ -217,15 +218,34 @@ class PlayedGame:
     result: GameResult
 
 
+def course_opponents(assignment: Assignment) -> dict[str, str]:
+    """{how `grader play` and a practice request name it: its label} of every player the course offers
+    to play against: the ruleset's built-ins (`builtin:NAME`), then the course's sparring players
+    (`sparring:NAME`, config `sparring`). None of them is ever graded."""
+    return {**{f"builtin:{name}": f"{name} (built-in)" for name in assignment.ruleset.players},
+            **{f"sparring:{name}": f"{name} (the course's sparring player)" for name in assignment.sparring}}
+
+
 def entrant(assignment: Assignment, spec: str) -> Submission:
-    """A submission path, or a built-in player by name (`builtin:NAME` or the bare name)."""
-    name = spec.split(":", 1)[1] if spec.startswith("builtin:") else spec
-    if not Path(spec).exists() and name in assignment.ruleset.players:
+    """A submission path, or one of the course's players by name: a built-in (`builtin:NAME`) or a
+    sparring player (`sparring:NAME`), or the bare name of either."""
+    prefix, _, name = spec.partition(":") if spec.startswith(("builtin:", "sparring:")) else ("", "", spec)
+    if not Path(spec).exists() and prefix in ("", "builtin") and name in assignment.ruleset.players:
         return builtin(assignment.ruleset, name)
+    if not Path(spec).exists() and prefix in ("", "sparring") and name in assignment.sparring:
+        sub = _staged_entrant(assignment, assignment.sparring[name], spec)
+        sub.id, sub.name = f"sparring:{name}", course_opponents(assignment)[f"sparring:{name}"]
+        return sub
     if not Path(spec).exists():
+        sparring = f"; sparring players: {', '.join(assignment.sparring)}" if assignment.sparring else ""
         raise Refused(f"{spec}: no such submission, and {assignment.ruleset.name} has no built-in player "
-                      f"of that name (built-ins: {', '.join(assignment.ruleset.players)}).")
-    sub = stage(assignment, Path(spec))
+                      f"of that name (built-ins: {', '.join(assignment.ruleset.players)}{sparring}).")
+    return _staged_entrant(assignment, Path(spec), spec)
+
+
+def _staged_entrant(assignment: Assignment, path: Path, spec: str) -> Submission:
+    """A player staged as the assignment accepts it, or Refused with why; interactive programs play no games."""
+    sub = stage(assignment, path)
     if sub.problem:
         raise Refused(f"{spec}: {sub.problem}")
     try:
@@ -683,11 +703,19 @@ def package_for_students(assignment: Assignment, config_path: Path, out: Path | 
     target = out or Path(f"{assignment.name}-for-students.zip")
     try:
         return student_package.build(assignment.name, Path(config_path), assignment.ruleset.requirements, target,
-                                     find_links=find_links, no_index=no_index, dependencies=dependencies, say=say)
+                                     find_links=find_links, no_index=no_index, dependencies=dependencies,
+                                     shipped=_sparring_of_every_assignment(Path(config_path)), say=say)
     except student_package.PackageProblem as exc:
         raise Refused(str(exc)) from None
     except (OSError, subprocess.SubprocessError) as exc:
         raise Refused(f"cannot write {target}: {exc}.") from None
+
+
+def _sparring_of_every_assignment(config_path: Path) -> dict[str, Path]:
+    """{path relative to the config: where it is} of every assignment's sparring players: the students'
+    copy of the config names them all, and a config naming a missing one does not load."""
+    config, base = load_config(config_path)
+    return {where: base / where for a in config.assignments.values() for where in a.sparring.values()}
 
 
 NEEDS_HUMAN = ("needs a human: the grader could not read the program's output; a TA grades it from the transcript "

@@ -1,5 +1,5 @@
 """Practice matches: a student's latest passing upload against a classmate who opted in (named by the
-league's pseudonym) or a built-in, a few seat-swapped games (`serve.practice.games`), never graded.
+league's pseudonym), a built-in or a course's sparring player, a few seat-swapped games (`serve.practice.games`), never graded.
 
 Why a table and a folder of their own (`practice_matches`, `<data_dir>/practice/<id>/`): the league,
 its grades and standings, and the similarity and collusion checks read `uploads` and the league's
@@ -120,7 +120,7 @@ def opponents(db: Database, assignment, data_dir: Path, settings, user_id: int) 
     mode = settings.practice.opponents
     if mode == "off":
         return []
-    out = [(f"builtin:{name}", f"{name} (built-in)") for name in assignment.ruleset.players]
+    out = list(usecases.course_opponents(assignment).items())
     if mode == "classmates":
         out += [(name, name) for name in sorted(classmates(db, assignment, data_dir, user_id))]
     return out
@@ -129,7 +129,7 @@ def opponents(db: Database, assignment, data_dir: Path, settings, user_id: int) 
 # ------------------------------------------------------------------ asking for a match
 def request(db: Database, assignment, data_dir: Path, settings, user: dict, choice: str) -> dict:
     """Queue a match of the student's latest passing upload against `choice` (a built-in as
-    `builtin:NAME`, or a classmate's pseudonym); the row as stored, or PracticeRefused with why."""
+    `builtin:NAME`, a sparring player as `sparring:NAME`, or a classmate's pseudonym); the row as stored, or PracticeRefused with why."""
     rules = settings.practice
     if rules.opponents == "off":
         raise PracticeRefused("Practice matches are turned off for this course.", 403)
@@ -138,13 +138,15 @@ def request(db: Database, assignment, data_dir: Path, settings, user: dict, choi
         raise PracticeRefused(f"You have no passing upload for {assignment.title} yet; a practice match plays "
                               f"your latest passing upload.")
     opponent_user: int | None = None
-    if choice.startswith("builtin:"):
-        name = choice.removeprefix("builtin:")
-        if name not in assignment.ruleset.players:
-            raise PracticeRefused(f"{assignment.title} has no built-in player called {name}.", 404)
-        label = f"{name} (built-in)"
+    course_players = usecases.course_opponents(assignment)
+    if choice.startswith(("builtin:", "sparring:")):
+        if choice not in course_players:
+            raise PracticeRefused(f"{assignment.title} has no built-in or sparring player called "
+                                  f"{choice.partition(':')[2]}.", 404)
+        label = course_players[choice]
     elif rules.opponents == "builtins":
-        raise PracticeRefused("This course allows practice against its built-in players only.", 403)
+        raise PracticeRefused("This course allows practice against its own players only: the built-in and "
+                              "sparring players.", 403)
     else:
         found = classmates(db, assignment, data_dir, user["id"]).get(choice)
         if found is None:
@@ -274,7 +276,8 @@ def _played(ctx, job: dict) -> dict:
     theirs = job["opponent"]
     if job["opponent_user"] is not None:
         if rules.opponents != "classmates":
-            raise Cannot("The course now allows practice against its built-in players only.")
+            raise Cannot("The course now allows practice against its own players only: the built-in and "
+                         "sparring players.")
         if not opted_in(ctx.db, job["opponent_user"]):
             raise Cannot(f"{job['opponent_name']} withdrew from practice before the match was played.")
         latest = latest_passing(ctx.db, job["opponent_user"], assignment.name)

@@ -14,8 +14,8 @@ from starlette.routing import Route
 from . import practice
 from .site_file import site_file
 
-MODES = {"classmates": "classmates who offer their player, or the built-in players",
-         "builtins": "the built-in players", "off": "nobody: the course has turned practice off"}
+MODES = {"classmates": "classmates who offer their player, or the course's built-in and sparring players",
+         "builtins": "the course's built-in and sparring players", "off": "nobody: the course has turned practice off"}
 
 
 def practice_page(svc, request: Request, form) -> Response:

@@ -41,13 +41,17 @@ def _tiny_wheel(folder: Path) -> Path:
 
 
 def _course(folder: Path) -> Path:
+    """A course folder with a sparring player (`sparring/strong/`), which the students' package ships."""
     folder.mkdir(parents=True)
     (folder / "submissions" / "quoridor").mkdir(parents=True)
+    (folder / "sparring" / "strong").mkdir(parents=True)
+    shutil.copy(ROOT / "rulesets" / "quoridor" / "players" / "random" / "player.py",
+                folder / "sparring" / "strong" / "player.py")
     config = folder / "config.yaml"
     config.write_text("# COMP 424's own config\n" + yaml.safe_dump({"assignments": {"quoridor": {
         "ruleset": "quoridor", "title": TITLE, "submissions": "submissions/quoridor",
-        "game": {"sizex": 5, "sizey": 5}, "limits": {"move_s": 3.5}, "validation": {"smoke_games": 1}}}}),
-        encoding="utf-8")
+        "game": {"sizex": 5, "sizey": 5}, "limits": {"move_s": 3.5}, "validation": {"smoke_games": 1},
+        "sparring": {"strong": "sparring/strong"}}}}), encoding="utf-8")
     return config
 
 
@@ -84,7 +88,9 @@ def test_the_cli_packs_the_courses_config_not_the_demos(tmp_path, capsys, monkey
     folder = unpacked / "quoridor-for-students"
     with zipfile.ZipFile(next(folder.glob("game_grader-*.whl"))) as zf:
         shipped = zf.read(next(n for n in zf.namelist() if n.endswith("/share/game-grader/config.yaml")))
+        sparring = [n for n in zf.namelist() if "/share/game-grader/sparring/" in n]
     assert shipped.decode().splitlines()[0] == "# COMP 424's own config"
+    assert [n.split("/share/game-grader/")[1] for n in sparring] == ["sparring/strong/player.py"]
     assert "pip install" in (folder / "INSTALL.txt").read_text()
     assert "dependencies are not in the zip" in out
 
@@ -118,6 +124,9 @@ def test_the_package_installs_offline_checks_with_the_courses_config_and_builds_
     proc = subprocess.run([str(bin_dir / "grader"), "check", "player.py"], cwd=work, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and TITLE in proc.stdout, proc.stdout + proc.stderr
+    proc = subprocess.run([str(bin_dir / "grader"), "play", "player.py", "sparring:strong", "--games", "1"],
+                          cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "strong (the course's sparring player)" in proc.stdout, proc.stdout + proc.stderr
 
     build = ("import sys; from pathlib import Path; from grader.course_env import course_env; "
              "e = course_env(Path(sys.argv[1])); print(e.header()); sys.path.insert(0, str(e.path)); "
@@ -133,3 +142,15 @@ def test_the_demo_config_is_not_packed_for_students(capsys):
     status = main(["--config", str(ROOT / "config.yaml"), "package-for-students", "quoridor"])
     said = capsys.readouterr().err
     assert status == 2 and "demo's config" in said and "nothing was made" in said, said
+
+
+def test_a_link_inside_a_sparring_player_is_refused_not_followed(tmp_path, capsys, monkeypatch):
+    """The package ships the course's files, never what a link points at (here a private key)."""
+    config = _course(tmp_path / "course")
+    secret = tmp_path / "private-key"
+    secret.write_text("not for students\n")
+    (config.parent / "sparring" / "strong" / "notes.txt").symlink_to(secret)
+    monkeypatch.chdir(config.parent)
+    assert main(["package-for-students", "quoridor", "--without-dependencies", "--no-index"]) == 2
+    said = capsys.readouterr().err
+    assert "notes.txt is a symbolic link" in said and not (config.parent / "quoridor-for-students.zip").exists()

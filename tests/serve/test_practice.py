@@ -219,11 +219,11 @@ def test_practice_off_or_builtins_only_is_respected(service):
     page = site.client.get("/a/quoridor/practice").text
     assert 'value="builtin:random"' in page and f'value="{name}"' not in page and "Offer my player" not in page
     r = _ask(site, name)
-    assert r.status_code == 403 and "built-in players only" in r.text
+    assert r.status_code == 403 and "its own players only" in r.text
     assert _ask(site, "builtin:random").status_code == 303
     Worker(service.config).run_once()
     row = practice.by_id(service.database, waiting)
-    assert row["status"] == "failed" and "built-in players only" in row["reason"]
+    assert row["status"] == "failed" and "its own players only" in row["reason"]
 
     service.config.write_text(text.replace("  lease_s: 3\n", "  lease_s: 3\n  practice: {opponents: 'off'}\n"))
     app = create_app(service.config)
@@ -280,3 +280,30 @@ def test_a_match_replays_in_the_league_viewer_for_its_student_and_staff_only(ser
         for path in (viewer, f"/practice/{match_id}/site/games/{shard}.js"):     # another student: refused
             refused = bob.client.get(path)
             assert refused.status_code == 404 and "No such practice match" in refused.text
+
+
+def test_a_courses_sparring_player_is_offered_and_played(service):
+    """The config's `sparring` players are offered beside the built-ins and play like them; a name the
+    course does not list is refused (issue 43: the course's public sparring players)."""
+    from grader.serve import practice
+    from grader.serve.app import create_app
+    from grader.serve.worker import Worker
+    from tests.serve.conftest import Site
+
+    strong = service.config.parent / "sparring" / "strong"
+    strong.mkdir(parents=True)
+    (strong / "player.py").write_bytes(GOOD.read_bytes())
+    text = service.config.read_text()
+    service.config.write_text(text.replace("    penalties:", "    sparring: {strong: sparring/strong}\n    penalties:", 1))
+    _passing(service, "alice")
+    site = Site(create_app(service.config))
+    assert site.login("alice", "alice-password").status_code == 303
+    page = site.client.get("/a/quoridor/practice").text
+    assert 'value="builtin:random"' in page and 'value="sparring:strong"' in page, page
+    r = _ask(site, "sparring:nope")
+    assert r.status_code == 404 and "no built-in or sparring player called nope" in r.text
+    match_id = _match_id(_ask(site, "sparring:strong"))
+    Worker(service.config).run_once()
+    row = practice.by_id(service.database, match_id)
+    assert row["status"] == "done", row
+    assert "sparring player" in row["opponent_name"] and "Game 2" in site.client.get(f"/practice/{match_id}").text
