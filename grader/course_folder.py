@@ -110,6 +110,7 @@ def assignment_block(name: str) -> str:
         (f"    # penalties: {{deadline: '{deadline_placeholder()}', upload_limit: 10, upload_penalty: 0.1, "
          f"late_penalty: 0.5}}   # the deadline with its zone"),
         _line("sandbox", {"require": []}, "protections grading needs (names from `grader doctor`: memory, uid, …)"),
+        _line("sparring", {}, "players students may play against, never graded: {name: folder here}"),
     ]
     similarity = _line("similarity", {"skeleton": skeleton}, "similar code, after every `grader run` (instructor only)")
     lines.append(similarity if "similarity" in bundled else "    # " + similarity.strip())
