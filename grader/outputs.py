@@ -17,7 +17,7 @@ from .assignment import Assignment
 from .feedback import student_feedback
 from .grading import Grade
 from .grading import compute_grades as grade
-from .league import LeagueRun
+from .league import LeagueRun, failed_check
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .penalties import apply_penalties
 from .pseudonyms import pseudonym, pseudonyms
@@ -290,8 +290,7 @@ def needs_human(v: dict[str, Any] | None) -> str | None:
 
 def _failed_validation(v: dict[str, Any] | None, limit: int = 160) -> str:
     """Which required stage failed and its sentence (cut short), so the standings say why."""
-    check = next((c for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
-                  and not c.get("informational")), None)
+    check = failed_check(v)
     if check is None:
         return "failed validation at the interface stage"
     why = " ".join(str(check.get("message") or "").split())
