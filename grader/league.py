@@ -12,6 +12,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -83,16 +84,33 @@ def validation_key(assignment: Assignment, sub: Submission) -> str:
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def check_document(assignment: Assignment, sub: Submission, report: ValidationReport) -> dict:
+    """A check's verdict as it is kept: its report with the key of what it checked (`validation_key`),
+    so that a league given it (`validate_all`'s `checked`) knows whether it judged these very bytes
+    under these very settings."""
+    return report.to_json() | {"key": validation_key(assignment, sub)}
+
+
 def validate_all(assignment: Assignment, subs: list[Submission], store: Store, factory=None,
-                 on_progress=None, on_stage=None) -> tuple[dict[str, dict], list[str]]:
-    """Validate what changed, reuse the rest; returns (validation docs by id, ids validated now)."""
+                 on_progress=None, on_stage=None, checked: Mapping[str, dict] | None = None,
+                 ) -> tuple[dict[str, dict], list[str]]:
+    """Validate what changed, reuse the rest; returns (validation docs by id, ids new to the store).
+    `checked`: verdicts already given to these submissions, by id (`check_document`: the upload
+    service's, which the student has seen). One submission gets one verdict: a verdict whose key is
+    this submission's under these settings is its validation, never checked again with another seed."""
     known = {r.id: r for r in store.submissions(assignment.name)}
     docs: dict[str, dict] = {}
     todo: list[Submission] = []
+    given: list[tuple[Submission, dict]] = []
     for sub in subs:
         rec = known.get(sub.id)
         key = validation_key(assignment, sub)
-        if rec and rec.validation_json and json.loads(rec.validation_json).get("key") == key:
+        seen = (checked or {}).get(sub.id)
+        if seen is not None and seen.get("key") == key:
+            docs[sub.id] = seen | {"submission": sub.id}
+            if not (rec and rec.validation_json and json.loads(rec.validation_json) == docs[sub.id]):
+                given.append((sub, docs[sub.id]))
+        elif rec and rec.validation_json and json.loads(rec.validation_json).get("key") == key:
             docs[sub.id] = json.loads(rec.validation_json)
         else:
             todo.append(sub)
@@ -108,19 +126,31 @@ def validate_all(assignment: Assignment, subs: list[Submission], store: Store, f
             #                                 with a fresh one; a second failure stops the run (usecases.run)
             return sub, validate(assignment, sub, factory=factory, on_stage=told, workers=per_submission)
 
+    for sub, doc in given:
+        _keep(assignment, store, sub, doc)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for sub, report in pool.map(run, todo):
-            doc = report.to_json() | {"key": validation_key(assignment, sub)}
-            docs[sub.id] = doc
-            status = "valid" if report.passed else "failed"
-            detail = "" if report.passed else f"failed validation: {report.failed_stage or 'interface'}"
-            store.upsert_submission(SubmissionRecord(
-                assignment=assignment.name, id=sub.id, name=sub.display_name, path=str(sub.source),
-                content_hash=sub.content_hash, status=status, status_detail=detail,
-                validation_json=json.dumps(doc), validated_at=time.time()))
+            docs[sub.id] = check_document(assignment, sub, report)
+            _keep(assignment, store, sub, docs[sub.id])
             if on_progress:
                 on_progress(sub, report, len(todo))
-    return docs, [s.id for s in todo]
+    return docs, [s.id for s in todo] + [s.id for s, _ in given]
+
+
+def failed_check(doc: dict | None) -> dict | None:
+    """The first required stage a stored verdict failed (None when none did)."""
+    return next((c for c in (doc or {}).get("checks") or [] if c["required"] and not c["passed"]
+                 and not c.get("informational")), None)
+
+
+def _keep(assignment: Assignment, store: Store, sub: Submission, doc: dict) -> None:
+    """One submission's verdict into the store, where the next run finds it."""
+    failed = failed_check(doc)
+    store.upsert_submission(SubmissionRecord(
+        assignment=assignment.name, id=sub.id, name=sub.display_name, path=str(sub.source),
+        content_hash=sub.content_hash, status="valid" if doc.get("passed") else "failed",
+        status_detail="" if doc.get("passed") else f"failed validation: {failed['name'] if failed else 'interface'}",
+        validation_json=json.dumps(doc), validated_at=time.time()))
 
 
 def _schedule(assignment: Assignment, ids: list[str], builtins: list[str]) -> list[sched.GameSpec]:
@@ -152,8 +182,10 @@ def _dedupe(specs: list[sched.GameSpec]) -> list[sched.GameSpec]:
 
 
 def run_league(assignment: Assignment, fresh: bool = False, executor: Executor | None = None,
-               factory=None, progress: bool = True, console=None) -> LeagueRun:
-    """Validate, play every game not already in the store, compute standings. Resumable."""
+               factory=None, progress: bool = True, console=None,
+               checked: Mapping[str, dict] | None = None) -> LeagueRun:
+    """Validate, play every game not already in the store, compute standings. Resumable.
+    `checked`: verdicts the submissions already have, by id (`validate_all`)."""
     t0 = time.perf_counter()
     assignment.reports_dir.mkdir(parents=True, exist_ok=True)
     store = Store(assignment.store_path)
@@ -168,8 +200,8 @@ def run_league(assignment: Assignment, fresh: bool = False, executor: Executor |
             if sub.problem:
                 _say(console, f"  {sub.id}: {sub.problem}")
         shown = ValidationProgress(console if progress else None)
-        validations, changed = validate_all(assignment, subs, store, factory=factory,
-                                            on_progress=shown.finished, on_stage=shown.stage)
+        validations, changed = validate_all(assignment, subs, store, factory=factory, on_progress=shown.finished,
+                                            on_stage=shown.stage, checked=checked)
         records = {r.id: r for r in store.submissions(assignment.name)}
         disq = {i: r.status_detail for i, r in records.items() if r.status == "disqualified"
                 and r.content_hash == next((s.content_hash for s in subs if s.id == i), None)}

@@ -17,7 +17,7 @@ from .assignment import Assignment
 from .feedback import student_feedback
 from .grading import Grade
 from .grading import compute_grades as grade
-from .league import LeagueRun
+from .league import LeagueRun, failed_check
 from .lms.export import write_grades_csv as write_plain_grades_csv
 from .penalties import apply_penalties
 from .pseudonyms import pseudonym, pseudonyms
@@ -133,7 +133,7 @@ class Naming:
 
 def submission_status(run: LeagueRun, sid: str) -> tuple[Status, str]:
     """(status, why) of one entrant: disqualified, built-in, failed (with the failing stage),
-    needing a human, or valid."""
+    needing a human, or valid. `why` is shown beside the status, so it never repeats it."""
     v = run.validations.get(sid)
     if sid in run.disqualified:
         return "disqualified", run.disqualified[sid]
@@ -146,7 +146,7 @@ def submission_status(run: LeagueRun, sid: str) -> tuple[Status, str]:
     if unread:
         return NEEDS_HUMAN, unread
     if not v.get("passed"):
-        return "failed", _failed_validation(v)
+        return "failed", _failed_validation(v, beside_status=True)
     return "valid", ""
 
 
@@ -288,16 +288,16 @@ def needs_human(v: dict[str, Any] | None) -> str | None:
     return check["message"] if check else None
 
 
-def _failed_validation(v: dict[str, Any] | None, limit: int = 160) -> str:
-    """Which required stage failed and its sentence (cut short), so the standings say why."""
-    check = next((c for c in (v or {}).get("checks", []) if c["required"] and not c["passed"]
-                  and not c.get("informational")), None)
-    if check is None:
-        return "failed validation at the interface stage"
-    why = " ".join(str(check.get("message") or "").split())
+def _failed_validation(v: dict[str, Any] | None, limit: int = 160, beside_status: bool = False) -> str:
+    """Which required stage failed and its sentence (cut short), so the standings say why. Shown
+    `beside_status` (which already says "failed"), it does not say "failed" again."""
+    check = failed_check(v)
+    stage = check["name"] if check else "interface"
+    why = " ".join(str((check or {}).get("message") or "").split())
     if len(why) > limit:
         why = why[:limit - 1].rstrip() + "…"
-    return f"failed validation at the {check['name']} stage" + (f": {why}" if why else "")
+    lead = f"at the {stage} stage of validation" if beside_status else f"failed validation at the {stage} stage"
+    return lead + (f": {why}" if why else "")
 
 
 def grades_of_run(assignment: Assignment, run: LeagueRun) -> dict[str, Grade]:

@@ -234,7 +234,7 @@ def _status(sub: dict) -> tuple[str, str]:
         failing = [c for c in _list(_dict(sub.get("validation")).get("checks"))
                    if isinstance(c, dict) and c.get("passed") is False]
         if failing:
-            detail = f"failed at {_text(failing[0].get('name')) or 'a check'}"
+            detail = f"at {_text(failing[0].get('name')) or 'a check'}"      # beside the status: "failed" once
     return status, detail or ""
 
 

@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 import subprocess
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -36,7 +36,7 @@ from .config import load_config
 from .feedback import verdict
 from .grading import Grade
 from .job_bound import JobBound
-from .league import LeagueRun, run_league
+from .league import LeagueRun, check_document, run_league
 from .lms import (
     CsvProblem,
     ImportRefused,
@@ -102,6 +102,12 @@ class CheckOutcome:
     def replay(self) -> str:
         """The sentence every door shows with the verdict: the seed, and how to run the same check again."""
         return self.report.replay
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The verdict as it is kept (the upload service's `verdict_json`), keyed by the bytes and the
+        settings it judged, so a league of the same submission keeps it (`grade_league`'s `checked`)."""
+        return check_document(self.assignment, self.submission, self.report)
 
     @property
     def note(self) -> str | None:
@@ -286,14 +292,17 @@ class LeagueOutcome:
 
 
 def grade_league(assignment: Assignment, *, fresh: bool = False, progress: bool = False,
-                 console: Console | None = None, site: bool = True) -> LeagueOutcome:
+                 console: Console | None = None, site: bool = True,
+                 checked: Mapping[str, dict[str, Any]] | None = None) -> LeagueOutcome:
     """Validate every submission, play the league, grade it, write results.json, grades.csv and the
-    sites; the similarity report too when the assignment asks for it."""
+    sites; the similarity report too when the assignment asks for it. `checked`: the verdicts the
+    submissions were already given, by id (`check_document`), which the league keeps rather than
+    checking the same bytes again with another seed."""
     problem = cannot_run(assignment) or unmet_requirements(assignment)
     if problem:
         raise Refused(problem)
     try:
-        run = run_league(assignment, fresh=fresh, progress=progress, console=console)
+        run = run_league(assignment, fresh=fresh, progress=progress, console=console, checked=checked)
     except EngineFailed as exc:             # twice while validating one submission (games retry on their own)
         raise Refused(f"The league stopped before its games, and blames no submission: {exc} "
                       f"Run it again.") from None
@@ -898,9 +907,10 @@ def job_stopped(assignment: Assignment, bound: JobBound, charged_s: float, wall_
     return None
 
 
-def stopped_document(assignment: Assignment, submission: str, stopped: JobStopped) -> dict[str, Any]:
-    """The verdict document of a check its player's own time stopped: one failed stage saying so."""
-    report = ValidationReport(submission=submission, max_points=sum(p.points for p in assignment.probes()
-                                                                    if not p.informational),
+def stopped_document(assignment: Assignment, sub: Submission, stopped: JobStopped) -> dict[str, Any]:
+    """The verdict document of a check its player's own time stopped: one failed stage saying so,
+    kept as any check's is (`check_document`), so the league keeps it too."""
+    report = ValidationReport(submission=sub.id, max_points=sum(p.points for p in assignment.probes()
+                                                                if not p.informational),
                               checks=[Check("bound", "The whole check's time", False, 0, 0, stopped.sentence)])
-    return report.to_json()
+    return check_document(assignment, sub, report)

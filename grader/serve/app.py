@@ -43,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import usecases
 from ..penalties import deadline_of
-from ..results_doc import ResultsDoc
+from ..results_doc import ResultsDoc, SubmissionRow
 from . import accounts, invitation_pages, invitations, lti, oidc, practice_pages, sessions, throttle, uploads
 from .context import ServeContext, secret_key
 from .league_folder import folder_name, league_assignment
@@ -467,14 +467,18 @@ def teach(svc: Service, request: Request, form) -> Response:
     svc.need_instructor(request)
     name = request.path_params["name"]
     a = svc.assignment(name)
+    results = svc.results(name)
+    graded = results is not None and any(s.get("grade") is not None for s in results.get("submissions", []))
     rows = []
     for s in accounts.students(svc.db):
         mine = uploads.of_user(svc.db, s["id"], name)
         done = [u for u in mine if u["status"] == "done"]
         best = max(done, key=lambda u: (u["points"] or 0, u["uploaded_at"]), default=None)
         rows.append({"student": s, "count": len(mine), "latest": mine[0] if mine else None, "best": best,
-                     "best_after": uploads.penalised(best, a.config.penalties) if best else None})
+                     "best_after": uploads.penalised(best, a.config.penalties) if best else None,
+                     "league": league_row(results, s["login"]) if results is not None and graded else None})
     return svc.page(request, "teach.html", a=a, name=name, rows=rows, runs=uploads.league_runs(svc.db, name),
+                    graded_at=results["assignment"].get("generated_at") if results is not None and graded else None,
                     grader_failed=uploads.grader_failed_count(svc.db, name),
                     message=request.query_params.get("m", ""), new_accounts=[])
 
@@ -637,10 +641,15 @@ def create_app(config_path: Path) -> SecurityHeaders:
     return outer
 
 
+def league_row(results: ResultsDoc, login: str) -> SubmissionRow | None:
+    """The student's row in the last league's results (its standing and grade), if they were in it."""
+    return next((s for s in results.get("submissions", []) if s["id"] == folder_name(login)), None)
+
+
 def own_games(results: ResultsDoc, login: str) -> list[dict]:
     """The student's games in the last league, with each opponent as the public site names them."""
     subs = results.get("submissions", [])
-    mine = next((s for s in subs if s["id"] == folder_name(login)), None)
+    mine = league_row(results, login)
     if mine is None:
         return []
     public = {s["id"]: s.get("public_name") or "another student" for s in subs}

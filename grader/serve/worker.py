@@ -21,6 +21,7 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, cast
 
@@ -50,8 +51,8 @@ def evaluate(assignment, upload: dict, on_stage: Callable[[str], None] | None = 
     outcome = usecases.check(assignment, Path(upload["path"]), sub_id=f"upload-{upload['id'][:8]}",
                              name=upload["filename"], on_stage=on_stage)
     sub, report = outcome.submission, outcome.report
+    doc = outcome.document
     sub.source = Path(upload["filename"])          # the page names the student's file, not the server's path
-    doc = report.to_json()
     return {"passed": int(bool(report.passed)), "points": report.points, "max_points": report.max_points,
             "verdict_text": verdict_text(assignment, sub, report), "verdict_json": json.dumps(doc),
             "grader_error": None}
@@ -171,16 +172,17 @@ class Worker(ServeContext):
 
     def _play_league(self, assignment, job: dict) -> str:
         league = league_assignment(assignment, self.data_dir)
-        passing, failing = gather_league_submissions(self.db, assignment, league.submissions_dir)
+        gathered = gather_league_submissions(self.db, assignment, league.submissions_dir)
         progress = Console(file=cast(IO[str], _ProgressFile(self.db, job["id"])), width=100, color_system=None)
-        progress.print(f"{passing} student(s) with a passing upload, {failing} whose uploads all failed "
-                       f"(listed with the reason, and in the grades)")
-        return usecases.grade_league(league, console=progress).run.summary_line()
+        progress.print(f"{gathered.passing} student(s) with a passing upload, {gathered.failing} whose uploads all "
+                       f"failed (listed with the reason, and in the grades)")
+        return usecases.grade_league(league, console=progress, checked=gathered.verdicts).run.summary_line()
 
 
 def _stopped_fields(assignment, job: dict, stopped: usecases.JobStopped) -> dict:
     """The verdict fields of an upload whose check was stopped at its bound by its player's own time."""
-    doc = usecases.stopped_document(assignment, f"upload-{job['id'][:8]}", stopped)
+    sub = usecases.stage(assignment, Path(job["path"]), f"upload-{job['id'][:8]}")
+    doc = usecases.stopped_document(assignment, sub, stopped)
     return {"passed": 0, "points": 0.0, "max_points": doc["max_points"], "verdict_text": stopped.sentence,
             "verdict_json": json.dumps(doc), "grader_error": None}
 
@@ -198,11 +200,20 @@ class _ProgressFile(io.TextIOBase):
         return len(text)
 
 
-def gather_league_submissions(db: Database, assignment, folder: Path) -> tuple[int, int]:
+@dataclass
+class Gathered:
+    """The uploads a league plays: how many pass and fail, and each one's verdict by league id."""
+
+    passing: int
+    failing: int
+    verdicts: dict[str, dict]       # the verdict the student was shown: the league keeps it
+
+
+def gather_league_submissions(db: Database, assignment, folder: Path) -> Gathered:
     """Every student's latest passing upload, or their latest upload when none passed, staged into
     `folder/<login>/` with its metadata: a student whose uploads all failed is in the league's
     results as failed validation, with the reason and the grade the policy gives, rather than
-    missing from the grades an instructor exports. Returns (passing, failing) counts."""
+    missing from the grades an instructor exports."""
     rows = db.query("SELECT u.*, s.login, s.name AS student_name FROM uploads u JOIN users s ON s.id = u.user_id "
                     "WHERE u.assignment = ? AND u.status = 'done' ORDER BY u.passed, u.uploaded_at",
                     (assignment.name,))
@@ -210,6 +221,7 @@ def gather_league_submissions(db: Database, assignment, folder: Path) -> tuple[i
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
+    verdicts: dict[str, dict] = {}
     for login, row in sorted(latest.items()):
         sub = usecases.stage(assignment, Path(row["path"]))
         if sub.staged is None:
@@ -223,11 +235,13 @@ def gather_league_submissions(db: Database, assignment, folder: Path) -> tuple[i
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(path, dest)
         target.mkdir(parents=True, exist_ok=True)
+        if row["verdict_json"]:
+            verdicts[target.name] = json.loads(row["verdict_json"])
         (target / ".submission.json").write_text(json.dumps({        # a login may be an e-mail: never a name
             "name": row["student_name"] or f"student {row['user_id']}", "login": login, "uploads": row["seq"],
             "uploaded_at": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(row["uploaded_at"]))}))
     passing = sum(1 for row in latest.values() if row["passed"])
-    return passing, len(latest) - passing
+    return Gathered(passing, len(latest) - passing, verdicts)
 
 
 def main(argv: list[str]) -> int:

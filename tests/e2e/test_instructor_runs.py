@@ -38,7 +38,7 @@ def test_hostile_players_do_not_stop_the_league_and_reruns_replay_only_what_chan
     assert rows["baseline_student"]["rank"] == 1 and rows["baseline_student"]["games"] == 6
     assert rows["exits"]["games"] == 6 and rows["interrupts"]["games"] == 6      # played, and lost
     assert rows["corrupt"]["status"] == "failed"
-    assert rows["corrupt"]["status_detail"] == ("failed validation at the interface stage: "
+    assert rows["corrupt"]["status_detail"] == ("at the interface stage of validation: "
                                                 "corrupt.zip was refused: it is not a readable zip archive.")
     assert "0 games reused, 12 played" in summary(first)
 
@@ -57,7 +57,7 @@ def test_hostile_players_do_not_stop_the_league_and_reruns_replay_only_what_chan
     assert standings.status == 0 and standings.out.startswith("Standings — ")
     corrupt_row = next(line for line in standings.out.splitlines() if line.split()[:1] == ["corrupt"])
     assert corrupt_row.split()[-2:] == ["failed", "[1]"]                   # the reason follows the table
-    assert ("[1] corrupt: failed validation at the interface stage: corrupt.zip was refused: "
+    assert ("[1] corrupt: at the interface stage of validation: corrupt.zip was refused: "
             "it is not a readable zip archive.") in standings.out
     (tmp_path / "out" / "results.json").write_text("{")
     damaged = cli("--config", config, "standings", "a")

@@ -7,6 +7,7 @@ from pathlib import Path
 from grader.assignment import resolve
 from grader.config import AssignmentConfig
 from grader.job_bound import JobBound
+from grader.submissions import Submission
 from grader.usecases import job_stopped, stopped_document
 
 
@@ -18,6 +19,6 @@ def test_the_players_own_time_is_blamed_on_the_player_and_a_slow_machine_on_the_
     assert over is not None and over.students and over.sentence.startswith("The check was stopped: your player used 101 s")
     slow = job_stopped(a, bound, charged_s=3.0, wall_s=2001.0)
     assert slow is not None and not slow.students and "machine was too slow" in slow.sentence
-    doc = stopped_document(a, "upload-x", over)
+    doc = stopped_document(a, Submission(id="upload-x", source=tmp_path), over)
     assert doc["passed"] is False and [c["name"] for c in doc["checks"]] == ["bound"]
     assert doc["max_points"] == sum(p.points for p in a.probes() if not p.informational)

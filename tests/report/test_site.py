@@ -481,3 +481,30 @@ def test_the_terminal_standings_show_the_ranking_number_and_each_grade_in_one_li
     text = out.export_text()
     assert "1620 ±620" in text
     assert f"  Alice: 72.4/100: {why}" in text.splitlines()
+
+
+def test_a_failed_submission_says_failed_once_in_the_terminal_standings_and_on_the_site(tmp_path, doc):
+    from rich.console import Console
+
+    from grader.league import LeagueRun
+    from grader.outputs import submission_status
+    from grader.terminal_views import print_standings
+
+    checks = [{"name": "expand_obstacles", "required": True, "passed": False, "informational": False,
+               "points": 0, "max_points": 1, "message": "22 of 74 positions answered wrongly.", "picture": None,
+               "svg": None}]
+    validation = {"passed": False, "points": 1, "max_points": 2, "checks": checks}
+    run = LeagueRun(None, [], {"carol": validation}, [], [], {})     # type: ignore[arg-type]
+    status, why = submission_status(run, "carol")
+    assert status == "failed" and why == "at the expand_obstacles stage of validation: 22 of 74 positions answered wrongly."
+    doc["submissions"].append({**doc["submissions"][3], "id": "carol", "display_name": "Carol", "status": status,
+                               "status_detail": why, "validation": validation, "grade": 0, "grade_max": 10})
+    out = Console(record=True, width=200)
+    print_standings(out, doc)
+    said = [line for line in out.export_text().splitlines() if "Carol" in line]
+    assert len(said) == 2 and sum(line.count("failed") for line in said) == 1, said     # its row, then its reason
+    render_site(doc, tmp_path / "s")
+    index = (tmp_path / "s" / "index.html").read_text(encoding="utf-8")
+    out_of_league = re.sub(r"<[^>]+>", "", index[index.index('id="not-in-league"'):])
+    carol = next(line for line in out_of_league.splitlines() if "Carol" in line)
+    assert carol.count("failed") == 1 and "at the expand_obstacles stage of validation: 22 of 74" in carol, carol
