@@ -60,7 +60,8 @@ def start_ticking():
     def tick():
         while True:
             ticks[0] += 1
-            os.pwrite(out, b"%12d" % ticks[0], 0)     # readable from outside while it is stopped
+            os.lseek(out, 0, os.SEEK_SET)             # (no pwrite on Windows, where this runs too)
+            os.write(out, b"%12d" % ticks[0])         # readable from outside while it is stopped
             time.sleep(0.001)
     threading.Thread(target=tick, daemon=True).start()
     time.sleep(0.2)
