@@ -1,7 +1,9 @@
 """The league end to end through the real sandbox: ranking, policies, resume after kill -9, incremental.
 
 Colosseum on a fixed 6x6 board keeps games short (a few dozen fast moves); every test builds its
-own config and submissions folder in a temporary directory so runs never share a store.
+own config and submissions folder in a temporary directory so runs never share a store. Each
+league's secret is fixed, so its seat seeds, and so the random player's luck, are the same on every
+run: an even match against random is a coin that an unfixed secret tosses anew each time.
 """
 from __future__ import annotations
 
@@ -39,6 +41,9 @@ def make_config(tmp: Path, subs: list[str], **assignment) -> Path:
                         "concurrency": 2}} | assignment
     path = tmp / "config.yaml"
     path.write_text(yaml.safe_dump({"assignments": {"arena": block}}), encoding="utf-8")
+    secret = load_assignments(path)["arena"].store_path.parent / "league-secret"
+    secret.parent.mkdir(parents=True, exist_ok=True)
+    secret.write_text("ab" * 32)        # fixed seat seeds: the random player's luck is the same every run
     return path
 
 
@@ -186,10 +191,7 @@ def test_pre_forked_and_spawned_players_play_the_same_games(tmp_path):
         config = make_config(folder, ["baseline_student", "raises"], league={
             "format": "round_robin", "games_per_pair": 2, "seed": 5, "builtins": ["random"],
             "concurrency": 2, "prefork": prefork})
-        secret = load_assignments(config)["arena"].store_path.parent / "league-secret"
-        secret.parent.mkdir(parents=True, exist_ok=True)
-        secret.write_text("ab" * 32)                # one league's secret (its seat seeds), twice
-        assignment, run = league(config)
+        assignment, run = league(config)           # one league's secret (its seat seeds), twice
         assert run.played == 6
         moves[prefork] = {g.key: (g.points0, g.points1, json.loads(g.moves_json)["moves"])
                           for g in done_games(assignment)}
