@@ -75,6 +75,8 @@ def _failure_detail(kind: str, res: CallResult, messages: str, cfg: ProgramsConf
            "memory": f"it went over {cfg.build_memory_mb} MB"}.get(res.verdict.value)
     if why:
         return f" ({why})."
+    if res.verdict.value == "infra":           # the host cannot run builds (the portable sandbox): its sentence
+        return f": {res.message[:1].lower()}{res.message[1:]}"
     if kind != "java":
         return ": its messages are below."
     errors = re.search(r"^(\d+) errors?$", messages, re.MULTILINE)

@@ -25,7 +25,8 @@ from rich.console import Console
 import rulesets
 import sandbox
 from rulesets.base import EngineFailed
-from sandbox import host, java, state_dir
+from sandbox import host, java, portable, state_dir
+from sandbox.portable import PYTHON_ONLY
 
 from . import bounded, course_folder, intake, python_source, selftest, student_package
 from . import new_game as new_game_scaffold
@@ -445,8 +446,10 @@ class Protections:
 
 
 def protections() -> Protections:
+    """What `grader doctor` shows. The portable sandbox runs no program, so no Java player either."""
     found = sandbox.protections()
-    return Protections(found, java.describe(), available(), hasattr(os, "geteuid") and os.geteuid() != 0,
+    java_states = {"jdk": f"missing: {PYTHON_ONLY}"} if portable.wanted() else java.describe()
+    return Protections(found, java_states, available(), hasattr(os, "geteuid") and os.geteuid() != 0,
                        host.fixes(found), host.advice(found), state_dir.describe(),
                        {"check positions": CHECK_POSITIONS_RULE, "similarity": COMPARED_RULE})
 

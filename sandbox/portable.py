@@ -192,12 +192,20 @@ class PortableChild(subprocess.Popen[bytes]):
         self.done.set()
 
 
-class PortablePlayerProcess(PlayerProcess):
-    """PlayerProcess in the portable sandbox (`prefork` is ignored: every player is spawned)."""
+PYTHON_ONLY = ("The portable sandbox runs Python players only: programs (a build, a Java, C, C++ or Rust player) "
+               "are built and run in the Linux sandbox, so this machine cannot run this one; the submission is "
+               "not at fault.")
 
-    def start(self) -> CallResult:
-        if self.proc is not None:
-            return CallResult(Verdict.PROTOCOL, message="start() was already called.")
+
+class PortablePlayerProcess(PlayerProcess):
+    """PlayerProcess in the portable sandbox (`prefork` is ignored: every player is spawned). Its child
+    imports a Python shim; a program to execute (a build, a JVM) is refused in one sentence (INFRA: the
+    host's limit, never the student's fault), from `start` and `run` alike."""
+
+    def _launch(self) -> CallResult | None:
+        if self.program is not None:
+            self.death = CallResult(Verdict.INFRA, message=PYTHON_ONLY)
+            return self.death
         lim = self.limits
         self.protections.update(memory=f"psutil watch: killed above {lim.memory_mb} MB",
                                 freeze="psutil suspend between calls" if lim.freeze else "off",
@@ -232,7 +240,7 @@ class PortablePlayerProcess(PlayerProcess):
         self.reply_eof = False
         threading.Thread(target=self._drain_replies, args=(rep_r,), name=f"replies-{self.name}", daemon=True).start()
         self.output = OutputCapture(out_r, lim.output_kb * 1024, self.name)
-        return self.conversation.start(self.options, self.seed)
+        return None
 
     def _drain_replies(self, fd: int) -> None:
         """Pipes cannot be polled on Windows: a thread reads the reply pipe (and closes it at EOF)."""

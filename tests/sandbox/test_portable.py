@@ -221,3 +221,29 @@ def test_check_runs_with_linux_only_modules_unimportable(tmp_path):
     assert {c["name"]: c["passed"] for c in doc["checks"]} == {
         "interface": True, "expand_player": True, "expand_obstacles": False, "smoke": True}
     assert "stricter" in doc["sandbox"]["sandbox"]
+
+
+@pytest.mark.parametrize("io", ["none", "lines"])
+def test_a_program_is_refused_in_one_sentence_never_a_traceback(monkeypatch, tmp_path, io):
+    """A build (`run`) or a program player (`start`) in the portable sandbox, whose child only imports a
+    Python shim: one sentence that blames the host, not the submission (it used to raise AttributeError
+    from `run`, so `grader doctor` and every build ended in a traceback)."""
+    from sandbox.command import Command
+
+    monkeypatch.setenv("GRADER_SANDBOX", "portable")
+    p = sandbox.PlayerProcess(SHIM, tmp_path, Limits(start_s=30.0, call_s=5.0), name="program",
+                              program=Command(("/bin/true",), io=io))
+    with p:
+        res = p.run(30.0) if io == "none" else p.start()
+    assert res.verdict is Verdict.INFRA and "portable sandbox runs Python players only" in res.message, res
+    assert "not at fault" in res.message
+
+
+def test_doctor_in_the_portable_sandbox_says_programs_cannot_run(monkeypatch, capsys):
+    from grader.cli import main
+
+    monkeypatch.setenv("GRADER_SANDBOX", "portable")
+    main(["doctor"])
+    said = capsys.readouterr()
+    assert "Traceback" not in said.out + said.err
+    assert "jdk" in said.out and "Python players only" in said.out, said.out
