@@ -31,6 +31,7 @@ from .match import Allowance, GameResult, PlayerFactory, play_game, player_facto
 from .native_console import console_question
 from .player_kinds import KINDS, RunJob, kind_of, language
 from .players import player_kwargs
+from .probe_lines import OffTape, Tape
 from .replies import ask, read
 from .submissions import Submission, builtin
 
@@ -522,10 +523,32 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
     """Positions that each need a fresh process are independent, so up to `workers` run at once
     (Double Card's scripted games: one per core). Results are reported in case order and the stop
     rule holds as in the sequential loop: after MAX_STOPPED + 1 stopped players nothing new starts.
+    Cases of one line (`ProbeCase.line`) are one game: only the longest is played, and each other one
+    is judged on its tape (grader/probe_lines.py), as it would have been played alone.
     `stage`: the stage's own asker, whose `course_moves` each one follows and whose `replaced` counts theirs."""
-    def one(case: ProbeCase) -> tuple[tuple[ProbeCase, str, dict] | None, bool, int]:
-        """The sequential loop's body for one case in its own process (first-move allowance included)."""
-        asker = _Asker(assignment, sub, factory, seed)
+    def one(i: int) -> tuple[tuple[ProbeCase, str, dict] | None, bool, int]:
+        """The sequential loop's body for one case in its own process (first-move allowance included);
+        a case of a line (`ProbeCase.line`) its longest case did not play is judged on that one's tape."""
+        tape = tapes.get(cases[i].line or "")
+        if tape is None:
+            return asked(cases[i], factory)
+        if owners[cases[i].line or ""] == i:
+            try:
+                got = asked(cases[i], tape.recording(factory))
+                tape.usable = True
+                return got
+            finally:
+                tape.done.set()
+        tape.done.wait()                    # the longest was started earlier (longest first): never a deadlock
+        if tape.usable:
+            try:
+                return asked(cases[i], tape.replaying)
+            except OffTape:
+                pass
+        return asked(cases[i], factory)
+
+    def asked(case: ProbeCase, start: PlayerFactory) -> tuple[tuple[ProbeCase, str, dict] | None, bool, int]:
+        asker = _Asker(assignment, sub, start, seed)
         asker.course_moves = stage.course_moves
         try:
             why, marks, _ = asker.ask(case, fresh=True)
@@ -535,6 +558,11 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
 
     # Longest games first, so no long game runs alone at the end; results are reported in case order.
     order = sorted(range(len(cases)), key=lambda i: -len(cases[i].setup))
+    owners: dict[str, int] = {}             # each line's longest case, the one played for real
+    for i in order:
+        if (line := cases[i].line) is not None:
+            owners.setdefault(line, i)
+    tapes = {line: Tape() for line in owners}
     results: dict[int, tuple[ProbeCase, str, dict] | None] = {}
     stopped = 0
     with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -543,7 +571,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
             # never more players in flight than may still be stopped (the sequential stop rule)
             while order and len(running) < workers and stopped + len(running) <= MAX_STOPPED:
                 i = order.pop(0)
-                running[pool.submit(one, cases[i])] = i
+                running[pool.submit(one, i)] = i
             if not running:
                 break
             done, _ = wait(running, return_when=FIRST_COMPLETED)

@@ -367,6 +367,9 @@ class ProbeCase:
     With `judge_all=True` the case is a whole game: an args function may return None (the game is
     over before that call, so it and the rest are not made) and `check` is given the list of every
     reply of the case, oldest first (its setup calls' included), instead of the last one.
+    Fresh cases that share a `line` are one game cut at different lengths (each one's calls are the
+    first calls of the longest one's): the validator plays the longest once and judges each shorter
+    one on the replies to its own calls (grader/probe_lines.py), so a position costs no game of its own.
     """
 
     label: str
@@ -379,6 +382,7 @@ class ProbeCase:
     reuse: bool = False
     game: str | None = None
     judge_all: bool = False
+    line: str | None = None
 
     @staticmethod
     def resolve(args: dict | Callable[[list], dict | None], replies: list) -> dict | None:

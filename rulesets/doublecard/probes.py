@@ -29,15 +29,17 @@ from . import board as B
 from .engine import DoubleCardGame, DoubleCardState
 from .scripted import Exchange, winning_moves
 
-# (label, seat of the player under test, turns it answers, seed offset). Each turn costs the player's
-# own thinking, so a game is here only for a phase no other game covers: the first move, the middle
-# game, the first recycling move, the recycling phase (each from both seats where it matters).
+# (label, seat of the player under test, turns it answers, seed offset). Each phase from both seats
+# where it matters: the first move, the middle game, the first recycling move, the recycling phase.
+# Games of one seat and seed are each the start of the longest of them: one line, played once
+# (ProbeCase.line), so each turn of the player's own thinking is paid once. The second seat's first
+# answer is also asked after an opening of its own seed: one turn more, one more opening drawn.
 LEGAL_GAMES = [
-    ("first move on the empty board", 0, 1, 0),
+    ("first move on the empty board", 0, 1, 9),
     ("answering the opening move", 1, 1, 1),
-    ("middle game", 0, 9, 4),
-    ("middle game", 1, 9, 5),
-    ("a game run to the first recycling move", 0, 13, 7),
+    ("middle game", 0, 9, 9),
+    ("middle game", 1, 9, 8),
+    ("a game run to the first recycling move", 0, 13, 9),
     ("a game run into the recycling phase", 1, 16, 8),
     ("a game run into the recycling phase", 0, 16, 9),
 ]
@@ -86,7 +88,8 @@ def _setup(game: DoubleCardGame, seat: int) -> tuple[str, dict]:
     return "setup", {"seat": seat, "state": game.new_state(0).to_json(), "name": "probe", "options": {}}
 
 
-def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed: int, judge=None) -> ProbeCase:
+def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed: int, judge=None,
+          line: str | None = None) -> ProbeCase:
     """A fresh player, `len(policies)` turns against the scripted opponent, every answer legal;
     `judge(position_before, answer)` may also return a sentence about the last answer."""
     shown = game.new_state(0)     # the picture: check() rebuilds the reached position in it
@@ -115,7 +118,7 @@ def _case(game: DoubleCardGame, label: str, seat: int, policies: list[str], seed
     setup = [_setup(game, seat)] + [("move", args) for args in turns[:-1]]
     return ProbeCase(label=f"{label} (playing {game.role(seat)}, moving {where}, {len(policies)} turn(s))",
                      state=shown, method="move", args=turns[-1], check=check, fresh=True, setup=setup,
-                     judge_all=True)
+                     judge_all=True, line=line)
 
 
 def _upto(state: DoubleCardState) -> str:
@@ -130,7 +133,8 @@ def _show(target: DoubleCardState, source: DoubleCardState) -> None:
 def legal_move_cases(game: DoubleCardGame, seed: int) -> list[ProbeCase]:
     """`seed`: the check's (it varies per run), so the scripted opponent's moves do not tell a check
     from a game either."""
-    return [_case(game, label, seat, ["guard"] * turns, seed + k) for label, seat, turns, k in LEGAL_GAMES]
+    return [_case(game, label, seat, ["guard"] * turns, seed + k, line=f"seat {seat}, seed {k}")
+            for label, seat, turns, k in LEGAL_GAMES]
 
 
 def takes_the_win(position: DoubleCardState, answer: str) -> str | None:

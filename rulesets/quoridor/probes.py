@@ -99,12 +99,19 @@ def _walls_read_as(state: QuoridorState, seat: int, pawns_block: bool, goal_from
         for who in (0, 1):
             x, y = state.pos[1 - who]
             pawn_edges[who] = {G.edge((x, y), (x + dx, y + dy)) for dx, dy in G.DIRECTIONS}
+    # A wall that crosses neither pawn's present shortest way leaves that way open: only the others need a search.
+    ways = [G.shortest_path(state.pos[who], goals[who], state.blocked, state.sizex, sizey, pawn_edges[who])
+            for who in (0, 1)]
+    if None in ways:
+        return []
+    way_edges = [G.path_edges(way) for way in ways if way is not None]
     out = []
     for wall in G.all_walls(state.sizex, sizey):
         if state._wall_refusal(wall, None, check_paths=False) is not None:
             continue
         edges = set(G.wall_edges(wall))
-        if all(G.shortest_path(state.pos[who], goals[who], state.blocked, state.sizex, sizey,
+        if all(way_edges[who].isdisjoint(edges) or
+               G.shortest_path(state.pos[who], goals[who], state.blocked, state.sizex, sizey,
                                edges | pawn_edges[who]) is not None for who in (0, 1)):
             out.append(wall)
     return out
