@@ -1,4 +1,4 @@
-"""Which tests are the slow end-to-end ones, decided here by path, not test by test (issue 44.6).
+"""Which tests are the slow ones, decided here by path, marker and variant, not test by test (issue 44.6).
 
 `make test` runs the fast suite (`-m "not slow"`); `make test-all` and CI run every test. A test
 added anywhere else lands in the fast suite and is held to FAST_TIMEOUT_S there, fixtures included,
@@ -6,6 +6,7 @@ so a slow test cannot hide in it: it fails, and the message says to list its mod
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 # Folders (ending in "/") and modules whose every test is slow: whole `grader` commands, installs,
@@ -23,6 +24,12 @@ SLOW_PATHS = (
 # minutes at a load) drives the site or the service.
 SLOW_MARKERS = ("browser",)
 
+# Variants that are slow wherever they are: a parametrized fixture's name and those of its values that
+# only `make test-all` runs. The service's tests (tests/serve/conftest.py `db_url`) run on SQLite in the
+# fast suite and on PostgreSQL as well in the whole one: the same promise on a second database, each
+# test on a fresh database in a cluster the session starts (about a quarter of the fast suite's time).
+SLOW_VARIANTS: dict[str, tuple[str, ...]] = {"db_url": ("postgres",)}
+
 # A fast test's limit, fixtures included: its idle time is seconds, and this leaves room for a load
 # of 20 on two cores. A test that needs more (its own `timeout` marker above this) is a slow one.
 FAST_TIMEOUT_S = 300.0
@@ -33,6 +40,11 @@ HINT_S = 30.0
 def is_slow_path(relative: str) -> bool:
     """True when the test file at `relative` (posix, from the project root) is under SLOW_PATHS."""
     return any(relative == p or (p.endswith("/") and relative.startswith(p)) for p in SLOW_PATHS)
+
+
+def is_slow_variant(params: Mapping[str, object]) -> bool:
+    """True when a test's parameters (pytest's `callspec.params`) pick a value in SLOW_VARIANTS."""
+    return any(name in params and params[name] in values for name, values in SLOW_VARIANTS.items())
 
 
 def missing_slow_paths(root: Path) -> list[str]:

@@ -1,5 +1,5 @@
-"""The fast suite stays fast (issue 44.6): the slow end-to-end tests are marked by path in one place
-(tests/suite_split.py), and a test that lands in the fast suite is held to its limit.
+"""The fast suite stays fast (issue 44.6): the slow tests are marked by path, marker and variant in one
+place (tests/suite_split.py), and a test that lands in the fast suite is held to its limit.
 
 The rules are tried on a small suite of their own, run by pytest in a subprocess with this project's
 conftest, so that what `make test` deselects and refuses is what is checked."""
@@ -11,7 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tests.suite_split import FAST_TIMEOUT_S, SLOW_PATHS, is_slow_path, missing_slow_paths
+from tests.suite_split import FAST_TIMEOUT_S, SLOW_PATHS, is_slow_path, is_slow_variant, missing_slow_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,6 +39,54 @@ def test_a_folder_entry_covers_what_is_under_it_and_a_module_entry_only_itself()
     assert is_slow_path("tests/doors/test_kind_door_matrix.py")
     assert not is_slow_path("tests/e2e_other/test_x.py")
     assert not is_slow_path("tests/doors/test_verdict_sentence_doors.py")
+
+
+def test_a_slow_variant_is_its_fixture_with_that_value_only():
+    assert is_slow_variant({"db_url": "postgres"})
+    assert is_slow_variant({"db_url": "postgres", "mode": "spawn"})
+    assert not is_slow_variant({"db_url": "sqlite"})
+    assert not is_slow_variant({"database": "postgres"})
+    assert not is_slow_variant({})
+
+
+def test_the_fast_run_keeps_a_fixture_s_fast_variant_and_leaves_out_its_slow_one(tmp_path):
+    out = run_pytest(tmp_path, {
+        "tests/serve/test_db.py": """
+            import pytest
+
+            @pytest.fixture(params=["sqlite", "postgres"])
+            def db_url(request):
+                return request.param
+
+            @pytest.fixture
+            def service(db_url):
+                return db_url
+
+            def test_upload(service):
+                pass
+
+            @pytest.mark.parametrize("engine", ["sqlite", "postgres"])
+            def test_other_parameter(engine):
+                pass
+            """,
+    }, "-m", "not slow")
+    assert "PASSED tests/serve/test_db.py::test_upload[sqlite]" in out, out
+    assert "test_upload[postgres]" not in out and "1 deselected" in out, out
+    assert "PASSED tests/serve/test_db.py::test_other_parameter[postgres]" in out, out
+
+
+def collected(*args: str) -> list[str]:
+    """The ids of this project's tests that pytest collects with `args`."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *args],
+                          cwd=ROOT, capture_output=True, text=True)
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+def test_the_service_tests_run_on_sqlite_in_the_fast_suite_and_on_postgresql_only_in_the_whole_one():
+    fast, slow = collected("-m", "not slow", "tests/serve"), collected("-m", "slow", "tests/serve")
+    upload = "tests/serve/test_service.py::test_a_student_uploads_a_broken_player_and_sees_the_failing_stage_then_a_fixed_one_passes"
+    assert f"{upload}[sqlite]" in fast and f"{upload}[postgres]" in slow
+    assert not [t for t in fast if "postgres" in t.partition("[")[2]], fast
 
 
 def test_the_fast_run_leaves_out_slow_paths_and_bounds_the_rest(tmp_path):
