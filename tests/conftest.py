@@ -25,7 +25,7 @@ from tests.suite_split import (
 def pytest_collection_modifyitems(config, items):
     bound = config.getoption("timeout", None) is None        # a --timeout given by hand wins
     for item in items:
-        if (is_slow_path(item.path.relative_to(config.rootpath).as_posix())
+        if (is_slow_path(item.nodeid)
                 or any(item.get_closest_marker(m) for m in SLOW_MARKERS)
                 or is_slow_variant(getattr(getattr(item, "callspec", None), "params", {}))):
             item.add_marker(pytest.mark.slow)

@@ -6,11 +6,13 @@ so a slow test cannot hide in it: it fails, and the message says to list its mod
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
-# Folders (ending in "/") and modules whose every test is slow: whole `grader` commands, installs,
-# leagues and doors run end to end (their measured times: docs/BENCHMARKS.md, "The test suite").
+# Folders (ending in "/"), modules, and tests ("module::test", every variant of it) that are slow:
+# whole `grader` commands, installs, leagues and doors run end to end (their measured times:
+# docs/BENCHMARKS.md, "The test suite").
 SLOW_PATHS = (
     "tests/e2e/",
     "tests/doors/test_kind_door_matrix.py",
@@ -18,6 +20,8 @@ SLOW_PATHS = (
     "tests/grader/test_check.py",
     "tests/grader/test_killed_manager.py",
     "tests/serve/test_crash_recovery.py",
+    # the nightly workflow's `grader` commands, two nights in fresh checkouts, in both layouts
+    "tests/league/test_nightly_workflow.py::test_the_nightly_site_replays_its_own_games_on_the_next_night",
 )
 
 # Markers whose tests are slow wherever they are: a real headless Chromium (seconds to start,
@@ -37,9 +41,12 @@ FAST_TIMEOUT_S = 300.0
 HINT_S = 30.0
 
 
-def is_slow_path(relative: str) -> bool:
-    """True when the test file at `relative` (posix, from the project root) is under SLOW_PATHS."""
-    return any(relative == p or (p.endswith("/") and relative.startswith(p)) for p in SLOW_PATHS)
+def is_slow_path(nodeid: str) -> bool:
+    """True when the test `nodeid` (or a test file's posix path, from the project root) is under
+    SLOW_PATHS: in a listed folder or module, or a listed test in any of its variants."""
+    relative, _, name = nodeid.partition("::")
+    return any(relative == p or (p.endswith("/") and relative.startswith(p))
+               or (name and f"{relative}::{name.partition('[')[0]}" == p) for p in SLOW_PATHS)
 
 
 def is_slow_variant(params: Mapping[str, object]) -> bool:
@@ -48,8 +55,15 @@ def is_slow_variant(params: Mapping[str, object]) -> bool:
 
 
 def missing_slow_paths(root: Path) -> list[str]:
-    """The entries of SLOW_PATHS that name nothing: a renamed module would fall into the fast suite."""
-    return [p for p in SLOW_PATHS if not (root / p).exists()]
+    """The entries of SLOW_PATHS that name nothing: a renamed module or test would fall into the fast suite."""
+    return [p for p in SLOW_PATHS if not _names_something(root, *p.split("::"))]
+
+
+def _names_something(root: Path, relative: str, test: str | None = None) -> bool:
+    path = root / relative
+    if test is None:
+        return path.exists()
+    return path.is_file() and re.search(rf"^def {re.escape(test)}\(", path.read_text(encoding="utf-8"), re.M) is not None
 
 
 def too_long_for_fast(own_timeout: float | None) -> str | None:

@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests import suite_split
 from tests.suite_split import FAST_TIMEOUT_S, SLOW_PATHS, is_slow_path, is_slow_variant, missing_slow_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +40,23 @@ def test_a_folder_entry_covers_what_is_under_it_and_a_module_entry_only_itself()
     assert is_slow_path("tests/doors/test_kind_door_matrix.py")
     assert not is_slow_path("tests/e2e_other/test_x.py")
     assert not is_slow_path("tests/doors/test_verdict_sentence_doors.py")
+    assert is_slow_path("tests/e2e/test_install.py::test_x[spawn]")
+
+
+def test_a_test_entry_covers_every_variant_of_that_test_and_nothing_else_in_its_module():
+    nightly = "tests/league/test_nightly_workflow.py::test_the_nightly_site_replays_its_own_games_on_the_next_night"
+    assert nightly in SLOW_PATHS
+    assert is_slow_path(f"{nightly}[root-with-cached-secret]") and is_slow_path(nightly)
+    assert not is_slow_path(f"{nightly}_too")
+    assert not is_slow_path("tests/league/test_nightly_workflow.py")
+    assert not is_slow_path("tests/league/test_nightly_workflow.py::test_the_league_secret_comes_from_the_environment_and_a_different_file_is_refused")
+
+
+def test_a_test_entry_whose_test_is_gone_is_named(tmp_path, monkeypatch):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_kept():\n    pass\n")
+    monkeypatch.setattr(suite_split, "SLOW_PATHS", ("tests/test_a.py::test_kept", "tests/test_a.py::test_renamed"))
+    assert suite_split.missing_slow_paths(tmp_path) == ["tests/test_a.py::test_renamed"]
 
 
 def test_a_slow_variant_is_its_fixture_with_that_value_only():
