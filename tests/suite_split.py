@@ -28,11 +28,16 @@ SLOW_PATHS = (
 # minutes at a load) drives the site or the service.
 SLOW_MARKERS = ("browser",)
 
-# Variants that are slow wherever they are: a parametrized fixture's name and those of its values that
-# only `make test-all` runs. The service's tests (tests/serve/conftest.py `db_url`) run on SQLite in the
-# fast suite and on PostgreSQL as well in the whole one: the same promise on a second database, each
-# test on a fresh database in a cluster the session starts (about a quarter of the fast suite's time).
-SLOW_VARIANTS: dict[str, tuple[str, ...]] = {"db_url": ("postgres",)}
+# Variants that are slow wherever they are: a parametrized fixture's or argument's name and those of
+# its values that only `make test-all` runs; the fast suite runs the other values. Measured at a load of
+# 10-22 (docs/BENCHMARKS.md, "The test suite"):
+# - `db_url`: the service's tests (tests/serve/conftest.py) run on SQLite in the fast suite and on
+#   PostgreSQL as well in the whole one: the same promise on a second database (half the service's time).
+# - `prefork`: a grader-level test run in both start modes (a league's `prefork: true|false`) runs
+#   spawned in the fast suite, since every other grader test starts its players pre-forked (the
+#   default); the pre-forked variant runs in the whole suite (about 4 minutes). The sandbox's own
+#   tests (tests/sandbox, the `start_mode` fixture) prove every promise in both modes in both suites.
+SLOW_VARIANTS: dict[str, tuple[object, ...]] = {"db_url": ("postgres",), "prefork": (True,)}
 
 # A fast test's limit, fixtures included: its idle time is seconds, and this leaves room for a load
 # of 20 on two cores. A test that needs more (its own `timeout` marker above this) is a slow one.

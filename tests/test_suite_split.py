@@ -65,6 +65,8 @@ def test_a_slow_variant_is_its_fixture_with_that_value_only():
     assert not is_slow_variant({"db_url": "sqlite"})
     assert not is_slow_variant({"database": "postgres"})
     assert not is_slow_variant({})
+    assert is_slow_variant({"prefork": True}) and not is_slow_variant({"prefork": False})
+    assert not is_slow_variant({"start_mode": "prefork"})
 
 
 def test_the_fast_run_keeps_a_fixture_s_fast_variant_and_leaves_out_its_slow_one(tmp_path):
@@ -105,6 +107,15 @@ def test_the_service_tests_run_on_sqlite_in_the_fast_suite_and_on_postgresql_onl
     upload = "tests/serve/test_service.py::test_a_student_uploads_a_broken_player_and_sees_the_failing_stage_then_a_fixed_one_passes"
     assert f"{upload}[sqlite]" in fast and f"{upload}[postgres]" in slow
     assert not [t for t in fast if "postgres" in t.partition("[")[2]], fast
+
+
+def test_a_grader_test_in_both_start_modes_runs_spawned_in_the_fast_suite_and_the_sandbox_s_in_both():
+    fast = collected("-m", "not slow", "tests/grader/test_smoke_boards.py", "tests/sandbox/test_blame.py")
+    slow = collected("-m", "slow", "tests/grader/test_smoke_boards.py")
+    boards = "tests/grader/test_smoke_boards.py::test_an_agent_slow_only_on_the_largest_board_fails_the_smoke_games"
+    assert f"{boards}[spawn]" in fast and f"{boards}[prefork]" in slow and f"{boards}[prefork]" not in fast
+    sigkill = "tests/sandbox/test_blame.py::test_a_sigkill_the_player_sends_itself_is_never_infra"
+    assert f"{sigkill}[spawn]" in fast and f"{sigkill}[prefork]" in fast
 
 
 def test_the_fast_run_leaves_out_slow_paths_and_bounds_the_rest(tmp_path):
