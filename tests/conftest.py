@@ -3,7 +3,7 @@ capabilities to drop); for an ordinary user (CI's second run, a student's machin
 with that reason, and `-m "not root"` leaves them out altogether. A test run for a game this machine
 cannot play (its referee's language is not installed: `Game.unavailable`) is skipped with its reason.
 
-The slow end-to-end tests are marked here by path (tests/suite_split.py); every other test is a fast
+The slow tests are marked here by path, marker and variant (tests/suite_split.py); every other test is a fast
 one and runs within FAST_TIMEOUT_S, fixtures included, in `make test` and `make test-all` alike."""
 from __future__ import annotations
 
@@ -12,14 +12,22 @@ import os
 import pytest
 
 import rulesets
-from tests.suite_split import FAST_TIMEOUT_S, HINT_S, SLOW_MARKERS, is_slow_path, too_long_for_fast
+from tests.suite_split import (
+    FAST_TIMEOUT_S,
+    HINT_S,
+    SLOW_MARKERS,
+    is_slow_path,
+    is_slow_variant,
+    too_long_for_fast,
+)
 
 
 def pytest_collection_modifyitems(config, items):
     bound = config.getoption("timeout", None) is None        # a --timeout given by hand wins
     for item in items:
-        if is_slow_path(item.path.relative_to(config.rootpath).as_posix()) or any(
-                item.get_closest_marker(m) for m in SLOW_MARKERS):
+        if (is_slow_path(item.nodeid)
+                or any(item.get_closest_marker(m) for m in SLOW_MARKERS)
+                or is_slow_variant(getattr(getattr(item, "callspec", None), "params", {}))):
             item.add_marker(pytest.mark.slow)
         elif bound and item.get_closest_marker("slow") is None and item.get_closest_marker("timeout") is None:
             item.add_marker(pytest.mark.timeout(FAST_TIMEOUT_S))
@@ -53,7 +61,7 @@ def pytest_terminal_summary(terminalreporter, config):
     spent: dict[str, float] = {}
     for reports in terminalreporter.stats.values():
         for report in reports:
-            if getattr(report, "when", None) and "slow" not in getattr(report, "keywords", {}):
+            if getattr(report, "when", None) in ("setup", "call", "teardown") and "slow" not in report.keywords:
                 spent[report.nodeid] = spent.get(report.nodeid, 0.0) + report.duration
     long = sorted(((s, n) for n, s in spent.items() if s > HINT_S), reverse=True)
     if long:

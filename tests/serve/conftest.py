@@ -5,7 +5,8 @@ Every test that takes `service` (or `db_url`) runs twice: on SQLite, and on Post
 throwaway cluster this file starts on 127.0.0.1 in a temporary folder with Debian's server binaries
 (as root they run as the `postgres` system user, since PostgreSQL refuses to run as root). Each
 test gets a fresh database in that cluster. Without the binaries or psycopg the PostgreSQL half
-is skipped with the reason.
+is skipped with the reason. The PostgreSQL half is a slow variant (tests/suite_split.py): `make test`
+runs the SQLite one, `make test-all` and CI both.
 """
 from __future__ import annotations
 
