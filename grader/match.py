@@ -85,6 +85,9 @@ class GameResult:
 
 
 PlayerFactory = Callable[..., Player]       # sandbox.player.Player: every player class, and the tests' fakes
+# (seat, the position it was asked about, what it was told, its answer): told of every turn a player is asked;
+# the position is the game's own, so an observer that keeps it keeps a copy
+TurnObserver = Callable[[int, Any, list, CallResult], None]
 
 
 class Allowance:
@@ -186,15 +189,17 @@ def _failure_sentence(who: str, res: CallResult) -> str:
 
 def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed: int,
               factory: PlayerFactory | None = None, cpu: int | None = None,
-              max_plies: int = 100000, key: bytes | None = None, opening: list | None = None) -> GameResult:
+              max_plies: int = 100000, key: bytes | None = None, opening: list | None = None,
+              on_turn: TurnObserver | None = None) -> GameResult:
     """Play one game between two staged submissions; never raises for anything a player does.
     Each seat's process is seeded with `seat_seed(key, seed, seat)` (key: the league's secret
     unless given), never with the game's seed (grader/seeds.py). `opening`: a recorded game's first
-    moves (wire form), played for both seats and told to both before either is asked (a branch)."""
+    moves (wire form), played for both seats and told to both before either is asked (a branch).
+    `on_turn` is told of every answer a player gives (a check judges its player's turns by it)."""
     key = assignment.league_key() if key is None else key
     if factory is None:
         factory = player_factory(assignment)
-    game = _Game(assignment, seed, max_plies, opening or [])
+    game = _Game(assignment, seed, max_plies, opening or [], on_turn)
     try:
         for i, sub in enumerate((seat0, seat1)):
             try:
@@ -221,8 +226,10 @@ def play_game(assignment: Assignment, seat0: Submission, seat1: Submission, seed
 class _Game:
     """The loop of one game; `play_game` owns the processes' lifetime around it."""
 
-    def __init__(self, assignment: Assignment, seed: int, max_plies: int, opening: list):
+    def __init__(self, assignment: Assignment, seed: int, max_plies: int, opening: list,
+                 on_turn: TurnObserver | None = None):
         self.a = assignment
+        self.on_turn = on_turn
         self.opening = opening
         self.state = assignment.game.new_state(seed)
         self.rng = random.Random(seed ^ 0x5EED)
@@ -305,6 +312,8 @@ class _Game:
         else:
             res = s.allowance.late()
         s.account(res)
+        if self.on_turn is not None:
+            self.on_turn(seat, state, s.pending, res)
         s.first = False
         s.record.moves += 1
         ply = state.ply

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import sandbox
-from rulesets.base import IllegalMove, NoMove, Probe, ProbeCase, refuse
+from rulesets.base import IllegalMove, NoMove, Policy, Probe, ProbeCase, refuse
 from sandbox import Verdict, host
 from sandbox.seeding import seat_seed
 
@@ -140,14 +140,19 @@ def validate(assignment: Assignment, sub: Submission, factory: PlayerFactory | N
     report.checks.append(interface)
     if not interface.passed:
         return _finish(report)
+    tallies = []
     for probe in probes:
         on_stage(probe.title)
-        report.checks.append(_probe(assignment, sub, probe, factory, workers or cores(), probe_seed))
+        tallies.append(_positions(assignment, sub, probe, factory, workers or cores(), probe_seed))
+    smoked = None
     if smoke and assignment.config.validation.smoke_games > 0:
         on_stage("Smoke games")
-        check, games = _smoke(assignment, sub, factory, report.seed)
-        report.checks.append(check)
-        report.games = games
+        smoked, report.games, turns = _smoke(assignment, sub, factory, report.seed)
+        for probe, tally in zip(probes, tallies, strict=True):
+            _judge_turns(assignment, probe, turns, tally)      # a smoke game's turns are the stage's positions
+    report.checks += [_probe_check(probe, tally) for probe, tally in zip(probes, tallies, strict=True)]
+    if smoked is not None:
+        report.checks.append(smoked)
     return _finish(report)
 
 
@@ -317,7 +322,7 @@ class _Asker:
         self.stopped = 0            # positions that ended with the player killed, crashed or unable to start
         self.infra = False          # the machine killed this position's player (asked again)
         self.course_moves = False   # Probe.course_moves: a failure the course replaced counts as its random move
-        self.replaced = 0           # positions where it did
+        self.replaced: list[tuple[str, str]] = []   # (the position, why) where it did
 
     def ask(self, case: ProbeCase, fresh: bool = False) -> tuple[str | None, dict, bool]:
         """(None or why the answer is wrong, marks, whether a reused instance failed in a way a
@@ -356,39 +361,24 @@ class _Asker:
                 if not res.verdict.answered:
                     return self._after_failure(case, f"{method} failed: {res.message}"), {}, False
                 replies.append(res.value)
-        limit = self.allowance.left if self.allowance else self.assignment.move_s
         sent = case.resolve(case.args, replies)
         if sent is None:
             return self._judge(case, replies, reused)
         res = self._call(case.method, sent)
         self.answered += 1
-        if self.course_moves and self._course_plays_random(res):
-            self.replaced += 1                   # the course's client played a random move: a legal one
+        verdict = judged(case, res, replies, self.assignment.policy if self.course_moves else None)
+        if verdict.how == REPLACED:
+            self.replaced.append((case.label, verdict.why or ""))   # the course's random move: a legal one
             return None, {}, False
-        if res.verdict is Verdict.OK:
-            return self._judge(case, [*replies, res.value], reused)
-        why = _call_failure(case.method, res, limit)
-        return self._after_failure(case, why), {}, reused and res.verdict is not Verdict.PROTOCOL
-
-    def _course_plays_random(self, res) -> bool:
-        """Whether the course's client played a random move for this answer: an exception or no move
-        (None, Java's null) where the assignment's policy for it is a random move."""
-        policy = self.assignment.policy
-        if res.verdict is Verdict.ERROR:
-            key = "on_uncaught" if res.java_error and policy.on_uncaught else "on_error"
-        elif res.verdict is Verdict.OK and returned_nothing(res.value):
-            key = "on_none"
-        else:
-            return False
-        return getattr(policy, key) in ("random", "random_rest")
+        if verdict.how == FAILED:
+            return self._after_failure(case, verdict.why or ""), {}, reused and res.verdict is not Verdict.PROTOCOL
+        return verdict.why, verdict.marks, reused and verdict.how == ANSWERED
 
     @staticmethod
     def _judge(case: ProbeCase, replies: list, reused: bool) -> tuple[str | None, dict, bool]:
         """The case's check on its last reply, or on all of them (`ProbeCase.judge_all`)."""
-        mismatch, unreadable = read(case.check, replies if case.judge_all else replies[-1])
-        if unreadable:
-            return unreadable, {}, False
-        return (None, {}, reused) if mismatch is None else (mismatch.message, mismatch.marks, reused)
+        verdict = _checked(case, replies)
+        return verdict.why, verdict.marks, reused and verdict.how == ANSWERED
 
     def _as_in_a_game(self, method: str, args: dict) -> dict:
         """A probe's setup says what a game's says (the player's name, the assignment's options):
@@ -416,6 +406,54 @@ class _Asker:
             self.proc = None
 
 
+ANSWERED, UNREADABLE, REPLACED, FAILED = "answered", "unreadable", "replaced", "failed"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """How one answer to a probe position is judged. `how`: ANSWERED (the case's check read it: `why`
+    it is wrong, or None), UNREADABLE (its reply could not be read: `why`), REPLACED (the course's client
+    played a random move for it, which counts: `why` says what the player did) or FAILED (the call
+    failed: late, stopped, an exception the course did not replace: `why`)."""
+
+    why: str | None
+    how: str
+    marks: dict = field(default_factory=dict)
+
+
+def judged(case: ProbeCase, res, replies: list, course_policy: Policy | None) -> Judged:
+    """The one judgement of a probe position, from the player's answer `res` after its `replies` to
+    the case's setup: for the probe stage's own positions and for the turns of the check's smoke
+    games alike. `course_policy`: the assignment's policy where the stage follows the course's random
+    moves (`Probe.course_moves`), else None."""
+    if course_policy is not None and course_plays_random(course_policy, res):
+        did = _call_failure(case.method, res) if res.verdict is not Verdict.OK else f"{case.method}() returned no move."
+        return Judged(did, REPLACED)
+    if res.verdict is Verdict.OK:
+        return _checked(case, [*replies, res.value])
+    return Judged(_call_failure(case.method, res), FAILED)
+
+
+def _checked(case: ProbeCase, replies: list) -> Judged:
+    """The case's check on its last reply, or on all of them (`ProbeCase.judge_all`)."""
+    mismatch, unreadable = read(case.check, replies if case.judge_all else replies[-1])
+    if unreadable:
+        return Judged(unreadable, UNREADABLE)
+    return Judged(None, ANSWERED) if mismatch is None else Judged(mismatch.message, ANSWERED, mismatch.marks)
+
+
+def course_plays_random(policy: Policy, res) -> bool:
+    """Whether the course's client played a random move for this answer: an exception or no move
+    (None, Java's null) where the assignment's policy for it is a random move."""
+    if res.verdict is Verdict.ERROR:
+        key = "on_uncaught" if res.java_error and policy.on_uncaught else "on_error"
+    elif res.verdict is Verdict.OK and returned_nothing(res.value):
+        key = "on_none"
+    else:
+        return False
+    return getattr(policy, key) in ("random", "random_rest")
+
+
 def returned_nothing(reply: Any) -> bool:
     """Whether a shim's reply says the player's code returned nothing (rulesets.base.invalid)."""
     try:
@@ -434,10 +472,28 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@dataclass
+class _Tally:
+    """What one probe stage found: its own positions, then the smoke games' turns it judged (`_judge_turns`)."""
+
+    positions: int
+    failed: list[tuple[ProbeCase, str, dict]]     # its positions' in case order, then the turns'
+    replaced: list[tuple[str, str]]               # (where, what the player did): the course's random move stood for it
+    fatal_note: str = ""
+    turns: int = 0                                # smoke-game turns judged
+    wrong_turns: int = 0
+
+
 def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1,
            seed: int = 0) -> Check:
-    """One probe stage: its players' processes seeded with `seed` (`probes_seed`), its positions drawn
-    from a seed made from it."""
+    """One probe stage on its own positions alone (no smoke game's turns)."""
+    return _probe_check(probe, _positions(assignment, sub, probe, factory, workers, seed))
+
+
+def _positions(assignment: Assignment, sub: Submission, probe: Probe, factory: PlayerFactory, workers: int = 1,
+               seed: int = 0) -> _Tally:
+    """One probe stage's positions: its players' processes seeded with `seed` (`probes_seed`), its
+    positions drawn from a seed made from it."""
     cases = probe.cases(assignment.game, _drawing_seed(seed, probe.name))
     asker = _Asker(assignment, sub, factory, seed)
     asker.course_moves = probe.course_moves
@@ -469,25 +525,61 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
                 failed.append((case, why, marks))
     finally:
         asker.close()
+    return _Tally(len(cases), failed, asker.replaced, fatal_note)
 
-    total = len(cases)
-    good = total - len(failed)
+
+def _judge_turns(assignment: Assignment, probe: Probe, turns: list[_Turn], tally: _Tally) -> None:
+    """Every turn the player played in the check's smoke games, judged as one of the stage's positions
+    (`judged`): a player cannot answer the probes and fail in games, however it tells them apart. No
+    fresh second opinion: the game is the one the player plays, and a fresh process is what a player
+    that counts its calls tells apart."""
+    if probe.turn_check is None:
+        return
+    policy = assignment.policy if probe.course_moves else None
+    for turn in turns:
+        case = ProbeCase(turn.where, turn.state, "move", {"state": turn.state.to_json(), "last": turn.told},
+                         probe.turn_check(turn.state))
+        verdict = judged(case, turn.res, [], policy)
+        tally.turns += 1
+        if verdict.how == REPLACED:
+            tally.replaced.append((turn.where, verdict.why or ""))
+        elif verdict.why is not None:
+            tally.failed.append((case, verdict.why, verdict.marks))
+            tally.wrong_turns += 1
+
+
+def _probe_check(probe: Probe, tally: _Tally) -> Check:
+    """The stage's verdict. A smoke-game turn it judged is one of its cases as a position is: it counts
+    in the points as a wrong position does (scoring "all": any wrong case costs the stage; "share":
+    the share of cases right), and the sentence names the first wrong one, position or turn."""
+    total = tally.positions + tally.turns
+    good = total - len(tally.failed)
     if probe.scoring == "share":
         points = round(probe.points * good / total, 4) if total else 0.0
         passed = good == total
     else:
-        passed = not failed
+        passed = not tally.failed
         points = probe.points if passed else 0.0
     if probe.informational:
         points = 0.0
-    replaced = _replaced_note(asker.replaced)
-    if not failed:
-        return Check(probe.name, probe.title, True, points, probe.points,
-                     f"All {total} positions answered correctly.{replaced}",
-                     required=probe.required, informational=probe.informational, cases=total)
-    case, message, marks = failed[0]
-    wrong = sum(why != "not tried" for _, why, _ in failed)
-    summary = f"{wrong} of {total} positions answered wrongly. First: {case.label}: {message}{fatal_note}{replaced}"
+    played = f" and {tally.turns} turns it played in the smoke games" if tally.turns else ""
+    replaced = _replaced_note(tally.replaced)
+    if not tally.failed:
+        if tally.replaced:
+            message = f"No wrong answer in {tally.positions} positions{played}.{replaced}"
+        else:
+            message = (f"All {tally.positions} positions answered correctly"
+                       f"{f', and all {tally.turns} turns it played in the smoke games' if tally.turns else ''}.")
+        return Check(probe.name, probe.title, True, points, probe.points, message, required=probe.required,
+                     informational=probe.informational, cases=total)
+    case, why, marks = tally.failed[0]
+    wrong = sum(w != "not tried" for _, w, _ in tally.failed) - tally.wrong_turns
+    if tally.wrong_turns:
+        counted = (f"{wrong} of {tally.positions} positions and {tally.wrong_turns} of the {tally.turns} turns it "
+                   f"played in the smoke games answered wrongly")
+    else:
+        counted = f"{wrong} of {tally.positions} positions answered wrongly"
+    summary = f"{counted}. First: {case.label}: {why}{tally.fatal_note}{replaced}"
     picture = svg = None
     try:
         picture = case.state.render_text(marks or None)
@@ -496,16 +588,17 @@ def _probe(assignment: Assignment, sub: Submission, probe: Probe, factory: Playe
         pass
     return Check(probe.name, probe.title, passed, points, probe.points, summary, required=probe.required,
                  informational=probe.informational, picture=picture, svg=svg, cases=total,
-                 failed_cases=len(failed))
+                 failed_cases=len(tally.failed))
 
 
-def _replaced_note(replaced: int) -> str:
-    """The sentence for positions where the player raised or returned nothing and, as in the course's games,
-    a random move was played for it and counted."""
+def _replaced_note(replaced: list[tuple[str, str]]) -> str:
+    """The sentence for positions or turns where the player raised or returned nothing and, as in the
+    course's games, a random move was played for it and counted: how many, and the first."""
     if not replaced:
         return ""
-    return (f" In {replaced} position(s) the player raised an exception or returned no move; as the course's "
-            f"client did, a random move was played instead and counted.")
+    where, did = replaced[0]
+    return (f" In {len(replaced)} of them the player raised an exception or returned no move; as the course's "
+            f"client did, a random move was played instead and counted. The first: {where}: {did}")
 
 
 def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowance | None):
@@ -518,6 +611,9 @@ def _timed_ask(proc, replies: dict, method: str, args: dict, allowance: Allowanc
     return res
 
 
+Asked = tuple[tuple[ProbeCase, str, dict] | None, bool, list[tuple[str, str]]]   # (failure, stopped, replaced)
+
+
 def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase], factory: PlayerFactory,
                  workers: int, seed: int, stage: _Asker) -> tuple[list[tuple[ProbeCase, str, dict]], str]:
     """Positions that each need a fresh process are independent, so up to `workers` run at once
@@ -526,7 +622,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
     Cases of one line (`ProbeCase.line`) are one game: only the longest is played, and each other one
     is judged on its tape (grader/probe_lines.py), as it would have been played alone.
     `stage`: the stage's own asker, whose `course_moves` each one follows and whose `replaced` counts theirs."""
-    def one(i: int) -> tuple[tuple[ProbeCase, str, dict] | None, bool, int]:
+    def one(i: int) -> Asked:
         """The sequential loop's body for one case in its own process (first-move allowance included);
         a case of a line (`ProbeCase.line`) its longest case did not play is judged on that one's tape."""
         tape = tapes.get(cases[i].line or "")
@@ -547,7 +643,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
                 pass
         return asked(cases[i], factory)
 
-    def asked(case: ProbeCase, start: PlayerFactory) -> tuple[tuple[ProbeCase, str, dict] | None, bool, int]:
+    def asked(case: ProbeCase, start: PlayerFactory) -> Asked:
         asker = _Asker(assignment, sub, start, seed)
         asker.course_moves = stage.course_moves
         try:
@@ -577,7 +673,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 failure, was_stopped, replaced = future.result()
-                stage.replaced += replaced
+                stage.replaced.extend(replaced)
                 results[running.pop(future)] = failure
                 stopped += was_stopped
     failed = [f for i in sorted(results) if (f := results[i]) is not None]
@@ -589,7 +685,7 @@ def _fresh_cases(assignment: Assignment, sub: Submission, cases: list[ProbeCase]
     return failed, note
 
 
-def _call_failure(method: str, res, limit: float) -> str:
+def _call_failure(method: str, res) -> str:
     if res.verdict is Verdict.LATE:
         return f"{method}(): {res.message[:1].lower()}{res.message[1:]}"
     if res.verdict is Verdict.KILLED:
@@ -599,9 +695,21 @@ def _call_failure(method: str, res, limit: float) -> str:
     return f"{method}(): {res.message or res.verdict.value}"
 
 
+@dataclass(frozen=True)
+class _Turn:
+    """One turn the checked player was asked in a smoke game, as a probe position: where, the position,
+    what it was told, its answer (judged by `_judge_turns`)."""
+
+    where: str
+    state: Any
+    told: list
+    res: Any
+
+
 def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, check_seed: int
-           ) -> tuple[Check, list[dict]]:
+           ) -> tuple[Check, list[dict], list[_Turn]]:
     """Short games against a built-in; the submission must finish them without a fault of its own.
+    Also every turn the submission was asked in them (not those of a game the machine spoiled).
     Their seeds come from the check's (seat-swapped twins share one), keyed as every check's are.
     Every other twin, the first included, is played on the ruleset's largest board (`Game.largest`):
     a player slow only there must not pass on the small boards the seeds happened to draw."""
@@ -610,19 +718,21 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
     opponent = builtin(assignment.ruleset, opponent_name)
     n = assignment.config.validation.smoke_games
     games, faults = [], []
+    turns: list[_Turn] = []
     excused = 0
     for i in range(n):
         seat = i % 2
         pair = (sub, opponent) if seat == 0 else (opponent, sub)
         seed = seeds.derived_seed(check_seed, f"smoke/{i // 2}")
         on = largest if (i // 2) % 2 == 0 else assignment
-        result = play_game(on, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
+        where = f"smoke game {i + 1} (as the {('first', 'second')[seat]} player)"
+        result, asked = _played(on, pair, seed, factory, seat, where)
         retried = []
         for _ in range(INFRA_RETRIES):         # the machine's failure, not the player's: play it again
             if not result.infra_error:
                 break
             retried.append(result.detail)
-            result = play_game(on, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY)
+            result, asked = _played(on, pair, seed, factory, seat, where)
         mine = result.players[seat] if len(result.players) > seat else None
         points = result.points[seat]
         outcome = "win" if points == 1 else "draw" if points == 0.5 else "loss"
@@ -638,6 +748,7 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
         if result.infra_error:
             faults.append(f"game {i + 1} could not be played by the grader: {result.detail}")
             continue
+        turns += asked
         bad = [inc for inc in incidents if inc["kind"] != "substituted" and not _course_replaced(inc, incidents)]
         excused += sum(_course_replaced(inc, incidents) for inc in incidents)
         if bad:
@@ -649,10 +760,24 @@ def _smoke(assignment: Assignment, sub: Submission, factory: PlayerFactory, chec
     if faults:
         return Check("smoke", title, False, 0, 0, "The player failed while playing " + faults[0]
                      + (f" ({len(faults) - 1} more game(s) had faults.)" if len(faults) > 1 else ""),
-                     required=required), games
+                     required=required), games, turns
     note = (f" In {excused} turn(s) the player raised an exception or returned no move; as the course's client "
             f"did, a random move was played instead.") if excused else ""
-    return Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault.{note}", required=required), games
+    return (Check("smoke", title, True, 0, 0, f"Played {n} game(s) without a fault.{note}", required=required),
+            games, turns)
+
+
+def _played(on: Assignment, pair: tuple[Submission, Submission], seed: int, factory: PlayerFactory, seat: int,
+            where: str) -> tuple[GameResult, list[_Turn]]:
+    """One smoke game, and every turn the player in `seat` was asked in it."""
+    asked: list[_Turn] = []
+
+    def seen(mover: int, state, told: list, res) -> None:
+        if mover == seat:
+            asked.append(_Turn(f"{where}, move {state.ply + 1}", state.copy(), list(told), res))
+
+    result = play_game(on, *pair, seed=seed, factory=factory, key=seeds.CHECK_KEY, on_turn=seen)
+    return result, asked
 
 
 def _losing_move(on: Assignment, result: GameResult, seed: int, seat: int) -> dict | None:

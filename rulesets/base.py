@@ -411,6 +411,10 @@ class Probe:
     # the cases ask for a game's moves, where the course's client played a random move for a player that
     # returned nothing or raised (policy on_none / on_error "random"): such an answer counts as that move
     course_moves: bool = False
+    # the check of one turn a game reached (its state -> a check of the reply), for a stage that judges moves:
+    # every turn the player plays in the check's smoke games is then judged as one of its positions, so a
+    # player that answers the probes and fails in games fails this stage (grader/validation.py)
+    turn_check: Callable[[Any], Callable[[JSON], Mismatch | None]] | None = None
 
 
 Told = list[dict]          # the opponent's moves since a seat's previous turn, as a game's `last` tells them

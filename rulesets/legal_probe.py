@@ -62,4 +62,4 @@ def legal_move_cases(game: Game, seed: int, examples: Mapping[str, State] | None
 def legal_move_probes(game: Game) -> list[Probe]:
     """The one stage a game gets for free: a legal move in every position asked, or no league."""
     return [Probe(name="legal_moves", title="Returns a legal move in given positions", points=1.0,
-                  cases=legal_move_cases, required=True, scoring="all")]
+                  cases=legal_move_cases, required=True, scoring="all", turn_check=legal_move_check)]

@@ -63,4 +63,5 @@ def legal_move_cases(game: Game, seed: int) -> list[ProbeCase]:
 
 def probes(game: BohnenspielGame) -> list[Probe]:
     return [Probe(name="legal_moves", title="Legal moves in set positions", points=1.0,
-                  cases=legal_move_cases, required=True, scoring="all", course_moves=True)]
+                  cases=legal_move_cases, required=True, scoring="all", course_moves=True,
+                  turn_check=legal_move_check)]

@@ -90,4 +90,4 @@ def legal_move_cases(game: Game, seed: int) -> list[ProbeCase]:
 
 def probes(game: ColosseumGame) -> list[Probe]:
     return [Probe(name="legal_moves", title="Returns a legal move in given positions", points=1.0,
-                  cases=legal_move_cases, required=True, scoring="all")]
+                  cases=legal_move_cases, required=True, scoring="all", turn_check=_checker)]
