@@ -63,7 +63,14 @@ from .similarity_report import (
 )
 from .store import GameRecord, Store
 from .submissions import Submission, builtin, entry_folders
-from .validation import CHECK_POSITIONS_RULE, Check, ValidationReport, submission_kind, validate
+from .validation import (
+    CHECK_POSITIONS_RULE,
+    CHECK_TURNS_RULE,
+    Check,
+    ValidationReport,
+    submission_kind,
+    validate,
+)
 
 
 class Refused(Exception):
@@ -451,7 +458,8 @@ def protections() -> Protections:
     java_states = {"jdk": f"missing: {PYTHON_ONLY}"} if portable.wanted() else java.describe()
     return Protections(found, java_states, available(), hasattr(os, "geteuid") and os.geteuid() != 0,
                        host.fixes(found), host.advice(found), state_dir.describe(),
-                       {"check positions": CHECK_POSITIONS_RULE, "similarity": COMPARED_RULE})
+                       {"check positions": CHECK_POSITIONS_RULE, "check turns": CHECK_TURNS_RULE,
+                        "similarity": COMPARED_RULE})
 
 
 # ------------------------------------------------------------------ a course folder and its exports

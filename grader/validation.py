@@ -3,7 +3,8 @@
 1. interface (a gate, 0 points): the entry file loads in time and has the course's API;
 2. the ruleset's correctness probes (points per config), each over many positions;
 3. smoke games against a built-in player with seats swapped (a gate, 0 points), so a player that
-   passes the probes but crashes or times out when actually playing hears it now.
+   passes the probes but crashes or times out when actually playing hears it now; every turn it plays
+   there is judged as a probe position too, in the stage that judges moves (`Probe.turn_check`).
 
 Every call goes through the sandbox with the assignment's limits, and every reply is checked
 against its RPC's shape before a probe's check reads it (grader/replies.py); whatever the player
@@ -38,6 +39,8 @@ from .submissions import Submission, builtin
 MAX_STOPPED = 3         # a probe stage gives up on a player stopped in more positions than this
 MAX_SECOND_OPINIONS = 8  # fresh instances a stage starts to re-ask reused ones (each may cost a first move)
 INFRA_RETRIES = 2   # a smoke game or probe position the machine spoiled (an infra verdict) is played again, this often
+CHECK_TURNS_RULE = ("every turn the player plays in a check's smoke games is judged as a probe position is, "
+                    "in the stage that judges moves: a player that answers the probes and fails in games fails there")
 CHECK_POSITIONS_RULE = ("a check's probe positions are drawn from its own fresh seed, reached by play in the "
                         "assignment's game; every door shows the seed, and `grader check --seed` replays it")
 

@@ -139,3 +139,9 @@ def test_honest_players_check_is_unchanged_and_says_their_game_turns_were_judged
         assert doc["passed"] and legal["passed"] and legal["points"] == legal["max_points"] == 1, legal
         assert legal["message"].startswith("All ") and "positions answered correctly, and all " in legal["message"] \
             and "turns it played in the smoke games." in legal["message"], legal["message"]
+
+
+def test_grader_doctor_lists_the_rule(capsys):
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "check turns" in out and "smoke games is judged as a probe position is" in out, out
