@@ -379,7 +379,7 @@ class _Asker:
 
     @staticmethod
     def _judge(case: ProbeCase, replies: list, reused: bool) -> tuple[str | None, dict, bool]:
-        """The case's check on its last reply, or on all of them (`ProbeCase.judge_all`)."""
+        """`_checked`, in the form `ask` returns."""
         verdict = _checked(case, replies)
         return verdict.why, verdict.marks, reused and verdict.how == ANSWERED
 
