@@ -535,14 +535,19 @@ def _judge_turns(assignment: Assignment, probe: Probe, turns: list[_Turn], tally
     """Every turn the player played in the check's smoke games, judged as one of the stage's positions
     (`judged`): a player cannot answer the probes and fail in games, however it tells them apart. No
     fresh second opinion: the game is the one the player plays, and a fresh process is what a player
-    that counts its calls tells apart."""
+    that counts its calls tells apart. What the clock found is not judged again here: a late turn's
+    answer is judged for what it says, and its lateness (or a turn stopped at the hard limit) is the
+    smoke stage's, by the course's time rule and the clock's fairness (issue 40), never a wrong answer."""
     if probe.turn_check is None:
         return
     policy = assignment.policy if probe.course_moves else None
     for turn in turns:
+        if turn.res.verdict is Verdict.KILLED:
+            continue
+        res = replace(turn.res, verdict=Verdict.OK) if turn.res.verdict is Verdict.LATE else turn.res
         case = ProbeCase(turn.where, turn.state, "move", {"state": turn.state.to_json(), "last": turn.told},
                          probe.turn_check(turn.state))
-        verdict = judged(case, turn.res, [], policy)
+        verdict = judged(case, res, [], policy)
         tally.turns += 1
         if verdict.how == REPLACED:
             tally.replaced.append((turn.where, verdict.why or ""))
