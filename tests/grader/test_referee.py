@@ -191,7 +191,9 @@ def test_check_and_a_league_with_a_site(tmp_path, monkeypatch, capsys, prefork):
     config = tmp_path / "course" / "config.yaml"
     text = config.read_text()
     assert "builtins: [random]}" in text and "grading: {kind: thresholds" in text
-    config.write_text(text.replace("builtins: [random]}", f"builtins: [random], prefork: {str(prefork).lower()}}}")
+    # no collusion replay: its extra games would follow the games' luck, and "6 played" is the round robin
+    config.write_text(text.replace("builtins: [random]}", f"builtins: [random], prefork: {str(prefork).lower()}, "
+                                                          f"collusion: {{replay: false}}}}")
                       .replace("grading: {kind: thresholds", "grading: {kind: none} #"))
     monkeypatch.chdir(tmp_path / "course")
     code, out, _ = grader_cli(capsys, "check", JAVIER, "--assignment", "connect4_java")
